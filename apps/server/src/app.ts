@@ -1,0 +1,133 @@
+/**
+ * Builds the Fastify application: external plugins first, then the app's own
+ * plugins, then the feature routes. The database handle is opened by the
+ * caller (main or a test) and passed in, so tests choose PGlite or PostgreSQL.
+ */
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/env';
+import type { DatabaseHandle } from './db/client';
+import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
+import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerOpenApi } from './plugins/openapi';
+import { registerWeb } from './plugins/web';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    database: DatabaseHandle;
+    lifecycle: { shuttingDown: boolean };
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+export type BuildAppOptions = {
+  config: AppConfig;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+};
+
+export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    // Secrets never reach the log (security guide: passwords, tokens, images).
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        '*.password',
+        '*.token',
+        '*.image',
+      ],
+      censor: '[oculto]',
+    },
+  };
+}
+
+function contentSecurityPolicy(config: AppConfig) {
+  const widgetOrigin = config.librasWidgetUrl ? new URL(config.librasWidgetUrl).origin : undefined;
+  const apiOrigin = config.publicApiBaseUrl ? new URL(config.publicApiBaseUrl).origin : undefined;
+  const extra = (...origins: Array<string | undefined>) =>
+    origins.filter((o): o is string => Boolean(o));
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+      scriptSrc: ["'self'", ...extra(widgetOrigin)],
+      // Mantine and the Libras widget set inline styles.
+      styleSrc: ["'self'", "'unsafe-inline'", ...extra(widgetOrigin)],
+      imgSrc: ["'self'", 'data:', 'blob:', ...extra(widgetOrigin)],
+      fontSrc: ["'self'", 'data:', ...extra(widgetOrigin)],
+      connectSrc: ["'self'", ...extra(apiOrigin, widgetOrigin)],
+      mediaSrc: ["'self'", 'blob:', 'data:'],
+      workerSrc: ["'self'", 'blob:', ...extra(widgetOrigin)],
+      frameSrc: ["'self'", ...extra(widgetOrigin)],
+    },
+  };
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('lifecycle', { shuttingDown: false });
+  app.decorate('registeredRoutes', [] as RegisteredRoute[]);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      // Read lazily: hooks of inner scopes run after this one and may set the policy.
+      app.registeredRoutes.push({
+        method,
+        url: route.url,
+        get access() {
+          return route.config?.access;
+        },
+      });
+    }
+  });
+
+  // External tier.
+  await app.register(helmet, {
+    contentSecurityPolicy: contentSecurityPolicy(config),
+    crossOriginEmbedderPolicy: false,
+    // The front camera is used by the face capture on the same origin.
+    strictTransportSecurity: config.nodeEnv === 'production',
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
+  });
+  await registerOpenApi(app);
+
+  // App tier.
+  registerErrorHandler(app);
+
+  // Routes.
+  await app.register(healthRoutes);
+  await app.register(federativeUnitRoutes);
+  await registerWeb(app, config);
+
+  app.addHook('onReady', async () => {
+    const missing = findRoutesWithoutPolicy(app.registeredRoutes);
+    if (missing.length > 0) {
+      const list = missing.map((route) => `${route.method} ${route.url}`).join(', ');
+      throw new Error(`Rotas sem política de acesso declarada: ${list}`);
+    }
+  });
+  return app;
+}

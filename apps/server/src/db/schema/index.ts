@@ -1,0 +1,2 @@
+/** The database schema: one file per table group; drizzle-kit reads this file. */
+export * from './federative-units';

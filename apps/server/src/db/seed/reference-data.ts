@@ -1,0 +1,15 @@
+/**
+ * Reference data every database needs (the federative units of spec 9). Runs
+ * at each start after the migrations; rows that already exist are left as they
+ * are, so an operator's later change is not undone.
+ */
+import { FEDERATIVE_UNITS } from '@exame/shared';
+import type { Database } from '../client';
+import { federativeUnits } from '../schema/index';
+
+export async function ensureReferenceData(db: Database): Promise<void> {
+  await db
+    .insert(federativeUnits)
+    .values(FEDERATIVE_UNITS.map((unit) => ({ ...unit })))
+    .onConflictDoNothing({ target: federativeUnits.uf });
+}

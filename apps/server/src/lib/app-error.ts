@@ -1,0 +1,44 @@
+/**
+ * The one error type of the server. `code` is stable for clients, `message`
+ * is the pt-BR text a person reads, `status` is the HTTP status.
+ */
+import { ERROR_MESSAGES, type CommonErrorCode } from '@exame/shared';
+
+export type ErrorDetail = { path: string; message: string };
+
+export class AppError extends Error {
+  override name = 'AppError';
+
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number = 400,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+  }
+
+  static of(code: CommonErrorCode, status: number, message?: string): AppError {
+    return new AppError(code, message ?? ERROR_MESSAGES[code], status);
+  }
+
+  static badRequest(code: string, message: string): AppError {
+    return new AppError(code, message, 400);
+  }
+
+  static unauthorized(message?: string): AppError {
+    return AppError.of('UNAUTHORIZED', 401, message);
+  }
+
+  static forbidden(message?: string): AppError {
+    return AppError.of('FORBIDDEN', 403, message);
+  }
+
+  static notFound(message?: string, code = 'NOT_FOUND'): AppError {
+    return new AppError(code, message ?? ERROR_MESSAGES.NOT_FOUND, 404);
+  }
+
+  static conflict(code: string, message: string): AppError {
+    return new AppError(code, message, 409);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Every route declares who may call it in `config.access`: `'public'`, or the
+ * list of roles. Deny by default: the app refuses to start with a route that
+ * declares nothing (see `assertRoutePolicies`), and a test enumerates them.
+ */
+import type { Role } from '@exame/shared';
+
+export type AccessPolicy = 'public' | readonly Role[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessPolicy;
+  }
+}
+
+/** Routes registered by third-party plugins (the OpenAPI viewer) that are public by design. */
+export const PUBLIC_PLUGIN_PREFIXES = ['/docs'] as const;
+
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  access: AccessPolicy | undefined;
+};
+
+export function isPluginRoute(url: string): boolean {
+  return PUBLIC_PLUGIN_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
+}
+
+export function findRoutesWithoutPolicy(routes: readonly RegisteredRoute[]): RegisteredRoute[] {
+  return routes.filter((route) => route.access === undefined && !isPluginRoute(route.url));
+}

@@ -1,0 +1,94 @@
+/**
+ * Test helper: builds the app on a fresh database. By default an in-memory
+ * PGlite per test file; when TEST_DATABASE_URL is set, a new PostgreSQL
+ * database is created for the file and dropped afterwards, so the same suites
+ * run on both engines.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app';
+import { loadConfig, type AppConfig } from '../src/config/env';
+import { openDatabase, type DatabaseHandle } from '../src/db/client';
+import { ensureReferenceData } from '../src/db/seed/reference-data';
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
+export const engineName = testDatabaseUrl ? 'postgres' : 'pglite';
+
+export type TestDatabase = DatabaseHandle & { drop: () => Promise<void> };
+
+/** Opens an empty, migrated database on the engine under test. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!testDatabaseUrl) {
+    const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
+    await handle.migrate();
+    return { ...handle, drop: handle.close };
+  }
+  const name = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({
+    kind: 'postgres',
+    url: url.toString(),
+    poolSize: 4,
+  });
+  await handle.migrate();
+  return {
+    ...handle,
+    drop: async () => {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: testDatabaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: '/tmp/exame-test-data',
+    }),
+    webDistDir: '/nonexistent-web-dist',
+    ...overrides,
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: TestDatabase;
+  close: () => Promise<void>;
+};
+
+export type BuildTestAppOptions = {
+  config?: Partial<AppConfig>;
+  /** Runs before `ready()`, to register extra routes for a test. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+};
+
+export async function buildTestApp(options: BuildTestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  await ensureReferenceData(database.db);
+  const app = await buildApp({
+    config: testConfig(options.config),
+    database,
+    logger: process.env.DBG ? true : false,
+  });
+  await options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

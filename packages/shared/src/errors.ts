@@ -1,0 +1,32 @@
+/**
+ * The error contract of the API: every error response is
+ * `{ "Error": "<pt-BR text>", "code": "<STABLE_CODE>" }` (plus `details` for
+ * validation). Codes are stable identifiers that clients may branch on; the
+ * text is what a person reads.
+ */
+import { z } from 'zod';
+
+export const errorBodySchema = z.object({
+  Error: z.string(),
+  code: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const ERROR_MESSAGES = {
+  VALIDATION_ERROR: 'Os dados enviados são inválidos.',
+  BAD_REQUEST: 'A requisição não pôde ser entendida.',
+  INVALID_JSON: 'O corpo da requisição não é um JSON válido.',
+  UNAUTHORIZED: 'Sua sessão expirou ou não é válida. Entre novamente.',
+  FORBIDDEN: 'Você não tem permissão para realizar esta ação.',
+  NOT_FOUND: 'Recurso não encontrado.',
+  ROUTE_NOT_FOUND: 'Endereço não encontrado.',
+  METHOD_NOT_ALLOWED: 'Método não permitido para este endereço.',
+  PAYLOAD_TOO_LARGE: 'O conteúdo enviado é grande demais.',
+  UNSUPPORTED_MEDIA_TYPE: 'Tipo de conteúdo não suportado.',
+  CONFLICT: 'O recurso foi alterado por outra operação. Recarregue e tente novamente.',
+  RATE_LIMITED: 'Muitas tentativas. Aguarde um pouco e tente novamente.',
+  SERVICE_UNAVAILABLE: 'Serviço temporariamente indisponível. Tente novamente em breve.',
+  INTERNAL_ERROR: 'Ocorreu um erro inesperado. Tente novamente em breve.',
+} as const;
+export type CommonErrorCode = keyof typeof ERROR_MESSAGES;

@@ -1,0 +1,5 @@
+export * from './constants';
+export * from './errors';
+export * from './federative-units';
+export * from './roles';
+export * from './themes';
