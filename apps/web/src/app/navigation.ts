@@ -1,0 +1,17 @@
+/** The side menu: each entry names the roles that see it. */
+import type { Role } from '@exame/shared';
+
+export type MenuEntry = { label: string; to: string; roles: readonly Role[]; description: string };
+
+export const MENU: readonly MenuEntry[] = [
+  {
+    label: 'Início',
+    to: '/home',
+    roles: ['ADMIN', 'AUDITOR', 'VIEWER', 'ROOM_INSPECTOR'],
+    description: 'Página inicial',
+  },
+];
+
+export function menuFor(role: Role | undefined): MenuEntry[] {
+  return role ? MENU.filter((entry) => entry.roles.includes(role)) : [];
+}

@@ -1,0 +1,23 @@
+/** Metadata each route carries in its `handle`. */
+import type { UIMatch } from 'react-router';
+
+export type RouteHandle = {
+  /** The page title (spec 2); no title means an empty page title. */
+  title?: string;
+  /** Admin-guarded route: the Libras widget is hidden and only ADMIN may enter. */
+  adminGuarded?: boolean;
+};
+
+export function handleOf(match: UIMatch): RouteHandle {
+  return (match.handle ?? {}) as RouteHandle;
+}
+
+/** The title of the route being shown (the deepest match), or '' when it has none. */
+export function titleFromMatches(matches: readonly UIMatch[]): string {
+  const leaf = matches[matches.length - 1];
+  return (leaf ? handleOf(leaf).title : undefined) ?? '';
+}
+
+export function isAdminGuarded(matches: readonly UIMatch[]): boolean {
+  return matches.some((match) => handleOf(match).adminGuarded === true);
+}

@@ -1,0 +1,27 @@
+/** Sign-in and sign-out against the product's identity provider (spec 7: `POST api/Auth`). */
+import { authUserSchema, LOGOUT_RELOAD_DELAY_MS, type AuthUser } from '@exame/shared';
+import { api } from '../../../lib/api';
+import { appStore } from '../../../lib/app-store';
+
+export type Credentials = { email: string; password: string };
+
+export async function signIn(credentials: Credentials): Promise<AuthUser> {
+  const user = authUserSchema.parse(await api.post<unknown>('api/Auth', credentials));
+  appStore.setUser(user);
+  return user;
+}
+
+/**
+ * Logout exactly as spec 4: clear the user, the proctoring user and the saved
+ * keys (auditorCpf and schedulingId included), end the server session when
+ * there is one, then reload the page after 500 ms.
+ */
+export async function logout(options: { reload?: () => void; delayMs?: number } = {}): Promise<void> {
+  const hadSession = appStore.getState().user !== null;
+  const revoke = hadSession ? api.post('api/Auth/logout').catch(() => undefined) : Promise.resolve();
+  // The request already carries the token; the local state can go now.
+  appStore.clearSession();
+  await revoke;
+  const reload = options.reload ?? (() => window.location.reload());
+  setTimeout(reload, options.delayMs ?? LOGOUT_RELOAD_DELAY_MS);
+}

@@ -1,0 +1,25 @@
+/**
+ * pt-BR texts for the identity error codes of spec 8. The server sends its
+ * own text in `Error`; these are used when a code is known here, so that the
+ * same situation always reads the same way.
+ */
+export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
+  'password-does-not-meet-requirements': 'A senha não atende aos requisitos da política de senhas.',
+  'missing-recaptcha-token': 'Confirme que você não é um robô e tente novamente.',
+  'multi-factor-auth-required': 'É necessária uma verificação adicional para entrar.',
+  'user-mismatch': 'As credenciais informadas não pertencem ao usuário atual.',
+  'unauthorized-domain': 'Este endereço não está autorizado a usar o login.',
+  'popup-blocked': 'O navegador bloqueou a janela de login. Permita janelas deste site e tente novamente.',
+  'popup-closed-by-user': 'A janela de login foi fechada antes da conclusão.',
+  'cancelled-popup-request': 'Outra janela de login já está aberta.',
+  'network-request-failed': 'Falha de conexão. Verifique sua internet e tente novamente.',
+  'web-storage-unsupported': 'O armazenamento do navegador está desativado. Ative-o para entrar.',
+  'invalid-api-key': 'Configuração de acesso inválida. Avise o suporte.',
+  'login-blocked': 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.',
+  'invalid-credentials': 'E-mail ou senha incorretos.',
+};
+
+export function identityErrorMessage(code: string | null, fallback: string): string {
+  if (code === 'NETWORK_ERROR' || code === 'TIMEOUT') return IDENTITY_ERROR_MESSAGES['network-request-failed'] ?? fallback;
+  return (code && IDENTITY_ERROR_MESSAGES[code]) || fallback;
+}

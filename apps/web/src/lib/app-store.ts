@@ -1,0 +1,115 @@
+/**
+ * Client state of the web app (spec 3). Server data lives in TanStack Query;
+ * this store holds what belongs to the browser: the signed-in user with the
+ * bearer token, the selected unit and theme, the scheduling local, the page
+ * title. The keys of spec 3 are persisted in local storage.
+ */
+import { useSyncExternalStore } from 'react';
+import {
+  authUserSchema,
+  themeOfUnit,
+  type AuthUser,
+  type FederativeUnit,
+  type ThemeName,
+} from '@exame/shared';
+import { readJson, readString, STORAGE_KEYS, writeJson, writeString, removeKeys } from './storage';
+import { resolveTenant } from './tenant';
+
+export type AppState = {
+  user: AuthUser | null;
+  userProctoring: AuthUser | null;
+  pageTitle: string;
+  schedulingLocal: string | null;
+  schedulingLocalDescription: string | null;
+  federativeUnitSelected: string | null;
+  theme: ThemeName;
+  hiddenMenu: boolean;
+  appVersion: string;
+};
+
+const isAuthUser = (value: unknown): value is AuthUser => authUserSchema.safeParse(value).success;
+
+export function initialState(hostname: string = window.location.hostname): AppState {
+  const tenant = resolveTenant(hostname, readString(STORAGE_KEYS.theme));
+  return {
+    user: readJson(STORAGE_KEYS.user, isAuthUser),
+    userProctoring: readJson(STORAGE_KEYS.userProctoring, isAuthUser),
+    pageTitle: '',
+    schedulingLocal: readString(STORAGE_KEYS.schedulingLocal),
+    schedulingLocalDescription: readString(STORAGE_KEYS.schedulingLocalDescription),
+    federativeUnitSelected: tenant.federativeUnit,
+    theme: tenant.theme,
+    hiddenMenu: false,
+    appVersion: import.meta.env.VITE_APP_VERSION ?? '0.1.0',
+  };
+}
+
+type Listener = () => void;
+
+export function createAppStore(state: AppState = initialState()) {
+  let current = state;
+  const listeners = new Set<Listener>();
+  const set = (patch: Partial<AppState>) => {
+    current = { ...current, ...patch };
+    for (const listener of listeners) listener();
+  };
+  return {
+    getState: () => current,
+    subscribe: (listener: Listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setPageTitle: (pageTitle: string) => {
+      if (current.pageTitle !== pageTitle) set({ pageTitle });
+    },
+    setUser: (user: AuthUser | null) => {
+      if (user) writeJson(STORAGE_KEYS.user, user);
+      else removeKeys(STORAGE_KEYS.user);
+      set({ user });
+    },
+    setUserProctoring: (userProctoring: AuthUser | null) => {
+      if (userProctoring) writeJson(STORAGE_KEYS.userProctoring, userProctoring);
+      else removeKeys(STORAGE_KEYS.userProctoring);
+      set({ userProctoring });
+    },
+    setSchedulingLocal: (schedulingLocal: string | null, description: string | null) => {
+      if (schedulingLocal) writeString(STORAGE_KEYS.schedulingLocal, schedulingLocal);
+      else removeKeys(STORAGE_KEYS.schedulingLocal);
+      if (description) writeString(STORAGE_KEYS.schedulingLocalDescription, description);
+      else removeKeys(STORAGE_KEYS.schedulingLocalDescription);
+      set({ schedulingLocal, schedulingLocalDescription: description });
+    },
+    setTheme: (theme: ThemeName) => {
+      writeString(STORAGE_KEYS.theme, theme);
+      set({ theme });
+    },
+    /** Spec 4: selecting a unit sets the theme to the unit's theme (or the default) and persists it. */
+    selectFederativeUnit: (unit: FederativeUnit) => {
+      const theme = themeOfUnit(unit);
+      writeString(STORAGE_KEYS.theme, theme);
+      set({ federativeUnitSelected: unit.uf, theme });
+    },
+    setHiddenMenu: (hiddenMenu: boolean) => set({ hiddenMenu }),
+    /** Clears the user, the proctoring user and the saved keys of the session (spec 4). */
+    clearSession: () => {
+      removeKeys(
+        STORAGE_KEYS.user,
+        STORAGE_KEYS.userProctoring,
+        STORAGE_KEYS.sessionFireBase,
+        STORAGE_KEYS.schedulingLocal,
+        STORAGE_KEYS.schedulingLocalDescription,
+        STORAGE_KEYS.auditorCpf,
+        STORAGE_KEYS.schedulingId,
+      );
+      set({ user: null, userProctoring: null, schedulingLocal: null, schedulingLocalDescription: null });
+    },
+  };
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;
+
+export const appStore = createAppStore();
+
+export function useAppState<T>(select: (state: AppState) => T, store: AppStore = appStore): T {
+  return useSyncExternalStore(store.subscribe, () => select(store.getState()));
+}
