@@ -40,18 +40,25 @@ function webNeedsBuild() {
 if (webNeedsBuild()) {
   console.log('Gerando a aplicação web (vite build)...');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(npm, ['run', 'build', '-w', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     console.error('Falha ao gerar a aplicação web.');
     process.exit(result.status ?? 1);
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
-});
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }

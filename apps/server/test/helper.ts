@@ -40,7 +40,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     ...handle,
     drop: async () => {
-      await handle.close();
+      // The pool may already be closed by the test itself.
+      await handle.close().catch(() => undefined);
       const cleanup = new pg.Client({ connectionString: testDatabaseUrl });
       await cleanup.connect();
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -79,7 +80,7 @@ export async function buildTestApp(options: BuildTestAppOptions = {}): Promise<T
   const app = await buildApp({
     config: testConfig(options.config),
     database,
-    logger: process.env.DBG ? true : false,
+    logger: false,
   });
   await options.beforeReady?.(app);
   await app.ready();

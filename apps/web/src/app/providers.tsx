@@ -21,18 +21,28 @@ export function createQueryClient(): QueryClient {
         refetchOnWindowFocus: false,
         // A 4xx will not change by trying again.
         retry: (failureCount, error) =>
-          !(error instanceof ApiError && error.status !== null && error.status < 500) && failureCount < 2,
+          !(error instanceof ApiError && error.status !== null && error.status < 500) &&
+          failureCount < 2,
       },
     },
   });
 }
 
-export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+export function AppProviders({
+  children,
+  queryClient,
+  env = 'default',
+}: {
+  children: ReactNode;
+  queryClient?: QueryClient;
+  /** 'test' turns off transitions and portals (Mantine's test mode). */
+  env?: 'default' | 'test';
+}) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   const themeName = useAppState((state) => state.theme);
   const theme = useMemo(() => mantineThemeFor(themeName), [themeName]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
       <DatesProvider settings={{ locale: 'pt-br', firstDayOfWeek: 0, weekendDays: [0, 6] }}>
         <QueryClientProvider client={client}>
           <Notifications position="top-right" zIndex={1000} />

@@ -15,7 +15,14 @@ export type AppModalProps = {
   children: ReactNode;
 };
 
-export function AppModal({ opened, onClose, title, width, allowBackdropClose = false, children }: AppModalProps) {
+export function AppModal({
+  opened,
+  onClose,
+  title,
+  width,
+  allowBackdropClose = false,
+  children,
+}: AppModalProps) {
   return (
     <Modal
       opened={opened}

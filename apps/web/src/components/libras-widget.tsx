@@ -47,9 +47,13 @@ export function LibrasWidget({ scriptUrl, hidden }: { scriptUrl: string | null; 
     script.src = scriptUrl;
     script.async = true;
     script.addEventListener('load', start, { once: true });
-    script.addEventListener('error', () => console.error('[libras] falha ao carregar o script do widget'), {
-      once: true,
-    });
+    script.addEventListener(
+      'error',
+      () => console.error('[libras] falha ao carregar o script do widget'),
+      {
+        once: true,
+      },
+    );
     document.body.appendChild(script);
   }, [scriptUrl, started, hidden]);
 

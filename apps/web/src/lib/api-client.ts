@@ -28,7 +28,12 @@ export class ApiError extends Error {
   }
 }
 
-export type ApiFailureLog = { method: HttpMethod; path: string; status: number | null; message: string };
+export type ApiFailureLog = {
+  method: HttpMethod;
+  path: string;
+  status: number | null;
+  message: string;
+};
 
 export type ApiClientOptions = {
   baseUrl: string;
@@ -99,9 +104,16 @@ export function createApiClient(options: ApiClientOptions) {
   const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
   const logFailure =
     options.logFailure ??
-    ((entry: ApiFailureLog) => console.error(`[api] ${entry.method} ${entry.path} -> ${entry.status ?? 'sem resposta'}: ${entry.message}`));
+    ((entry: ApiFailureLog) =>
+      console.error(
+        `[api] ${entry.method} ${entry.path} -> ${entry.status ?? 'sem resposta'}: ${entry.message}`,
+      ));
 
-  async function request<T>(method: HttpMethod, path: string, init: RequestOptions = {}): Promise<T> {
+  async function request<T>(
+    method: HttpMethod,
+    path: string,
+    init: RequestOptions = {},
+  ): Promise<T> {
     const timeoutMs = init.timeoutMs ?? SHARED_CLIENT_TIMEOUT_MS;
     const controller = new AbortController();
     let timedOut = false;
@@ -139,7 +151,11 @@ export function createApiClient(options: ApiClientOptions) {
         signal: controller.signal,
       });
     } catch (error) {
-      return fail(null, defaultErrorText(describeFailure(error, timeoutMs, timedOut)), timedOut ? 'TIMEOUT' : 'NETWORK_ERROR');
+      return fail(
+        null,
+        defaultErrorText(describeFailure(error, timeoutMs, timedOut)),
+        timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+      );
     } finally {
       clearTimeout(timer);
       init.signal?.removeEventListener('abort', forwardAbort);
@@ -161,7 +177,10 @@ export function createApiClient(options: ApiClientOptions) {
       const code = typeof serverBody?.code === 'string' ? serverBody.code : null;
       return fail(
         response.status,
-        serverText ?? defaultErrorText(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`),
+        serverText ??
+          defaultErrorText(
+            `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
+          ),
         code,
       );
     }
@@ -175,13 +194,15 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     request,
-    get: <T>(path: string, init?: RequestOptions) => request<T>('GET', path, withTimeout(path, init)),
+    get: <T>(path: string, init?: RequestOptions) =>
+      request<T>('GET', path, withTimeout(path, init)),
     post: <T>(path: string, body?: unknown, init?: RequestOptions) =>
       request<T>('POST', path, withTimeout(path, { ...init, body })),
     patch: <T>(path: string, body?: unknown, init?: RequestOptions) =>
       request<T>('PATCH', path, withTimeout(path, { ...init, body })),
     put: <T>(path: string, body?: unknown, init?: RequestOptions) =>
       request<T>('PUT', path, withTimeout(path, { ...init, body })),
-    delete: <T>(path: string, init?: RequestOptions) => request<T>('DELETE', path, withTimeout(path, init)),
+    delete: <T>(path: string, init?: RequestOptions) =>
+      request<T>('DELETE', path, withTimeout(path, init)),
   };
 }

@@ -101,7 +101,12 @@ export function createAppStore(state: AppState = initialState()) {
         STORAGE_KEYS.auditorCpf,
         STORAGE_KEYS.schedulingId,
       );
-      set({ user: null, userProctoring: null, schedulingLocal: null, schedulingLocalDescription: null });
+      set({
+        user: null,
+        userProctoring: null,
+        schedulingLocal: null,
+        schedulingLocalDescription: null,
+      });
     },
   };
 }

@@ -13,7 +13,9 @@ declare global {
   }
 }
 
-export function readWebConfig(source: Partial<WebConfig> | undefined = window.__APP_CONFIG__): WebConfig {
+export function readWebConfig(
+  source: Partial<WebConfig> | undefined = window.__APP_CONFIG__,
+): WebConfig {
   return {
     apiBaseUrl: typeof source?.apiBaseUrl === 'string' ? source.apiBaseUrl : '',
     librasWidgetUrl:

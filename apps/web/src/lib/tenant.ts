@@ -4,7 +4,13 @@
  * selects that unit's theme; otherwise the theme stored locally is used, or
  * the default theme.
  */
-import { DEFAULT_THEME, findFederativeUnit, isThemeName, themeOfUnit, type ThemeName } from '@exame/shared';
+import {
+  DEFAULT_THEME,
+  findFederativeUnit,
+  isThemeName,
+  themeOfUnit,
+  type ThemeName,
+} from '@exame/shared';
 
 export type Tenant = { federativeUnit: string | null; theme: ThemeName };
 

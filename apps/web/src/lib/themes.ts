@@ -13,15 +13,48 @@ type ThemeDefinition = {
 const DEFINITIONS: Record<ThemeName, ThemeDefinition> = {
   'default-theme': {
     label: 'Padrão',
-    palette: ['#e7f0ff', '#cfdefc', '#9dbaf5', '#6894ef', '#3d74ea', '#2360e8', '#1456e8', '#0547cf', '#003fba', '#0036a5'],
+    palette: [
+      '#e7f0ff',
+      '#cfdefc',
+      '#9dbaf5',
+      '#6894ef',
+      '#3d74ea',
+      '#2360e8',
+      '#1456e8',
+      '#0547cf',
+      '#003fba',
+      '#0036a5',
+    ],
   },
   'valid-theme': {
     label: 'Ceará',
-    palette: ['#e0fbf8', '#cdf3ee', '#9fe6dc', '#6dd8c9', '#46ccb9', '#2ec5ae', '#1cc1a9', '#00aa94', '#009783', '#008370'],
+    palette: [
+      '#e0fbf8',
+      '#cdf3ee',
+      '#9fe6dc',
+      '#6dd8c9',
+      '#46ccb9',
+      '#2ec5ae',
+      '#1cc1a9',
+      '#00aa94',
+      '#009783',
+      '#008370',
+    ],
   },
   'valid-df-theme': {
     label: 'Distrito Federal',
-    palette: ['#e8faef', '#d6f1e0', '#aee2c1', '#82d39f', '#5ec682', '#47be70', '#39ba66', '#2aa355', '#1f914a', '#0b7e3d'],
+    palette: [
+      '#e8faef',
+      '#d6f1e0',
+      '#aee2c1',
+      '#82d39f',
+      '#5ec682',
+      '#47be70',
+      '#39ba66',
+      '#2aa355',
+      '#1f914a',
+      '#0b7e3d',
+    ],
   },
 };
 

@@ -23,6 +23,15 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 window.HTMLElement.prototype.scrollIntoView = () => undefined;
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: {
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      ready: Promise.resolve(),
+    },
+  });
+}
 
 afterEach(() => {
   cleanup();

@@ -1,5 +1,17 @@
 /** The authenticated shell at /: header with logo, page title and user; side menu per role. */
-import { AppShell, Avatar, Burger, Button, Group, Image, NavLink, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import {
+  AppShell,
+  Avatar,
+  Burger,
+  Button,
+  Group,
+  Image,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { ROLE_LABELS } from '@exame/shared';
@@ -32,7 +44,13 @@ export function AppShellLayout() {
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
-              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Abrir menu" />
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="Abrir menu"
+              />
               <Image src={logoUrl(theme)} h={40} w="auto" alt="Exame Teórico" />
               {pageTitle && (
                 <Title order={1} size="h4" visibleFrom="sm" ml="md">
@@ -53,7 +71,11 @@ export function AppShellLayout() {
                     {ROLE_LABELS[user.roleDescription]} · {user.federativeUnit}
                   </Text>
                 </Stack>
-                <Button variant="subtle" leftSection={<IconLogout size={16} />} onClick={() => void logout()}>
+                <Button
+                  variant="subtle"
+                  leftSection={<IconLogout size={16} />}
+                  onClick={() => void logout()}
+                >
                   Sair
                 </Button>
               </Group>

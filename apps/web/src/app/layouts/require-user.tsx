@@ -7,7 +7,9 @@ export function RequireUser({ children }: { children: ReactNode }) {
   const user = useAppState((state) => state.user);
   const location = useLocation();
   if (!user) {
-    return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+    return (
+      <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />
+    );
   }
   return <>{children}</>;
 }

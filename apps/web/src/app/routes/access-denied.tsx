@@ -9,8 +9,8 @@ export function AccessDeniedPage() {
         <IconLock size={48} aria-hidden />
         <Title order={2}>Acesso restrito</Title>
         <Text ta="center" c="dimmed">
-          Esta área é exclusiva para administradores. Se você precisa de acesso, fale com o administrador
-          da sua unidade.
+          Esta área é exclusiva para administradores. Se você precisa de acesso, fale com o
+          administrador da sua unidade.
         </Text>
         <Button component={Link} to="/home">
           Voltar ao início

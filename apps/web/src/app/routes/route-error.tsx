@@ -13,7 +13,8 @@ export function RouteErrorPage() {
       <Stack align="center" gap="sm" maw={460}>
         <Title order={2}>Algo deu errado</Title>
         <Text ta="center" c="dimmed">
-          Não foi possível exibir esta página. Recarregue e, se o problema continuar, avise o suporte.
+          Não foi possível exibir esta página. Recarregue e, se o problema continuar, avise o
+          suporte.
         </Text>
         <Button onClick={() => window.location.reload()}>Recarregar</Button>
       </Stack>

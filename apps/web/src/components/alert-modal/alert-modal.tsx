@@ -91,7 +91,9 @@ export function AlertModalProvider({ children }: { children: ReactNode }) {
   const value = useMemo(() => ({ showAlert, closeAlert }), [showAlert, closeAlert]);
 
   const actions: AlertAction[] =
-    options?.actions && options.actions.length > 0 ? options.actions : [{ label: DEFAULT_ALERT_ACTION }];
+    options?.actions && options.actions.length > 0
+      ? options.actions
+      : [{ label: DEFAULT_ALERT_ACTION }];
   const needsReason = actions.some((action) => action.requiresDisqualificationReason);
 
   const run = (action: AlertAction) => {

@@ -9,7 +9,8 @@ export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   'multi-factor-auth-required': 'É necessária uma verificação adicional para entrar.',
   'user-mismatch': 'As credenciais informadas não pertencem ao usuário atual.',
   'unauthorized-domain': 'Este endereço não está autorizado a usar o login.',
-  'popup-blocked': 'O navegador bloqueou a janela de login. Permita janelas deste site e tente novamente.',
+  'popup-blocked':
+    'O navegador bloqueou a janela de login. Permita janelas deste site e tente novamente.',
   'popup-closed-by-user': 'A janela de login foi fechada antes da conclusão.',
   'cancelled-popup-request': 'Outra janela de login já está aberta.',
   'network-request-failed': 'Falha de conexão. Verifique sua internet e tente novamente.',
@@ -20,6 +21,7 @@ export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
 };
 
 export function identityErrorMessage(code: string | null, fallback: string): string {
-  if (code === 'NETWORK_ERROR' || code === 'TIMEOUT') return IDENTITY_ERROR_MESSAGES['network-request-failed'] ?? fallback;
+  if (code === 'NETWORK_ERROR' || code === 'TIMEOUT')
+    return IDENTITY_ERROR_MESSAGES['network-request-failed'] ?? fallback;
   return (code && IDENTITY_ERROR_MESSAGES[code]) || fallback;
 }

@@ -16,9 +16,13 @@ export async function signIn(credentials: Credentials): Promise<AuthUser> {
  * keys (auditorCpf and schedulingId included), end the server session when
  * there is one, then reload the page after 500 ms.
  */
-export async function logout(options: { reload?: () => void; delayMs?: number } = {}): Promise<void> {
+export async function logout(
+  options: { reload?: () => void; delayMs?: number } = {},
+): Promise<void> {
   const hadSession = appStore.getState().user !== null;
-  const revoke = hadSession ? api.post('api/Auth/logout').catch(() => undefined) : Promise.resolve();
+  const revoke = hadSession
+    ? api.post('api/Auth/logout').catch(() => undefined)
+    : Promise.resolve();
   // The request already carries the token; the local state can go now.
   appStore.clearSession();
   await revoke;

@@ -1,5 +1,17 @@
 /** Sign-in with e-mail and password. */
-import { Alert, Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Image,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -38,7 +50,11 @@ export function LoginPage() {
       await signIn({ email: email.trim(), password });
       navigate(from && from !== '/login' ? from : '/home', { replace: true });
     } catch (caught) {
-      setError(caught instanceof ApiError ? identityErrorMessage(caught.code, caught.message) : String(caught));
+      setError(
+        caught instanceof ApiError
+          ? identityErrorMessage(caught.code, caught.message)
+          : String(caught),
+      );
     } finally {
       setSubmitting(false);
     }
@@ -59,7 +75,12 @@ export function LoginPage() {
               </Text>
             </div>
             {error && (
-              <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
+              <Alert
+                color="red"
+                icon={<IconAlertCircle size={18} />}
+                role="alert"
+                data-testid="login-error"
+              >
                 {error}
               </Alert>
             )}

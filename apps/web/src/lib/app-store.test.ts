@@ -1,0 +1,79 @@
+import { FEDERATIVE_UNITS } from '@exame/shared';
+import { describe, expect, it } from 'vitest';
+import { createAppStore, initialState } from './app-store';
+import { getDeviceId, STORAGE_KEYS } from './storage';
+
+const user = {
+  name: 'Ana Souza',
+  email: 'ana@exemplo.gov.br',
+  cpf: '52998224725',
+  federativeUnit: 'DF',
+  roleDescription: 'ADMIN' as const,
+  token: 'token-ana',
+  expiresAt: '2026-11-22T00:00:00.000Z',
+};
+
+describe('client state', () => {
+  it('selecting a unit sets its theme and persists it; a unit without theme gives the default', () => {
+    const store = createAppStore(initialState('localhost'));
+    const df = FEDERATIVE_UNITS.find((unit) => unit.uf === 'DF')!;
+    store.selectFederativeUnit(df);
+    expect(store.getState().theme).toBe('valid-df-theme');
+    expect(localStorage.getItem(STORAGE_KEYS.theme)).toBe('valid-df-theme');
+    store.selectFederativeUnit({ ...df, uf: 'XX', theme: null });
+    expect(store.getState().theme).toBe('default-theme');
+    expect(localStorage.getItem('theme')).toBe('default-theme');
+    // A new start on a neutral host reads the stored theme back.
+    store.selectFederativeUnit(FEDERATIVE_UNITS.find((unit) => unit.uf === 'CE')!);
+    expect(initialState('localhost').theme).toBe('valid-theme');
+  });
+
+  it('persists the user under EP_ADMIN_USER and restores it on start', () => {
+    const store = createAppStore(initialState('localhost'));
+    store.setUser(user);
+    expect(JSON.parse(localStorage.getItem('EP_ADMIN_USER') ?? 'null')).toEqual(user);
+    expect(initialState('localhost').user).toEqual(user);
+  });
+
+  it('ignores a stored user that is not valid', () => {
+    localStorage.setItem('EP_ADMIN_USER', '{"name":"x"}');
+    expect(initialState('localhost').user).toBeNull();
+    localStorage.setItem('EP_ADMIN_USER', 'não é json');
+    expect(initialState('localhost').user).toBeNull();
+  });
+
+  it('clearing the session removes the session keys and keeps theme and device', () => {
+    const store = createAppStore(initialState('localhost'));
+    store.setUser(user);
+    store.setUserProctoring(user);
+    store.setSchedulingLocal('DF-001', 'Posto Asa Sul');
+    localStorage.setItem('auditorCpf', '52998224725');
+    localStorage.setItem('schedulingId', '123');
+    localStorage.setItem('sessionFireBase', 'x');
+    store.setTheme('valid-df-theme');
+    const deviceId = getDeviceId();
+    store.clearSession();
+    for (const key of [
+      'EP_ADMIN_USER',
+      'EP_ADMIN_USER_PROCTORING',
+      'EP_SCHEDULING_LOCAL',
+      'schedulingLocalDescription',
+      'auditorCpf',
+      'schedulingId',
+      'sessionFireBase',
+    ]) {
+      expect(localStorage.getItem(key), key).toBeNull();
+    }
+    expect(store.getState().user).toBeNull();
+    expect(localStorage.getItem('theme')).toBe('valid-df-theme');
+    expect(localStorage.getItem('deviceId')).toBe(deviceId);
+  });
+
+  it('the device id is a UUID v4 made once', () => {
+    const first = getDeviceId();
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(getDeviceId()).toBe(first);
+    localStorage.setItem('deviceId', 'corrompido');
+    expect(getDeviceId()).not.toBe('corrompido');
+  });
+});

@@ -1,0 +1,22 @@
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { AppProviders, createQueryClient } from '../app/providers';
+
+export function renderWithProviders(ui: ReactElement): RenderResult {
+  return render(
+    <AppProviders queryClient={createQueryClient()} env="test">
+      {ui}
+    </AppProviders>,
+  );
+}
+
+export function renderRoutes(routes: RouteObject[], initialPath: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [initialPath] });
+  const result = render(
+    <AppProviders queryClient={createQueryClient()} env="test">
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...result, router };
+}

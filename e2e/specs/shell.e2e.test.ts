@@ -1,0 +1,74 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
+import { startLibrasScriptServer } from '../support/libras-stub';
+import { startServer, type RunningServer } from '../support/server';
+
+describe('app shell in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let libras: Awaited<ReturnType<typeof startLibrasScriptServer>>;
+
+  beforeAll(async () => {
+    libras = await startLibrasScriptServer();
+    server = await startServer({ LIBRAS_WIDGET_URL: libras.url });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await libras?.stop();
+  });
+
+  it('opens the app, is sent to login, and shows the Libras widget there', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = watchPageErrors(page);
+    await page.goto(server.baseUrl);
+    await page.waitForURL('**/login');
+    await expect(page.getByRole('heading', { name: 'Entrar' }).isVisible()).resolves.toBe(true);
+    expect(await page.title()).toBe('');
+    const widgetButton = page.locator('[vw-access-button]');
+    await widgetButton.waitFor({ state: 'visible' });
+    expect(await widgetButton.textContent()).toBe('Libras');
+    expect(await widgetButton.getAttribute('data-root')).toBe(
+      libras.url.replace('/vlibras-plugin.js', ''),
+    );
+    await screenshot(page, 'login');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('takes the DF theme from the df. host name and the stored theme elsewhere', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://df.localhost:${server.port}/login`);
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    expect(await page.locator('link#app-favicon').getAttribute('href')).toBe(
+      '/valid-df-theme-favicon.svg',
+    );
+    expect(await page.getByRole('img', { name: 'Exame Teórico' }).getAttribute('src')).toBe(
+      '/valid-df-theme-logo.svg',
+    );
+    await screenshot(page, 'login-df');
+
+    await page.goto(`${server.baseUrl}/login`);
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    expect(await page.locator('link#app-favicon').getAttribute('href')).toBe(
+      '/default-theme-favicon.svg',
+    );
+    await page.evaluate(() => localStorage.setItem('theme', 'valid-theme'));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    expect(await page.locator('link#app-favicon').getAttribute('href')).toBe(
+      '/valid-theme-favicon.svg',
+    );
+    await context.close();
+  });
+
+  it('an unknown address shows the not-found page', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.baseUrl}/nao/existe`);
+    await page.getByRole('heading', { name: 'Página não encontrada' }).waitFor();
+    await page.close();
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: import.meta.dirname,
+    include: ['specs/**/*.e2e.test.ts'],
+    environment: 'node',
+    // One browser and one server at a time: the machine has two cores.
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
