@@ -4,3 +4,6 @@ export * from './federative-units';
 export * from './roles';
 export * from './themes';
 export * from './auth';
+export * from './cpf';
+export * from './password-policy';
+export * from './users';
