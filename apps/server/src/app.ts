@@ -8,7 +8,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { DatabaseHandle } from './db/client';
+import { createPasswordHasher, type PasswordHasher } from './lib/password-hash';
 import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
+import { authRoutes } from './modules/auth/auth.routes';
+import type { IdentityDeps } from './modules/auth/identity-deps';
+import { createMailer, type Mailer } from './modules/mail/mailer';
+import { userRoutes } from './modules/users/users.routes';
+import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -21,6 +27,7 @@ declare module 'fastify' {
     database: DatabaseHandle;
     lifecycle: { shuttingDown: boolean };
     registeredRoutes: RegisteredRoute[];
+    identity: IdentityDeps;
   }
 }
 
@@ -28,6 +35,9 @@ export type BuildAppOptions = {
   config: AppConfig;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** Tests may pass a cheaper hasher; production uses the configured argon2id cost. */
+  hasher?: PasswordHasher;
+  mailer?: Mailer;
 };
 
 export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
@@ -116,10 +126,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // App tier.
   registerErrorHandler(app);
+  registerAuth(app);
+  const mailer =
+    options.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const identity: IdentityDeps = {
+    db: database.db,
+    config,
+    hasher: options.hasher ?? createPasswordHasher(config.argon2),
+    mailer,
+    log: app.log,
+  };
+  app.decorate('identity', identity);
+  app.addHook('onClose', async () => {
+    mailer.close();
+  });
 
   // Routes.
   await app.register(healthRoutes);
   await app.register(federativeUnitRoutes);
+  await app.register(authRoutes(identity));
+  await app.register(userRoutes(identity));
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

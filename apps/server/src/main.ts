@@ -5,6 +5,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/env';
 import { openDatabase, targetFromConfig } from './db/client';
+import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { ensureReferenceData } from './db/seed/reference-data';
 
 async function main(): Promise<void> {
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   await ensureReferenceData(database.db);
 
   const app = await buildApp({ config, database });
+  const firstStart = await seedFirstStart(database.db, config, app.identity.hasher);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -56,6 +58,11 @@ async function main(): Promise<void> {
   console.log(
     `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  API: http://${shownHost}:${port}/docs\n`,
   );
+  if (firstStart) console.log(`${describeFirstStart(firstStart)}\n`);
+  else
+    console.log(
+      '  Entre com uma conta já cadastrada (as contas iniciais foram exibidas na primeira execução).\n',
+    );
 }
 
 main().catch((error: unknown) => {

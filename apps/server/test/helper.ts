@@ -11,6 +11,7 @@ import { buildApp } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config/env';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
+import type { PasswordHasher } from '../src/lib/password-hash';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
 export const engineName = testDatabaseUrl ? 'postgres' : 'pglite';
@@ -70,6 +71,7 @@ export type TestApp = {
 
 export type BuildTestAppOptions = {
   config?: Partial<AppConfig>;
+  hasher?: PasswordHasher;
   /** Runs before `ready()`, to register extra routes for a test. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 };
@@ -81,6 +83,7 @@ export async function buildTestApp(options: BuildTestAppOptions = {}): Promise<T
     config: testConfig(options.config),
     database,
     logger: false,
+    hasher: options.hasher,
   });
   await options.beforeReady?.(app);
   await app.ready();

@@ -3,6 +3,7 @@
  * start-up; a bad value stops the process with a message naming the variable.
  */
 import path from 'node:path';
+import { DEFAULT_PASSWORD_POLICY, parsePasswordPolicy, type PasswordPolicy } from '@exame/shared';
 import { z } from 'zod';
 
 const booleanFromString = z
@@ -37,6 +38,26 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().trim().default(''),
   /** How long to wait for open requests on shutdown before closing anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Address of the web app as people open it; used in e-mailed links. */
+  PUBLIC_APP_URL: optionalUrl,
+  /** SMTP server (smtp://user:pass@host:port); without it mail stays in the outbox and the log. */
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().trim().min(3).default('Exame Teórico <nao-responda@exame.local>'),
+  /** The first ADMIN of an empty database; a random password is printed when unset. */
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  /** Brute-force protection (Keycloak's shape): failures before a wait, the wait step and its cap. */
+  LOGIN_FAILURE_FACTOR: z.coerce.number().int().min(1).default(5),
+  LOGIN_IP_FAILURE_FACTOR: z.coerce.number().int().min(1).default(20),
+  LOGIN_WAIT_INCREMENT_SECONDS: z.coerce.number().int().min(1).default(60),
+  LOGIN_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Password policy JSON (schema version 1); the default asks for at least 6 characters. */
+  PASSWORD_POLICY: z.string().trim().optional(),
+  /** argon2id cost: memory in KiB and iterations (security guide: >= 19 MiB, t=2, p=1). */
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(19_456).default(19_456),
+  ARGON2_ITERATIONS: z.coerce.number().int().min(2).default(2),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -54,6 +75,20 @@ export type AppConfig = {
   seedDemo: boolean;
   trustProxy: string[];
   shutdownTimeoutMs: number;
+  publicAppUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  session: { absoluteMs: number; idleMs: number };
+  loginThrottle: {
+    failureFactor: number;
+    ipFailureFactor: number;
+    waitIncrementMs: number;
+    maxWaitMs: number;
+  };
+  passwordPolicy: PasswordPolicy;
+  argon2: { memoryCost: number; timeCost: number };
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -72,6 +107,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Configuração inválida:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  let passwordPolicy = DEFAULT_PASSWORD_POLICY;
+  if (env.PASSWORD_POLICY) {
+    try {
+      passwordPolicy = parsePasswordPolicy(JSON.parse(env.PASSWORD_POLICY));
+    } catch (error) {
+      throw new ConfigError(
+        `Configuração inválida:\n  - PASSWORD_POLICY: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
   return {
     nodeEnv: env.NODE_ENV,
     host: env.HOST,
@@ -87,5 +132,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       .map((entry) => entry.trim())
       .filter(Boolean),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    publicAppUrl: (env.PUBLIC_APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD,
+    session: {
+      absoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+      idleMs: env.SESSION_IDLE_MINUTES * 60_000,
+    },
+    loginThrottle: {
+      failureFactor: env.LOGIN_FAILURE_FACTOR,
+      ipFailureFactor: env.LOGIN_IP_FAILURE_FACTOR,
+      waitIncrementMs: env.LOGIN_WAIT_INCREMENT_SECONDS * 1000,
+      maxWaitMs: env.LOGIN_MAX_WAIT_SECONDS * 1000,
+    },
+    passwordPolicy,
+    argon2: { memoryCost: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_ITERATIONS },
   };
 }

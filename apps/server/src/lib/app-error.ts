@@ -8,6 +8,8 @@ export type ErrorDetail = { path: string; message: string };
 
 export class AppError extends Error {
   override name = 'AppError';
+  /** Extra response headers, e.g. Retry-After. */
+  headers: Record<string, string> = {};
 
   constructor(
     readonly code: string,
@@ -20,6 +22,11 @@ export class AppError extends Error {
 
   static of(code: CommonErrorCode, status: number, message?: string): AppError {
     return new AppError(code, message ?? ERROR_MESSAGES[code], status);
+  }
+
+  withHeader(name: string, value: string): this {
+    this.headers[name] = value;
+    return this;
   }
 
   static badRequest(code: string, message: string): AppError {

@@ -75,6 +75,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else {
       request.log.info({ code: appError.code, status: appError.status }, 'request rejected');
     }
+    for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
     return reply.status(appError.status).type('application/json').send(toErrorBody(appError));
   });
 }

@@ -1,2 +1,3 @@
 /** The database schema: one file per table group; drizzle-kit reads this file. */
 export * from './federative-units';
+export * from './identity';

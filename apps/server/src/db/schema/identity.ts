@@ -1,0 +1,139 @@
+/** Users, sessions, one-time password links, sign-in throttling, mail outbox and the activity log. */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { federativeUnits } from './federative-units';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** Stored lower-cased. */
+    email: text('email').notNull(),
+    /** Eleven digits, no separators. */
+    cpf: text('cpf').notNull(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    role: text('role', { enum: ['ADMIN', 'AUDITOR', 'VIEWER', 'ROOM_INSPECTOR'] }).notNull(),
+    registerStatus: text('register_status', { enum: ['enabled', 'disabled'] })
+      .notNull()
+      .default('enabled'),
+    /** argon2id; null until the user sets a first password through the register link. */
+    passwordHash: text('password_hash'),
+    isDemo: boolean('is_demo').notNull().default(false),
+    createdBy: uuid('created_by'),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('users_email_key').on(table.email),
+    uniqueIndex('users_cpf_key').on(table.cpf),
+    index('users_unit_name_idx').on(table.federativeUnit, table.name),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the bearer token; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (table) => [
+    index('sessions_user_idx')
+      .on(table.userId)
+      .where(sql`revoked_at is null`),
+  ],
+);
+
+export const passwordLinks = pgTable(
+  'password_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['reset', 'register'] }).notNull(),
+    /** SHA-256 of the token sent by e-mail. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('password_links_token_key').on(table.tokenHash),
+    index('password_links_user_idx').on(table.userId),
+  ],
+);
+
+export const loginThrottle = pgTable('login_throttle', {
+  /** `account:<email>` or `ip:<address>`. */
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  (table) => [
+    index('mail_outbox_pending_idx')
+      .on(table.createdAt)
+      .where(sql`sent_at is null`),
+  ],
+);
+
+export const activityLog = pgTable(
+  'activity_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    type: text('type').notNull(),
+    actorId: uuid('actor_id'),
+    federativeUnit: text('federative_unit'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('activity_log_unit_time_idx').on(table.federativeUnit, table.createdAt)],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

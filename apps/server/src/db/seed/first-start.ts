@@ -1,0 +1,117 @@
+/**
+ * First start: an empty database gets a first ADMIN of the DEMO unit (from
+ * ADMIN_EMAIL / ADMIN_PASSWORD, or a random password printed once) and, in
+ * the embedded default, one demo user of each other role with the same
+ * password, so a newcomer can try every screen.
+ */
+import type { Role } from '@exame/shared';
+import type { AppConfig } from '../../config/env';
+import { randomPassword } from '../../lib/crypto';
+import type { PasswordHasher } from '../../lib/password-hash';
+import { countUsers, insertUser } from '../../modules/users/users.repository';
+import type { Database } from '../client';
+
+export type SeededAccount = { email: string; role: Role; name: string };
+export type FirstStartResult = {
+  password: string;
+  passwordFromEnv: boolean;
+  accounts: SeededAccount[];
+} | null;
+
+/** Valid CPFs for the seeded people (check digits computed, not real persons). */
+export function cpfFromBase(base: string): string {
+  const digits = base.padStart(9, '0').slice(0, 9);
+  const dv = (partial: string, weight: number) => {
+    let sum = 0;
+    for (let index = 0; index < partial.length; index += 1)
+      sum += Number(partial[index]) * (weight - index);
+    const remainder = sum % 11;
+    return remainder < 2 ? 0 : 11 - remainder;
+  };
+  const first = dv(digits, 10);
+  return `${digits}${first}${dv(`${digits}${first}`, 11)}`;
+}
+
+const DEMO_PEOPLE: ReadonlyArray<{
+  name: string;
+  email: string;
+  role: Role;
+  unit: string;
+  cpfBase: string;
+}> = [
+  {
+    name: 'Auditora Demonstração',
+    email: 'auditor@demo.exame.local',
+    role: 'AUDITOR',
+    unit: 'DEMO',
+    cpfBase: '100200301',
+  },
+  {
+    name: 'Examinador Demonstração',
+    email: 'examinador@demo.exame.local',
+    role: 'VIEWER',
+    unit: 'DEMO',
+    cpfBase: '100200302',
+  },
+  {
+    name: 'Fiscal de Sala Demonstração',
+    email: 'fiscal@demo.exame.local',
+    role: 'ROOM_INSPECTOR',
+    unit: 'DEMO',
+    cpfBase: '100200303',
+  },
+  {
+    name: 'Administradora Distrito Federal',
+    email: 'admin.df@demo.exame.local',
+    role: 'ADMIN',
+    unit: 'DF',
+    cpfBase: '100200304',
+  },
+];
+
+export async function seedFirstStart(
+  db: Database,
+  config: Pick<AppConfig, 'adminEmail' | 'adminPassword' | 'seedDemo'>,
+  hasher: PasswordHasher,
+): Promise<FirstStartResult> {
+  if ((await countUsers(db)) > 0) return null;
+  const password = config.adminPassword ?? randomPassword();
+  const passwordHash = await hasher.hash(password);
+  const adminEmail = config.adminEmail ?? 'admin@demo.exame.local';
+  const accounts: SeededAccount[] = [{ email: adminEmail, role: 'ADMIN', name: 'Administrador' }];
+  await db.transaction(async (tx) => {
+    await insertUser(tx, {
+      name: 'Administrador',
+      email: adminEmail,
+      cpf: cpfFromBase('100200300'),
+      federativeUnit: 'DEMO',
+      role: 'ADMIN',
+      passwordHash,
+    });
+    if (!config.seedDemo) return;
+    for (const person of DEMO_PEOPLE) {
+      await insertUser(tx, {
+        name: person.name,
+        email: person.email,
+        cpf: cpfFromBase(person.cpfBase),
+        federativeUnit: person.unit,
+        role: person.role,
+        passwordHash,
+        isDemo: true,
+      });
+      accounts.push({ email: person.email, role: person.role, name: person.name });
+    }
+  });
+  return { password, passwordFromEnv: config.adminPassword !== undefined, accounts };
+}
+
+export function describeFirstStart(result: NonNullable<FirstStartResult>): string {
+  const lines = [
+    'Primeiro acesso — contas criadas:',
+    ...result.accounts.map((account) => `  ${account.role.padEnd(15)} ${account.email}`),
+    result.passwordFromEnv
+      ? '  Senha: a definida em ADMIN_PASSWORD'
+      : `  Senha (mostrada só agora, guarde-a): ${result.password}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,248 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helper';
+import { DEFAULT_PASSWORD, seedSignedIn, seedUser, signInAs } from '../../../test/identity';
+import { createPasswordHasher } from '../../lib/password-hash';
+
+describe('sign-in (POST api/Auth)', () => {
+  let t: TestApp;
+  const calls = { verify: 0, verifyNothing: 0 };
+  beforeAll(async () => {
+    const real = createPasswordHasher({ memoryCost: 19_456, timeCost: 2 });
+    t = await buildTestApp({
+      hasher: {
+        hash: real.hash,
+        verify: (hash, password) => {
+          calls.verify += 1;
+          return real.verify(hash, password);
+        },
+        verifyNothing: (password) => {
+          calls.verifyNothing += 1;
+          return real.verifyNothing(password);
+        },
+      },
+      config: {
+        loginThrottle: {
+          failureFactor: 3,
+          ipFailureFactor: 50,
+          waitIncrementMs: 60_000,
+          maxWaitMs: 900_000,
+        },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  const login = (
+    email: string,
+    password: string,
+    headers: Record<string, string> = {},
+    remoteAddress?: string,
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/Auth',
+      payload: { email, password },
+      headers,
+      remoteAddress,
+    });
+
+  it('answers the user of spec 7 with a session token', async () => {
+    const user = await seedUser(t.app, { role: 'AUDITOR', unit: 'SP', name: 'Maria Auditora' });
+    const response = await login(user.email.toUpperCase(), DEFAULT_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      name: 'Maria Auditora',
+      email: user.email,
+      cpf: user.cpf,
+      federativeUnit: 'SP',
+      roleDescription: 'AUDITOR',
+    });
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const hours = (Date.parse(body.expiresAt) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(11.9);
+    expect(hours).toBeLessThanOrEqual(12);
+    // The token is not stored: only its hash is.
+    const stored = await t.database.db.execute(sql`select token_hash from sessions`);
+    expect(JSON.stringify(stored)).not.toContain(body.token);
+  });
+
+  it('no enumeration: missing, disabled, passwordless and wrong-password accounts get the same answer after the same work', async () => {
+    const enabled = await seedUser(t.app);
+    const disabled = await seedUser(t.app, { registerStatus: 'disabled' });
+    const passwordless = await seedUser(t.app, { password: null });
+    const cases = [
+      { email: 'ninguem@teste.gov.br', password: DEFAULT_PASSWORD, expect: 'verifyNothing' },
+      { email: passwordless.email, password: DEFAULT_PASSWORD, expect: 'verifyNothing' },
+      { email: disabled.email, password: DEFAULT_PASSWORD, expect: 'verify' },
+      { email: enabled.email, password: 'senha-errada-123', expect: 'verify' },
+    ] as const;
+    const answers = new Set<string>();
+    for (const [index, item] of cases.entries()) {
+      const before = { ...calls };
+      const response = await login(item.email, item.password, {}, `10.1.0.${index + 1}`);
+      answers.add(`${response.statusCode} ${response.body}`);
+      expect(calls.verify + calls.verifyNothing).toBe(before.verify + before.verifyNothing + 1);
+      expect(calls[item.expect]).toBe(before[item.expect] + 1);
+    }
+    expect([...answers]).toEqual([
+      '401 {"Error":"E-mail ou senha incorretos.","code":"invalid-credentials"}',
+    ]);
+  });
+
+  it('brute force: failures block the account with login-blocked, even with the right password', async () => {
+    const user = await seedUser(t.app);
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      expect((await login(user.email, `errada-${attempt}`, {}, '10.2.0.1')).statusCode).toBe(401);
+    }
+    const blocked = await login(user.email, DEFAULT_PASSWORD, {}, '10.2.0.2');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({
+      Error: 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.',
+      code: 'login-blocked',
+    });
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  });
+
+  it('a missing account blocks the same way (blocking reveals nothing)', async () => {
+    for (let attempt = 1; attempt <= 3; attempt += 1)
+      await login('fantasma@teste.gov.br', 'x', {}, '10.3.0.1');
+    const blocked = await login('fantasma@teste.gov.br', 'x', {}, '10.3.0.2');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe('login-blocked');
+  });
+
+  it('after the wait a success resets the counter; the wait never passes the cap', async () => {
+    const user = await seedUser(t.app);
+    for (let attempt = 1; attempt <= 3; attempt += 1)
+      await login(user.email, 'errada', {}, '10.4.0.1');
+    // Pretend the wait has passed, with many failures on record.
+    await t.database.db.execute(
+      sql`update login_throttle set locked_until = now() - interval '1 second', failures = 300 where key = ${`account:${user.email}`}`,
+    );
+    expect((await login(user.email, DEFAULT_PASSWORD, {}, '10.4.0.2')).statusCode).toBe(200);
+    const rows = await t.database.db.execute(
+      sql`select * from login_throttle where key = ${`account:${user.email}`}`,
+    );
+    expect((rows as unknown as { rows: unknown[] }).rows).toHaveLength(0);
+    // A flood of failures locks for at most the maximum wait (15 min): the victim gets back in.
+    await t.database.db.execute(
+      sql`insert into login_throttle (key, failures) values (${`account:${user.email}`}, 9999)`,
+    );
+    await login(user.email, 'errada', {}, '10.4.0.3');
+    const [row] = (
+      (await t.database.db.execute(
+        sql`select extract(epoch from (locked_until - now())) as wait from login_throttle where key = ${`account:${user.email}`}`,
+      )) as unknown as { rows: Array<{ wait: string }> }
+    ).rows;
+    expect(Number(row?.wait)).toBeLessThanOrEqual(900);
+    expect(Number(row?.wait)).toBeGreaterThan(890);
+  });
+
+  it('a spoofed X-Forwarded-For does not escape the per-address limit', async () => {
+    const ipLimited = await buildTestApp({
+      config: {
+        loginThrottle: {
+          failureFactor: 100,
+          ipFailureFactor: 4,
+          waitIncrementMs: 60_000,
+          maxWaitMs: 900_000,
+        },
+      },
+    });
+    try {
+      for (let attempt = 1; attempt <= 4; attempt += 1) {
+        const response = await ipLimited.app.inject({
+          method: 'POST',
+          url: '/api/Auth',
+          payload: { email: `alvo${attempt}@teste.gov.br`, password: 'x' },
+          headers: { 'x-forwarded-for': `203.0.113.${attempt}` },
+          remoteAddress: '198.51.100.7',
+        });
+        expect(response.statusCode).toBe(401);
+      }
+      const blocked = await ipLimited.app.inject({
+        method: 'POST',
+        url: '/api/Auth',
+        payload: { email: 'outro@teste.gov.br', password: 'x' },
+        headers: { 'x-forwarded-for': '203.0.113.99' },
+        remoteAddress: '198.51.100.7',
+      });
+      expect(blocked.statusCode).toBe(429);
+    } finally {
+      await ipLimited.close();
+    }
+  });
+
+  it('X-Forwarded-For is honoured only from a configured proxy', async () => {
+    const proxied = await buildTestApp({
+      config: {
+        trustProxy: ['198.51.100.1'],
+        loginThrottle: {
+          failureFactor: 100,
+          ipFailureFactor: 2,
+          waitIncrementMs: 60_000,
+          maxWaitMs: 900_000,
+        },
+      },
+    });
+    try {
+      const attempt = (client: string) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/Auth',
+          payload: { email: 'x@teste.gov.br', password: 'x' },
+          headers: { 'x-forwarded-for': client },
+          remoteAddress: '198.51.100.1',
+        });
+      await attempt('203.0.113.10');
+      await attempt('203.0.113.10');
+      expect((await attempt('203.0.113.10')).statusCode).toBe(429);
+      // Another client behind the same proxy is not blocked.
+      expect((await attempt('203.0.113.11')).statusCode).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('validates the body', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/Auth',
+      payload: { email: '' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION_ERROR');
+  });
+
+  it('GET api/Auth/me and logout', async () => {
+    const { user, auth } = await seedSignedIn(t.app, { role: 'VIEWER' });
+    const me = await t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: auth });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: user.id, roleDescription: 'VIEWER', hasPassword: true });
+    expect(me.body).not.toContain('password');
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/Auth/logout', headers: auth })).statusCode,
+    ).toBe(204);
+    const after = await t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: auth });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().code).toBe('UNAUTHORIZED');
+  });
+
+  it('serves the password policy, schema version 1', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/Auth/password-policy' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      schemaVersion: 1,
+      customStrengthOptions: { minPasswordLength: 6 },
+    });
+  });
+
+  it('signInAs helper works with a real hash', async () => {
+    const user = await seedUser(t.app);
+    await expect(signInAs(t.app, user.email)).resolves.toMatch(/.{43}/);
+  });
+});

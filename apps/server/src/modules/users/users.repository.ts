@@ -1,0 +1,97 @@
+/** SQL for users; every list and lookup for a signed-in user is scoped to a federative unit. */
+import type { Role } from '@exame/shared';
+import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { users } from '../../db/schema/index';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+  return row;
+}
+
+export async function findUserByCpf(db: Executor, cpf: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.cpf, cpf)).limit(1);
+  return row;
+}
+
+export async function findUserInUnit(
+  db: Executor,
+  unit: string,
+  where: SQL | undefined,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.federativeUnit, unit), where))
+    .limit(1);
+  return row;
+}
+
+export async function insertUser(db: Executor, row: NewUserRow): Promise<UserRow> {
+  const [created] = await db.insert(users).values(row).returning();
+  if (!created) throw new Error('insert returned no row');
+  return created;
+}
+
+export async function updateUser(
+  db: Executor,
+  id: string,
+  patch: Partial<Pick<UserRow, 'registerStatus' | 'role' | 'passwordHash'>>,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+export async function listUsersInUnit(
+  db: Executor,
+  unit: string,
+  options: { page: number; pageSize: number; search?: string; roles?: readonly Role[] },
+): Promise<{ items: UserRow[]; total: number }> {
+  const conditions: Array<SQL | undefined> = [eq(users.federativeUnit, unit)];
+  if (options.roles) conditions.push(inArray(users.role, [...options.roles]));
+  const search = options.search?.trim();
+  if (search) {
+    const pattern = `%${escapeLike(search)}%`;
+    const digits = search.replace(/\D/g, '');
+    conditions.push(
+      or(
+        ilike(users.name, pattern),
+        ilike(users.email, pattern),
+        digits.length >= 3 ? ilike(users.cpf, `%${digits}%`) : undefined,
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const [items, totals] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.name), asc(users.id))
+      .limit(options.pageSize)
+      .offset((options.page - 1) * options.pageSize),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { items, total: totals[0]?.total ?? 0 };
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(users);
+  return row?.total ?? 0;
+}

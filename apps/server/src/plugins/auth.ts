@@ -1,0 +1,99 @@
+/**
+ * Authentication and authorization of every route, from its declared policy:
+ * `public` passes; a role list needs `Authorization: Bearer <token>` naming a
+ * live session (not revoked, within the absolute and idle lifetimes) of an
+ * enabled user whose role is listed. The signed-in user is `request.user`.
+ */
+import type { Role } from '@exame/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/env';
+import type { Database } from '../db/client';
+import { AppError } from '../lib/app-error';
+import { hashToken } from '../lib/crypto';
+import {
+  findSessionWithUser,
+  revokeSession,
+  touchSession,
+} from '../modules/auth/sessions.repository';
+
+export type SessionUser = {
+  id: string;
+  name: string;
+  email: string;
+  cpf: string;
+  federativeUnit: string;
+  role: Role;
+  tokenHash: string;
+  expiresAt: Date;
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+}
+
+/** Updating last-seen on every call would be a write per request; once a minute is enough. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(header.trim());
+  return match?.[1] ?? null;
+}
+
+export async function resolveSession(
+  db: Database,
+  config: Pick<AppConfig, 'session'>,
+  token: string,
+  now: Date = new Date(),
+): Promise<SessionUser | null> {
+  const tokenHash = hashToken(token);
+  const found = await findSessionWithUser(db, tokenHash);
+  if (!found) return null;
+  const { session, user } = found;
+  if (session.revokedAt) return null;
+  if (session.expiresAt <= now) {
+    await revokeSession(db, tokenHash, 'expired');
+    return null;
+  }
+  if (now.getTime() - session.lastSeenAt.getTime() > config.session.idleMs) {
+    await revokeSession(db, tokenHash, 'idle');
+    return null;
+  }
+  if (user.registerStatus !== 'enabled') return null;
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await touchSession(db, tokenHash, now);
+  }
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    cpf: user.cpf,
+    federativeUnit: user.federativeUnit,
+    role: user.role,
+    tokenHash,
+    expiresAt: session.expiresAt,
+  };
+}
+
+export function registerAuth(app: FastifyInstance): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (access === undefined || access === 'public') return;
+    const token = bearerToken(request);
+    if (!token) throw AppError.unauthorized('Faça login para continuar.');
+    const user = await resolveSession(app.database.db, app.config, token);
+    if (!user) throw AppError.unauthorized();
+    if (!access.includes(user.role)) throw AppError.forbidden();
+    request.user = user;
+  });
+}
+
+/** The signed-in user of a route whose policy lists roles (the hook guarantees it). */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw AppError.unauthorized();
+  return request.user;
+}
