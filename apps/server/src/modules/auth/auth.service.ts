@@ -35,7 +35,7 @@ export async function signIn(
 
   const user = await findUserByEmail(deps.db, email);
   const passwordOk =
-    user?.passwordHash != null
+    user?.passwordHash !== null && user?.passwordHash !== undefined
       ? await deps.hasher.verify(user.passwordHash, input.password)
       : await deps.hasher.verifyNothing(input.password);
 

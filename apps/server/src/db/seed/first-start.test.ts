@@ -1,0 +1,65 @@
+import { isValidCpf } from '@exame/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helper';
+import { cpfFromBase, describeFirstStart, seedFirstStart } from './first-start';
+
+describe('first start', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('creates the first ADMIN of DEMO and demo users of each role, once', async () => {
+    const result = await seedFirstStart(
+      t.database.db,
+      { adminEmail: undefined, adminPassword: undefined, seedDemo: true },
+      t.app.identity.hasher,
+    );
+    expect(result?.accounts.map((account) => account.role).sort()).toEqual([
+      'ADMIN',
+      'ADMIN',
+      'AUDITOR',
+      'ROOM_INSPECTOR',
+      'VIEWER',
+    ]);
+    expect(result?.password).toMatch(/^[A-Za-z2-9]{16}$/);
+    expect(describeFirstStart(result!)).toContain(result!.password);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/Auth',
+      payload: { email: 'admin@demo.exame.local', password: result?.password },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toMatchObject({ federativeUnit: 'DEMO', roleDescription: 'ADMIN' });
+    expect(
+      await seedFirstStart(
+        t.database.db,
+        { adminEmail: undefined, adminPassword: undefined, seedDemo: true },
+        t.app.identity.hasher,
+      ),
+    ).toBeNull();
+  });
+
+  it('takes the first ADMIN from ADMIN_EMAIL and ADMIN_PASSWORD without printing the password', async () => {
+    const other = await buildTestApp();
+    try {
+      const result = await seedFirstStart(
+        other.database.db,
+        { adminEmail: 'chefe@detran.gov.br', adminPassword: 'Chefe#Forte2026', seedDemo: false },
+        other.app.identity.hasher,
+      );
+      expect(result?.accounts).toEqual([
+        { email: 'chefe@detran.gov.br', role: 'ADMIN', name: 'Administrador' },
+      ]);
+      expect(describeFirstStart(result!)).not.toContain('Chefe#Forte2026');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('makes valid CPFs', () => {
+    for (const base of ['100200300', '000000001', '999999998'])
+      expect(isValidCpf(cpfFromBase(base))).toBe(true);
+  });
+});

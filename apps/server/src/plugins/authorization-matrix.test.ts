@@ -1,0 +1,100 @@
+/**
+ * The route policy enumeration and the authorization matrix of the security
+ * guide: every registered route against each role, a disabled user and an
+ * anonymous caller.
+ */
+import { ROLES, type Role } from '@exame/shared';
+import { sql } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helper';
+import { seedSignedIn } from '../../test/identity';
+import { findRoutesWithoutPolicy, isPluginRoute } from '../lib/route-policy';
+
+const PLACEHOLDERS: Record<string, string> = {
+  id: '00000000-0000-4000-8000-000000000000',
+  cpf: '52998224725',
+  value: 'ninguem@teste.gov.br',
+};
+
+function concretePath(url: string): string {
+  return url.replace(/:([A-Za-z]+)/g, (_match, name: string) => PLACEHOLDERS[name] ?? 'x');
+}
+
+describe('authorization matrix', () => {
+  let t: TestApp;
+  const tokens = new Map<Role | 'disabled', string>();
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    for (const role of ROLES) {
+      tokens.set(role, (await seedSignedIn(t.app, { role, unit: 'DF' })).token);
+    }
+    const disabled = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
+    await t.database.db.execute(
+      sql`update users set register_status = 'disabled' where id = ${disabled.user.id}`,
+    );
+    tokens.set('disabled', disabled.token);
+  });
+  afterAll(() => t.close());
+
+  it('every route declares a policy (deny by default)', () => {
+    expect(findRoutesWithoutPolicy(t.app.registeredRoutes)).toEqual([]);
+  });
+
+  it('each role gets exactly what the route declares; anonymous and disabled callers get 401', async () => {
+    const routes = t.app.registeredRoutes
+      .filter(
+        (route) =>
+          !isPluginRoute(route.url) && route.method !== 'HEAD' && route.access !== 'public',
+      )
+      // Logout ends the session the other calls use: run it last.
+      .sort((a, b) => Number(a.url.endsWith('/logout')) - Number(b.url.endsWith('/logout')));
+    expect(routes.length).toBeGreaterThan(8);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const access = route.access as readonly Role[];
+      const request = (authorization?: string): InjectOptions => ({
+        method: route.method as InjectOptions['method'],
+        url: concretePath(route.url),
+        headers: authorization ? { authorization: `Bearer ${authorization}` } : {},
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      const anonymous = await t.app.inject(request());
+      if (anonymous.statusCode !== 401)
+        failures.push(`${route.method} ${route.url} anônimo -> ${anonymous.statusCode}`);
+      const disabled = await t.app.inject(request(tokens.get('disabled')));
+      if (disabled.statusCode !== 401)
+        failures.push(`${route.method} ${route.url} desabilitado -> ${disabled.statusCode}`);
+      for (const role of ROLES) {
+        const response = await t.app.inject(request(tokens.get(role)));
+        const allowed = access.includes(role);
+        const denied = response.statusCode === 401 || response.statusCode === 403;
+        if (allowed === denied)
+          failures.push(`${route.method} ${route.url} ${role} -> ${response.statusCode}`);
+        if (!allowed && response.statusCode !== 403)
+          failures.push(`${route.method} ${route.url} ${role} esperava 403`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('the admin-only user routes refuse every other role', () => {
+    const adminOnly = t.app.registeredRoutes
+      .filter(
+        (route) =>
+          route.method !== 'HEAD' && Array.isArray(route.access) && route.access.length === 1,
+      )
+      .map((route) => `${route.method} ${route.url}`);
+    expect(adminOnly).toEqual(
+      expect.arrayContaining([
+        'GET /api/User',
+        'GET /api/User/:id',
+        'PUT /api/User/:id/enableDisable',
+        'PUT /api/User/:id/role',
+        'POST /api/User/admin',
+        'POST /api/User',
+      ]),
+    );
+  });
+});
