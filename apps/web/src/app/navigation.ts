@@ -10,6 +10,24 @@ export const MENU: readonly MenuEntry[] = [
     roles: ['ADMIN', 'AUDITOR', 'VIEWER', 'ROOM_INSPECTOR'],
     description: 'Página inicial',
   },
+  {
+    label: 'Usuários',
+    to: '/list-users',
+    roles: ['ADMIN'],
+    description: 'Consultar, habilitar e desabilitar usuários',
+  },
+  {
+    label: 'Novo usuário',
+    to: '/create-users',
+    roles: ['ADMIN'],
+    description: 'Cadastrar um usuário da unidade',
+  },
+  {
+    label: 'Cadastro de demonstração',
+    to: '/demo-register/',
+    roles: ['ADMIN'],
+    description: 'Criar um usuário na unidade DEMO',
+  },
 ];
 
 export function menuFor(role: Role | undefined): MenuEntry[] {

@@ -16,7 +16,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { ROLE_LABELS } from '@exame/shared';
 import { NavLink as RouterNavLink, Outlet } from 'react-router';
-import { logout } from '../../features/auth/api/auth';
+import { useQuery } from '@tanstack/react-query';
+import { logout, sessionQuery } from '../../features/auth/api/auth';
 import { useAppState } from '../../lib/app-store';
 import { logoUrl } from '../../lib/themes';
 import { menuFor } from '../navigation';
@@ -33,6 +34,9 @@ export function AppShellLayout() {
   const theme = useAppState((state) => state.theme);
   const pageTitle = useAppState((state) => state.pageTitle);
   const entries = menuFor(user?.roleDescription);
+  // Start: the stored user restores the session; the server confirms it is still valid
+  // (a 401 clears it through the API client and RequireUser sends the visitor to login).
+  useQuery({ ...sessionQuery, enabled: user !== null });
 
   return (
     <RequireUser>

@@ -1,5 +1,6 @@
 /** Sign-in and sign-out against the product's identity provider (spec 7: `POST api/Auth`). */
-import { authUserSchema, LOGOUT_RELOAD_DELAY_MS, type AuthUser } from '@exame/shared';
+import { authUserSchema, LOGOUT_RELOAD_DELAY_MS, type AuthUser, type User } from '@exame/shared';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { appStore } from '../../../lib/app-store';
 
@@ -29,3 +30,11 @@ export async function logout(
   const reload = options.reload ?? (() => window.location.reload());
   setTimeout(reload, options.delayMs ?? LOGOUT_RELOAD_DELAY_MS);
 }
+
+/** The server's view of the current session (`GET api/Auth/me`). */
+export const sessionQuery = queryOptions({
+  queryKey: ['auth', 'me'],
+  queryFn: ({ signal }) => api.get<User>('api/Auth/me', { signal }),
+  staleTime: 60_000,
+  retry: false,
+});

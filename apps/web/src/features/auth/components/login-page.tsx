@@ -1,7 +1,6 @@
 /** Sign-in with e-mail and password. */
 import {
   Alert,
-  Anchor,
   Button,
   Center,
   Image,
@@ -20,6 +19,7 @@ import { useAppState } from '../../../lib/app-store';
 import { logoUrl } from '../../../lib/themes';
 import { signIn } from '../api/auth';
 import { identityErrorMessage } from '../identity-errors';
+import { ForgotPasswordButton } from './forgot-password';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -105,9 +105,9 @@ export function LoginPage() {
             <Button type="submit" loading={submitting} fullWidth>
               Entrar
             </Button>
-            <Anchor href="/reset-password/-" size="sm" ta="center">
-              Esqueci minha senha
-            </Anchor>
+            <Center>
+              <ForgotPasswordButton variant="link" />
+            </Center>
           </Stack>
         </form>
       </Paper>

@@ -1,0 +1,169 @@
+/**
+ * `/reset-password/:cpf` and `/register-password/:cpf`: set a password with
+ * the link received by e-mail (the token comes in the address fragment). The
+ * policy checklist updates live; the server applies the same rules.
+ */
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Image,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { formatCpf, validatePassword } from '@exame/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { useAppState } from '../../../lib/app-store';
+import { logoUrl } from '../../../lib/themes';
+import { loadCommonPasswordCheck, passwordPolicyQuery, setPasswordWithLink } from '../api/password';
+import { identityErrorMessage } from '../identity-errors';
+import { ForgotPasswordButton } from './forgot-password';
+import { PasswordChecklist } from './password-checklist';
+
+export function tokenFromHash(hash: string): string | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const token = params.get('token');
+  return token && /^[A-Za-z0-9_-]{20,200}$/.test(token) ? token : null;
+}
+
+export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
+  const { cpf = '' } = useParams();
+  const location = useLocation();
+  const theme = useAppState((state) => state.theme);
+  const token = tokenFromHash(location.hash);
+  const policy = useQuery(passwordPolicyQuery);
+  const [isCommon, setIsCommon] = useState<((password: string) => boolean) | null>(null);
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  useEffect(() => {
+    let active = true;
+    loadCommonPasswordCheck()
+      .then((check) => active && setIsCommon(() => check))
+      .catch((caught: unknown) =>
+        console.error('[senha] lista de senhas comuns indisponível', caught),
+      );
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  const validation = useMemo(
+    () =>
+      policy.data
+        ? validatePassword(policy.data, password, isCommon ? { isCommonPassword: isCommon } : {})
+        : null,
+    [policy.data, password, isCommon],
+  );
+  const mismatch = confirmation !== '' && confirmation !== password;
+  const title = purpose === 'register' ? 'Cadastrar senha' : 'Redefinir senha';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!token || !validation?.isValid || password !== confirmation) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      const result = await setPasswordWithLink({ cpf, token, password });
+      setDone(result.message);
+    } catch (caught) {
+      setError(
+        caught instanceof ApiError
+          ? identityErrorMessage(caught.code, caught.message)
+          : String(caught),
+      );
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Center mih="100vh" p="md" bg="gray.0">
+      <Paper withBorder shadow="sm" p="xl" radius="lg" w="100%" maw={440}>
+        <Stack gap="md">
+          <Image src={logoUrl(theme)} h={56} w="auto" fit="contain" alt="Exame Teórico" />
+          <div>
+            <Title order={2} size="h3">
+              {title}
+            </Title>
+            <Text size="sm" c="dimmed">
+              CPF {formatCpf(cpf)}
+            </Text>
+          </div>
+          {done ? (
+            <>
+              <Alert color="teal" icon={<IconCircleCheck size={18} />} role="status">
+                {done}
+              </Alert>
+              <Button component={Link} to="/login">
+                Ir para o login
+              </Button>
+            </>
+          ) : !token ? (
+            <>
+              <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+                Este link está incompleto ou é inválido. Use o link mais recente enviado para o seu
+                e-mail ou solicite um novo.
+              </Alert>
+              <ForgotPasswordButton purpose={purpose} initialValue={cpf} />
+            </>
+          ) : (
+            <form onSubmit={(event) => void submit(event)} noValidate>
+              <Stack gap="md">
+                {error && (
+                  <Alert
+                    color="red"
+                    icon={<IconAlertCircle size={18} />}
+                    role="alert"
+                    data-testid="password-error"
+                  >
+                    {error}
+                  </Alert>
+                )}
+                <PasswordInput
+                  label="Nova senha"
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  required
+                  autoFocus
+                />
+                {validation && <PasswordChecklist criteria={validation.criteria} />}
+                <PasswordInput
+                  label="Confirme a nova senha"
+                  autoComplete="new-password"
+                  value={confirmation}
+                  onChange={(event) => setConfirmation(event.currentTarget.value)}
+                  error={mismatch ? 'As senhas não conferem.' : null}
+                  required
+                />
+                <Button
+                  type="submit"
+                  loading={submitting}
+                  disabled={!validation?.isValid || confirmation !== password}
+                  fullWidth
+                >
+                  Salvar senha
+                </Button>
+                <Anchor component={Link} to="/login" size="sm" ta="center">
+                  Voltar ao login
+                </Anchor>
+              </Stack>
+            </form>
+          )}
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,42 @@
+/** `/demo-register/` (admin-guarded): registers a demonstration user in the DEMO unit. */
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { CreateUserInput } from '@exame/shared';
+import { toast } from '../../../components/toast';
+import { createUser } from '../api/users';
+import { serverFieldErrors } from './create-user-page';
+import { UserForm } from './user-form';
+
+export function DemoRegisterPage() {
+  const submit = async (input: CreateUserInput) => {
+    try {
+      const user = await createUser(input, 'demo');
+      toast.success(
+        `${user.name} recebeu por e-mail o link para cadastrar a senha.`,
+        'Usuário de demonstração criado',
+      );
+    } catch (error) {
+      const fields = serverFieldErrors(error);
+      if (fields) return fields;
+      toast.error(error instanceof Error ? error.message : String(error));
+    }
+  };
+  return (
+    <Stack gap="md" p="md" maw={720} mx="auto">
+      <div>
+        <Title order={2}>Cadastro de demonstração</Title>
+        <Text c="dimmed" size="sm">
+          Cria um usuário na unidade de demonstração (DEMO), para apresentar o sistema sem dados
+          reais.
+        </Text>
+      </div>
+      <Paper withBorder p="lg" radius="md">
+        <UserForm
+          roles={['AUDITOR', 'VIEWER', 'ROOM_INSPECTOR']}
+          unitLabel="DEMO — Demonstração"
+          submitLabel="Cadastrar"
+          onSubmit={submit}
+        />
+      </Paper>
+    </Stack>
+  );
+}

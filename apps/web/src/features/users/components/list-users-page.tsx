@@ -1,0 +1,199 @@
+/** `list-users`: the users of the ADMIN's unit, paginated on the server, with search and enable/disable. */
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertCircle, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { maskCpf, PAGE_SIZE_OPTIONS, ROLE_LABELS, type User } from '@exame/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { toast } from '../../../components/toast';
+import { useAppState } from '../../../lib/app-store';
+import { setRegisterStatus, userKeys, userListQuery } from '../api/users';
+
+export function ListUsersPage() {
+  const me = useAppState((state) => state.user);
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(10);
+  const queryClient = useQueryClient();
+  const { showAlert } = useAlert();
+  const list = useQuery(userListQuery({ page, pageSize, search: debouncedSearch }));
+
+  const toggle = useMutation({
+    mutationFn: (user: User) =>
+      setRegisterStatus(user.id, user.registerStatus === 'enabled' ? 'disabled' : 'enabled'),
+    onSuccess: async (user) => {
+      toast.success(
+        user.registerStatus === 'enabled'
+          ? `${user.name} foi habilitado.`
+          : `${user.name} foi desabilitado.`,
+      );
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  const confirmToggle = (user: User) => {
+    const disabling = user.registerStatus === 'enabled';
+    showAlert({
+      icon: 'warning',
+      title: disabling ? 'Desabilitar usuário' : 'Habilitar usuário',
+      message: disabling
+        ? `Desabilitar <b>${escapeHtml(user.name)}</b>? As sessões abertas dele serão encerradas e ele não poderá entrar até ser habilitado novamente.`
+        : `Habilitar <b>${escapeHtml(user.name)}</b>? Ele poderá entrar novamente com a própria senha.`,
+      actions: [
+        { label: 'Cancelar' },
+        {
+          label: disabling ? 'Desabilitar' : 'Habilitar',
+          color: disabling ? 'red' : undefined,
+          onClick: () => toggle.mutate(user),
+        },
+      ],
+    });
+  };
+
+  const data = list.data;
+  const totalPages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Usuários</Title>
+          <Text c="dimmed" size="sm">
+            Usuários da unidade {me?.federativeUnit}
+          </Text>
+        </div>
+        <Button component={Link} to="/create-users" leftSection={<IconUserPlus size={16} />}>
+          Novo usuário
+        </Button>
+      </Group>
+      <TextInput
+        placeholder="Buscar por nome, e-mail ou CPF"
+        aria-label="Buscar usuários"
+        leftSection={<IconSearch size={16} />}
+        value={search}
+        onChange={(event) => {
+          setSearch(event.currentTarget.value);
+          setPage(1);
+        }}
+        maw={420}
+      />
+      <Paper withBorder radius="md">
+        {list.isPending ? (
+          <Center p="xl">
+            <Loader aria-label="Carregando usuários" />
+          </Center>
+        ) : list.isError ? (
+          <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
+            {list.error.message}
+          </Alert>
+        ) : data && data.items.length === 0 ? (
+          <Text p="xl" ta="center" c="dimmed">
+            {debouncedSearch
+              ? 'Nenhum usuário encontrado para a busca.'
+              : 'Nenhum usuário cadastrado na unidade.'}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={760}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Nome</Table.Th>
+                  <Table.Th>E-mail</Table.Th>
+                  <Table.Th>CPF</Table.Th>
+                  <Table.Th>Perfil</Table.Th>
+                  <Table.Th>Situação</Table.Th>
+                  <Table.Th aria-label="Ações" />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data?.items.map((user) => (
+                  <Table.Tr key={user.id}>
+                    <Table.Td>{user.name}</Table.Td>
+                    <Table.Td>{user.email}</Table.Td>
+                    <Table.Td>{maskCpf(user.cpf)}</Table.Td>
+                    <Table.Td>{ROLE_LABELS[user.roleDescription]}</Table.Td>
+                    <Table.Td>
+                      <Group gap={6}>
+                        <Badge
+                          color={user.registerStatus === 'enabled' ? 'teal' : 'gray'}
+                          variant="light"
+                        >
+                          {user.registerStatus === 'enabled' ? 'Habilitado' : 'Desabilitado'}
+                        </Badge>
+                        {!user.hasPassword && (
+                          <Badge color="yellow" variant="light">
+                            Senha pendente
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      {user.email !== me?.email && (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
+                          onClick={() => confirmToggle(user)}
+                          loading={toggle.isPending && toggle.variables?.id === user.id}
+                        >
+                          {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Paper>
+      {data && data.total > 0 && (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {data.total} {data.total === 1 ? 'usuário' : 'usuários'}
+          </Text>
+          <Group gap="sm">
+            <Select
+              aria-label="Itens por página"
+              data={PAGE_SIZE_OPTIONS.map((size) => ({
+                value: String(size),
+                label: `${size} por página`,
+              }))}
+              value={String(pageSize)}
+              onChange={(value) => {
+                setPageSize(Number(value ?? 10));
+                setPage(1);
+              }}
+              w={150}
+              allowDeselect={false}
+            />
+            <Pagination total={totalPages} value={page} onChange={setPage} aria-label="Páginas" />
+          </Group>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

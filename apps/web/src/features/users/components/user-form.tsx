@@ -1,0 +1,115 @@
+/**
+ * The form that creates a user: name, e-mail, CPF (typed with the
+ * `ddd.ddd.ddd-dd` mask; separators are stripped before sending) and role.
+ * Validated with the same schema the server uses.
+ */
+import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import {
+  createUserSchema,
+  formatCpf,
+  ROLE_LABELS,
+  type CreateUserInput,
+  type Role,
+} from '@exame/shared';
+import { useState, type FormEvent } from 'react';
+
+type Field = keyof CreateUserInput;
+
+export function UserForm({
+  roles,
+  unitLabel,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  roles: readonly Role[];
+  unitLabel: string;
+  submitLabel: string;
+  onSubmit: (input: CreateUserInput) => Promise<Partial<Record<Field, string>> | void>;
+  onCancel?: () => void;
+}) {
+  const [values, setValues] = useState({ name: '', email: '', cpf: '', role: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [submitting, setSubmitting] = useState(false);
+
+  const set = (field: Field, value: string) => {
+    setValues((previous) => ({ ...previous, [field]: value }));
+    setErrors((previous) => ({ ...previous, [field]: undefined }));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = createUserSchema.safeParse(values);
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field | undefined;
+        if (field && !next[field]) next[field] = issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const serverErrors = await onSubmit(parsed.data);
+      if (serverErrors) setErrors(serverErrors);
+      else setValues({ name: '', email: '', cpf: '', role: '' });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md" maw={520}>
+        <TextInput
+          label="Nome completo"
+          value={values.name}
+          onChange={(event) => set('name', event.currentTarget.value)}
+          error={errors.name}
+          required
+          autoFocus
+        />
+        <TextInput
+          label="E-mail"
+          type="email"
+          value={values.email}
+          onChange={(event) => set('email', event.currentTarget.value)}
+          error={errors.email}
+          required
+        />
+        <TextInput
+          label="CPF"
+          placeholder="000.000.000-00"
+          inputMode="numeric"
+          value={values.cpf}
+          onChange={(event) => set('cpf', formatCpf(event.currentTarget.value))}
+          error={errors.cpf}
+          maxLength={14}
+          required
+        />
+        <Select
+          label="Perfil"
+          placeholder="Selecione o perfil"
+          data={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+          value={values.role || null}
+          onChange={(role) => set('role', role ?? '')}
+          error={errors.role}
+          allowDeselect={false}
+          required
+        />
+        <TextInput label="Unidade federativa" value={unitLabel} readOnly disabled />
+        <Group justify="flex-end">
+          {onCancel && (
+            <Button variant="default" onClick={onCancel}>
+              Cancelar
+            </Button>
+          )}
+          <Button type="submit" loading={submitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
