@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, signIn } from '../support/auth';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { startLibrasScriptServer } from '../support/libras-stub';
 import { startServer, type RunningServer } from '../support/server';
@@ -11,7 +12,11 @@ describe('app shell in Chromium', () => {
 
   beforeAll(async () => {
     libras = await startLibrasScriptServer();
-    server = await startServer({ LIBRAS_WIDGET_URL: libras.url });
+    server = await startServer({
+      LIBRAS_WIDGET_URL: libras.url,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -25,7 +30,7 @@ describe('app shell in Chromium', () => {
     const errors = watchPageErrors(page);
     await page.goto(server.baseUrl);
     await page.waitForURL('**/login');
-    await expect(page.getByRole('heading', { name: 'Entrar' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
     expect(await page.title()).toBe('');
     const widgetButton = page.locator('[vw-access-button]');
     await widgetButton.waitFor({ state: 'visible' });
@@ -63,6 +68,26 @@ describe('app shell in Chromium', () => {
       '/valid-theme-favicon.svg',
     );
     await context.close();
+  });
+
+  it('the Libras widget is absent on an admin-guarded route and back elsewhere', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password);
+    const widget = page.getByTestId('libras-widget');
+    await page.locator('[vw-access-button]').waitFor({ state: 'visible' });
+    await page
+      .locator('nav')
+      .getByRole('link', { name: /Cadastro de demonstração/ })
+      .click();
+    await page.waitForURL('**/demo-register/');
+    await page.getByRole('heading', { name: 'Cadastro de demonstração' }).waitFor();
+    expect(await widget.isHidden()).toBe(true);
+    expect(await page.locator('[vw-access-button]').isVisible()).toBe(false);
+    await screenshot(page, 'demo-register-admin-guarded');
+    await page.goBack();
+    await page.waitForURL('**/home');
+    await page.locator('[vw-access-button]').waitFor({ state: 'visible' });
+    await page.close();
   });
 
   it('an unknown address shows the not-found page', async () => {
