@@ -9,7 +9,7 @@ import { hashToken, randomToken } from '../../lib/crypto';
 import type { SessionUser } from '../../plugins/auth';
 import { findUserByEmail } from '../users/users.repository';
 import type { IdentityDeps } from './identity-deps';
-import { accountKey, blockedUntil, ipKey, recordFailure, resetKey } from './login-throttle';
+import { accountKey, ipKey, readThrottle, recordFailure, resetKey } from './login-throttle';
 import { insertSession, revokeSession } from './sessions.repository';
 
 const invalidCredentials = () =>
@@ -24,7 +24,8 @@ export async function signIn(
 ): Promise<AuthUser> {
   const email = input.email.trim().toLowerCase();
   const keys = [accountKey(email), ipKey(input.ip)];
-  const until = await blockedUntil(deps.db, keys, now);
+  const throttle = await readThrottle(deps.db, keys, now);
+  const until = throttle.blockedUntil;
   if (until) {
     const retryAfter = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
     throw new AppError('login-blocked', LOGIN_BLOCKED_MESSAGE, 429).withHeader(
@@ -47,7 +48,7 @@ export async function signIn(
     throw invalidCredentials();
   }
 
-  await resetKey(deps.db, accountKey(email));
+  if (throttle.counted.has(accountKey(email))) await resetKey(deps.db, accountKey(email));
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + deps.config.session.absoluteMs);
   await insertSession(deps.db, {

@@ -22,8 +22,15 @@ const FAILURE_RESET_MS = 12 * 3_600_000;
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 export const ipKey = (ip: string) => `ip:${ip}`;
 
-/** The moment the first blocked key opens again, or null when none is blocked. */
-export async function blockedUntil(db: Executor, keys: string[], now: Date): Promise<Date | null> {
+/**
+ * The moment the last blocked key opens again (null when none is blocked), and
+ * which keys have a counter at all (so a success only deletes what exists).
+ */
+export async function readThrottle(
+  db: Executor,
+  keys: string[],
+  now: Date,
+): Promise<{ blockedUntil: Date | null; counted: Set<string> }> {
   const rows = await db.select().from(loginThrottle).where(inArray(loginThrottle.key, keys));
   let until: Date | null = null;
   for (const row of rows) {
@@ -31,7 +38,7 @@ export async function blockedUntil(db: Executor, keys: string[], now: Date): Pro
       until = row.lockedUntil;
     }
   }
-  return until;
+  return { blockedUntil: until, counted: new Set(rows.map((row) => row.key)) };
 }
 
 export function waitFor(failures: number, factor: number, settings: ThrottleSettings): number {

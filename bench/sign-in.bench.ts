@@ -1,0 +1,161 @@
+/**
+ * Sign-in throughput and latency at 50 concurrent clients over real HTTP on
+ * loopback, printed next to the cost of one argon2id hash measured in the
+ * same run. Sign-in is bound by argon2id by design (the guide's >= 19 MiB,
+ * t=2); the ratio shows how close the server gets to that floor.
+ *
+ *   npm run bench:sign-in -w bench [-- --clients 50 --requests 1000]
+ */
+import { availableParallelism } from 'node:os';
+import { sql } from 'drizzle-orm';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config/env';
+import { openDatabase } from '../apps/server/src/db/client';
+import { cpfFromBase } from '../apps/server/src/db/seed/first-start';
+import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
+import { createPasswordHasher } from '../apps/server/src/lib/password-hash';
+import { insertUser } from '../apps/server/src/modules/users/users.repository';
+
+function argument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+const CLIENTS = argument('clients', 50);
+const REQUESTS = argument('requests', 1000);
+const USERS = 200;
+const PASSWORD = 'Bench#Senha-2026';
+
+const config = {
+  ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }),
+  webDistDir: '/nonexistent',
+  // One client address for everyone: keep the per-address throttle out of the measurement.
+  loginThrottle: {
+    failureFactor: 1_000_000,
+    ipFailureFactor: 1_000_000,
+    waitIncrementMs: 1,
+    maxWaitMs: 1,
+  },
+};
+// BENCH_DATABASE_URL measures against a PostgreSQL server instead of embedded PGlite.
+const postgresUrl = process.env.BENCH_DATABASE_URL;
+const database = await openDatabase(
+  postgresUrl
+    ? { kind: 'postgres', url: postgresUrl, poolSize: 10 }
+    : { kind: 'pglite', dataDir: 'memory' },
+);
+if (postgresUrl) {
+  await database.db.execute(sql`drop schema if exists public cascade`);
+  await database.db.execute(sql`drop schema if exists drizzle cascade`);
+  await database.db.execute(sql`create schema public`);
+}
+await database.migrate();
+await ensureReferenceData(database.db);
+const hasher = createPasswordHasher(config.argon2);
+
+// One argon2id hash, measured alone (median of 30).
+const hashTimes: number[] = [];
+for (let index = 0; index < 30; index += 1) {
+  const start = performance.now();
+  await hasher.hash(PASSWORD);
+  hashTimes.push(performance.now() - start);
+}
+hashTimes.sort((a, b) => a - b);
+const hashMs = percentile(hashTimes, 50);
+
+const passwordHash = await hasher.hash(PASSWORD);
+const emails: string[] = [];
+for (let index = 0; index < USERS; index += 1) {
+  const email = `bench${index}@bench.exame.local`;
+  emails.push(email);
+  await insertUser(database.db, {
+    name: `Pessoa ${index}`,
+    email,
+    cpf: cpfFromBase(String(300_000_000 + index)),
+    federativeUnit: 'DF',
+    role: 'VIEWER',
+    passwordHash,
+  });
+}
+
+const app = await buildApp({ config, database, logger: false, hasher });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+const url = `http://127.0.0.1:${port}/api/Auth`;
+
+const latencies: number[] = [];
+let failures = 0;
+let next = 0;
+async function client(): Promise<void> {
+  for (;;) {
+    const index = next++;
+    if (index >= REQUESTS) return;
+    const start = performance.now();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: emails[index % USERS], password: PASSWORD }),
+    });
+    await response.arrayBuffer();
+    latencies.push(performance.now() - start);
+    if (response.status !== 200) failures += 1;
+  }
+}
+
+// Warm-up, then the measured run.
+await Promise.all(
+  Array.from({ length: 5 }, () =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: emails[0], password: PASSWORD }),
+    }).then((response) => response.arrayBuffer()),
+  ),
+);
+const started = performance.now();
+await Promise.all(Array.from({ length: CLIENTS }, () => client()));
+const elapsedS = (performance.now() - started) / 1000;
+latencies.sort((a, b) => a - b);
+
+await app.close();
+await database.close();
+
+const throughput = REQUESTS / elapsedS;
+const cores = availableParallelism();
+// libuv runs argon2 on its thread pool (4 threads by default) over the machine's cores.
+const hashFloor = (Math.min(cores, 4) * 1000) / hashMs;
+const result = {
+  clients: CLIENTS,
+  requests: REQUESTS,
+  failures,
+  cores,
+  argon2idHashMs: Number(hashMs.toFixed(1)),
+  signInsPerSecond: Number(throughput.toFixed(1)),
+  p50Ms: Number(percentile(latencies, 50).toFixed(1)),
+  p99Ms: Number(percentile(latencies, 99).toFixed(1)),
+  hashBoundSignInsPerSecond: Number(hashFloor.toFixed(1)),
+};
+console.log(
+  `Sign-in (POST api/Auth), real HTTP on loopback, ${postgresUrl ? 'PostgreSQL' : 'PGlite in memory'}`,
+);
+console.table({
+  'one argon2id hash (ms, median of 30)': result.argon2idHashMs,
+  [`sign-ins per second at ${CLIENTS} clients`]: result.signInsPerSecond,
+  'p50 latency (ms)': result.p50Ms,
+  'p99 latency (ms)': result.p99Ms,
+  [`hash-bound ceiling (min(cores,4) / hash), ${cores} cores`]: result.hashBoundSignInsPerSecond,
+  'throughput / hash-bound ceiling': Number((throughput / hashFloor).toFixed(2)),
+  'p99 / one hash': Number((result.p99Ms / hashMs).toFixed(1)),
+  failures,
+});
+console.log(JSON.stringify(result));
+if (failures > 0) process.exitCode = 1;
