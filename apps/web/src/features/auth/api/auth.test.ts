@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appStore } from '../../../lib/app-store';
+import { logout } from './auth';
+
+const user = {
+  name: 'Ana Souza',
+  email: 'ana@exemplo.gov.br',
+  cpf: '52998224725',
+  federativeUnit: 'DF',
+  roleDescription: 'ADMIN' as const,
+  token: 'token-da-ana-com-mais-de-vinte-caracteres',
+  expiresAt: '2026-11-22T00:00:00.000Z',
+};
+
+describe('session', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('a stored user makes every call carry its bearer token', async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    appStore.setUser(user);
+    const { api } = await import('../../../lib/api');
+    await api.get('api/Auth/me');
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect((init.headers as Record<string, string>).authorization).toBe(`Bearer ${user.token}`);
+  });
+
+  it('logout clears user, proctoring user and saved keys, ends the server session and reloads after 500 ms', async () => {
+    const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    appStore.setUser(user);
+    appStore.setUserProctoring(user);
+    appStore.setSchedulingLocal('DF-001', 'Posto Asa Sul');
+    localStorage.setItem('auditorCpf', '52998224725');
+    localStorage.setItem('schedulingId', '123');
+    localStorage.setItem('theme', 'valid-df-theme');
+    const reload = vi.fn();
+
+    await logout({ reload });
+
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/Auth/logout');
+    expect((init.headers as Record<string, string>).authorization).toBe(`Bearer ${user.token}`);
+    for (const key of [
+      'EP_ADMIN_USER',
+      'EP_ADMIN_USER_PROCTORING',
+      'EP_SCHEDULING_LOCAL',
+      'auditorCpf',
+      'schedulingId',
+    ]) {
+      expect(localStorage.getItem(key), key).toBeNull();
+    }
+    expect(appStore.getState().user).toBeNull();
+    expect(appStore.getState().userProctoring).toBeNull();
+    expect(localStorage.getItem('theme')).toBe('valid-df-theme');
+    await vi.advanceTimersByTimeAsync(499);
+    expect(reload).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reload).toHaveBeenCalledOnce();
+  });
+
+  it('logout without a session does not call the server but still reloads', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    appStore.setUser(null);
+    const reload = vi.fn();
+    await logout({ reload });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(reload).toHaveBeenCalledOnce();
+  });
+});
