@@ -6,6 +6,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/env';
 import { openDatabase, targetFromConfig } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
+import { seedDemoOnEmpty } from './db/seed/demo-exams';
 import { ensureReferenceData } from './db/seed/reference-data';
 
 async function main(): Promise<void> {
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ config, database });
   const firstStart = await seedFirstStart(database.db, config, app.identity.hasher);
+  if (config.seedDemo) await seedDemoOnEmpty(database.db);
 
   let closing = false;
   const shutdown = async (signal: string) => {

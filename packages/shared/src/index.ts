@@ -7,3 +7,4 @@ export * from './auth';
 export * from './cpf';
 export * from './password-policy';
 export * from './users';
+export * from './exams';

@@ -1,3 +1,4 @@
 /** The database schema: one file per table group; drizzle-kit reads this file. */
 export * from './federative-units';
 export * from './identity';
+export * from './exams';

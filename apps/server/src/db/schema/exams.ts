@@ -1,0 +1,164 @@
+/**
+ * Scheduling locals (service posts), exams with their status history,
+ * occurrences and photos, and the API keys of the exam-delivery integration.
+ * The indexes follow the queries: the exam list (unit + date, with status,
+ * local and candidate filters) and the per-local report (unit + date range,
+ * cancelled excluded, grouped by local).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { federativeUnits } from './federative-units';
+import { users } from './identity';
+
+export const schedulingLocals = pgTable(
+  'scheduling_locals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    identifier: text('identifier').notNull(),
+    description: text('description').notNull(),
+    address: text('address'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('scheduling_locals_unit_identifier_key').on(table.federativeUnit, table.identifier),
+    index('scheduling_locals_unit_description_idx').on(table.federativeUnit, table.description),
+  ],
+);
+
+export const exams = pgTable(
+  'exams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    schedulingId: text('scheduling_id').notNull(),
+    candidateName: text('candidate_name').notNull(),
+    candidateCpf: text('candidate_cpf').notNull(),
+    candidateRenach: text('candidate_renach'),
+    schedulingDate: timestamp('scheduling_date', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['scheduled', 'started', 'done', 'absence', 'cancelled'] }).notNull(),
+    result: text('result', { enum: ['in_analysis', 'approved', 'reproved', 'disqualified'] }),
+    score: numeric('score', { precision: 5, scale: 2, mode: 'number' }),
+    /** metadata.schedulingLocal: the local's identifier as the delivery system sends it. */
+    schedulingLocal: text('scheduling_local'),
+    /** metadata.pendingAudit / absence / interrupted: counts added to the report counters. */
+    pendingAudit: integer('pending_audit').notNull().default(0),
+    absence: integer('absence').notNull().default(0),
+    interrupted: integer('interrupted').notNull().default(0),
+    room: text('room'),
+    station: text('station'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('exams_unit_scheduling_id_key').on(table.federativeUnit, table.schedulingId),
+    // Exam list and report: unit + date range, cancelled excluded from the report.
+    index('exams_unit_date_idx').on(table.federativeUnit, table.schedulingDate),
+    index('exams_report_idx')
+      .on(table.federativeUnit, table.schedulingDate, table.schedulingLocal)
+      .where(sql`status <> 'cancelled'`),
+    index('exams_unit_status_date_idx').on(table.federativeUnit, table.status, table.schedulingDate),
+    index('exams_unit_local_date_idx').on(table.federativeUnit, table.schedulingLocal, table.schedulingDate),
+    index('exams_unit_cpf_idx').on(table.federativeUnit, table.candidateCpf),
+    index('exams_unit_name_idx').on(table.federativeUnit, sql`lower(${table.candidateName}) text_pattern_ops`),
+  ],
+);
+
+export const examStatusHistory = pgTable(
+  'exam_status_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    examId: uuid('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    fromResult: text('from_result'),
+    toResult: text('to_result'),
+    source: text('source', { enum: ['integration', 'import', 'user', 'seed'] }).notNull(),
+    actorId: uuid('actor_id'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('exam_status_history_exam_idx').on(table.examId, table.at)],
+);
+
+export const examPhotos = pgTable(
+  'exam_photos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    examId: uuid('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    capturedAt: timestamp('captured_at', { withTimezone: true }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: integer('bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('exam_photos_exam_idx').on(table.examId, table.capturedAt),
+    uniqueIndex('exam_photos_exam_sha_key').on(table.examId, table.sha256),
+  ],
+);
+
+export const occurrences = pgTable(
+  'occurrences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    examId: uuid('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    /** The delivery system's own id, so a retried push does not duplicate it. */
+    externalId: text('external_id'),
+    type: text('type').notNull(),
+    description: text('description').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    photoId: uuid('photo_id').references(() => examPhotos.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('occurrences_exam_idx').on(table.examId, table.occurredAt),
+    uniqueIndex('occurrences_exam_external_key').on(table.examId, table.externalId),
+  ],
+);
+
+export const integrationApiKeys = pgTable(
+  'integration_api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    name: text('name').notNull(),
+    /** The first characters, shown to tell keys apart; the key itself is never stored. */
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [uniqueIndex('integration_api_keys_hash_key').on(table.keyHash)],
+);

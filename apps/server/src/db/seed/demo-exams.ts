@@ -1,0 +1,250 @@
+/**
+ * Demo data for the DEMO unit: service posts and realistic exams over a date
+ * range (past days mostly finished with results, today in progress, future
+ * days scheduled), with status history and occurrences. Exams are generated
+ * in SQL (`generate_series`) so that a million rows take seconds, not hours;
+ * `setseed` makes a run repeatable.
+ *
+ * Conventions shared with the report: a local's identifier is written as the
+ * delivery system sends it (`DEMO.POSTO01`), and an exam's scheduling local
+ * carries a room suffix after a dash (`DEMO.POSTO01-S2`).
+ */
+import { sql } from 'drizzle-orm';
+import type { Database } from '../client';
+import { schedulingLocals } from '../schema/index';
+
+export const DEMO_LOCALS: ReadonlyArray<{
+  identifier: string;
+  description: string;
+  address: string;
+}> = [
+  { identifier: 'DEMO.POSTO01', description: 'Posto Centro', address: 'Av. Central, 100 — Centro' },
+  {
+    identifier: 'DEMO.POSTO02',
+    description: 'Posto Rodoviária',
+    address: 'Terminal Rodoviário, loja 12',
+  },
+  {
+    identifier: 'DEMO.POSTO03',
+    description: 'Posto Shopping Norte',
+    address: 'Shopping Norte, piso L2',
+  },
+  {
+    identifier: 'DEMO.POSTO04',
+    description: 'Posto Vila Nova',
+    address: 'Rua das Palmeiras, 45 — Vila Nova',
+  },
+  {
+    identifier: 'DEMO.POSTO05',
+    description: 'Posto Universitário',
+    address: 'Campus Universitário, bloco C',
+  },
+  {
+    identifier: 'DEMO.POSTO06',
+    description: 'Posto Aeroporto',
+    address: 'Aeroporto, saguão de embarque',
+  },
+  {
+    identifier: 'DEMO.POSTO07',
+    description: 'Posto Jardim América',
+    address: 'Rua Brasil, 890 — Jardim América',
+  },
+  {
+    identifier: 'DEMO.POSTO08',
+    description: 'Posto Industrial',
+    address: 'Av. das Indústrias, 2000',
+  },
+];
+
+export type DemoSeedOptions = {
+  exams: number;
+  from: Date;
+  to: Date;
+  unit?: string;
+  /** Between -1 and 1; the same seed gives the same data. */
+  seed?: number;
+  /** Index `n` of the first exam, so repeated runs append instead of colliding. */
+  offset?: number;
+};
+
+export async function seedDemoLocals(db: Database, unit = 'DEMO'): Promise<void> {
+  await db
+    .insert(schedulingLocals)
+    .values(
+      DEMO_LOCALS.map((local) => ({
+        ...local,
+        identifier: local.identifier.replace(/^DEMO\./, `${unit}.`),
+        federativeUnit: unit,
+      })),
+    )
+    .onConflictDoNothing();
+}
+
+const FIRST_NAMES = [
+  'Ana',
+  'Bruno',
+  'Carla',
+  'Diego',
+  'Eduarda',
+  'Felipe',
+  'Gabriela',
+  'Henrique',
+  'Isabela',
+  'João',
+  'Larissa',
+  'Marcos',
+  'Natália',
+  'Otávio',
+  'Patrícia',
+  'Rafael',
+  'Sabrina',
+  'Tiago',
+  'Vanessa',
+  'William',
+];
+const LAST_NAMES = [
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+  'Almeida',
+  'Lopes',
+  'Soares',
+  'Fernandes',
+  'Vieira',
+  'Barbosa',
+];
+
+function sqlTextArray(values: readonly string[]) {
+  return sql.raw(
+    `ARRAY[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(',')}]::text[]`,
+  );
+}
+
+/** Inserts `exams` exams; returns how many rows were written. */
+export async function seedDemoExams(db: Database, options: DemoSeedOptions): Promise<number> {
+  const unit = options.unit ?? 'DEMO';
+  const offset = options.offset ?? 0;
+  const locals = DEMO_LOCALS.map((local) => local.identifier.replace(/^DEMO\./, `${unit}.`));
+  await db.execute(sql`select setseed(${options.seed ?? 0.42})`);
+  const now = new Date();
+  // Days before today: finished or absent or cancelled; today: in progress; after: scheduled.
+  const result = await db.execute(sql`
+    with params as (
+      select ${options.from.toISOString()}::timestamptz as start_at,
+             ${options.to.toISOString()}::timestamptz as end_at,
+             ${now.toISOString()}::timestamptz as now_at
+    ),
+    base as (
+      select n,
+             -- Office hours in Brasília (UTC-3): 08:00 to 18:00.
+             date_trunc('day', p.start_at + (random() * extract(epoch from (p.end_at - p.start_at))) * interval '1 second')
+               + interval '11 hours' + floor(random() * 600) * interval '1 minute' as scheduling_date,
+             random() as r_status,
+             random() as r_result,
+             random() as r_meta,
+             p.now_at
+      from generate_series(${offset + 1}::int, ${offset + options.exams}::int) as n, params p
+    ),
+    shaped as (
+      select n, scheduling_date, r_result, r_meta,
+             case
+               when scheduling_date > now_at + interval '2 hours' then (case when r_status < 0.03 then 'cancelled' else 'scheduled' end)
+               when scheduling_date > now_at then (case when r_status < 0.5 then 'started' else 'scheduled' end)
+               when r_status < 0.03 then 'cancelled'
+               when r_status < 0.11 then 'absence'
+               when scheduling_date > now_at - interval '1 hour' then 'started'
+               else 'done'
+             end as status
+      from base
+    )
+    insert into exams (
+      federative_unit, scheduling_id, candidate_name, candidate_cpf, candidate_renach, scheduling_date,
+      status, result, score, scheduling_local, pending_audit, absence, interrupted, room, station,
+      started_at, finished_at
+    )
+    select ${unit},
+           ${unit} || '-' || lpad(n::text, 9, '0'),
+           (${sqlTextArray(FIRST_NAMES)})[1 + (n * 7) % ${FIRST_NAMES.length}] || ' ' ||
+             (${sqlTextArray(LAST_NAMES)})[1 + (n * 13) % ${LAST_NAMES.length}] || ' ' ||
+             (${sqlTextArray(LAST_NAMES)})[1 + (n * 31) % ${LAST_NAMES.length}],
+           lpad(((n::bigint * 7919) % 99999999999)::text, 11, '0'),
+           lpad(((n::bigint * 104729) % 99999999999)::text, 11, '0'),
+           scheduling_date,
+           status,
+           case when status <> 'done' then null
+                when r_result < 0.10 then 'in_analysis'
+                when r_result < 0.13 then 'disqualified'
+                when r_result < 0.40 then 'reproved'
+                else 'approved' end,
+           case when status = 'done' then round((10 + r_result * 20)::numeric, 2) else null end,
+           (${sqlTextArray(locals)})[1 + (n % ${locals.length})] || '-S' || (1 + (n % 3))::text,
+           case when status = 'done' and r_result < 0.10 then 1 else 0 end,
+           case when status = 'absence' then 1 else 0 end,
+           case when status in ('done', 'started') and r_meta < 0.04 then 1 else 0 end,
+           'Sala ' || (1 + (n % 3))::text,
+           'Estação ' || lpad((1 + (n % 20))::text, 2, '0'),
+           case when status in ('started', 'done') then scheduling_date + interval '5 minutes' else null end,
+           case when status = 'done' then scheduling_date + interval '45 minutes' else null end
+    from shaped
+    on conflict (federative_unit, scheduling_id) do nothing
+  `);
+  const written = result as unknown as { affectedRows?: number; rowCount?: number | null };
+  return written.affectedRows ?? written.rowCount ?? 0;
+}
+
+/** History (scheduled -> ... -> current) and a few occurrences for exams of the unit that have none. */
+export async function seedDemoHistory(db: Database, unit = 'DEMO'): Promise<void> {
+  await db.execute(sql`
+    insert into exam_status_history (exam_id, from_status, to_status, source, at)
+    select id, null, 'scheduled', 'seed', scheduling_date - interval '3 days' from exams e
+    where federative_unit = ${unit} and not exists (select 1 from exam_status_history h where h.exam_id = e.id)
+  `);
+  await db.execute(sql`
+    insert into exam_status_history (exam_id, from_status, to_status, source, at)
+    select id, 'scheduled', case when status = 'done' then 'started' else status end, 'seed', coalesce(started_at, scheduling_date)
+    from exams e
+    where federative_unit = ${unit} and status <> 'scheduled'
+      and not exists (select 1 from exam_status_history h where h.exam_id = e.id and h.from_status is not null)
+  `);
+  await db.execute(sql`
+    insert into exam_status_history (exam_id, from_status, to_status, to_result, source, at)
+    select id, 'started', 'done', result, 'seed', finished_at from exams e
+    where federative_unit = ${unit} and status = 'done'
+      and not exists (select 1 from exam_status_history h where h.exam_id = e.id and h.to_status = 'done')
+  `);
+  await db.execute(sql`
+    insert into occurrences (exam_id, external_id, type, description, occurred_at)
+    select id, 'seed-' || id::text,
+           (array['ruido', 'movimento', 'rosto_ausente', 'terceiro'])[1 + (abs(hashtext(id::text)) % 4)],
+           (array['Ruído no ambiente detectado.', 'Candidato desviou o olhar da tela repetidamente.', 'Rosto do candidato fora do enquadramento.', 'Outra pessoa apareceu na imagem.'])[1 + (abs(hashtext(id::text)) % 4)],
+           coalesce(started_at, scheduling_date) + interval '12 minutes'
+    from exams e
+    where federative_unit = ${unit} and status in ('done', 'started') and (interrupted > 0 or result in ('disqualified', 'in_analysis'))
+    on conflict do nothing
+  `);
+}
+
+/** Start-up seed of the embedded default: a small demo data set when the DEMO unit has no exams yet. */
+export async function seedDemoOnEmpty(db: Database): Promise<void> {
+  const found = await db.execute(sql`select 1 from exams where federative_unit = 'DEMO' limit 1`);
+  if ((found as unknown as { rows: unknown[] }).rows.length > 0) return;
+  const day = 86_400_000;
+  await seedDemoLocals(db);
+  await seedDemoExams(db, {
+    exams: 1200,
+    from: new Date(Date.now() - 30 * day),
+    to: new Date(Date.now() + 7 * day),
+  });
+  await seedDemoHistory(db);
+}
