@@ -14,6 +14,12 @@ import { authRoutes } from './modules/auth/auth.routes';
 import type { IdentityDeps } from './modules/auth/identity-deps';
 import { createMailer, type Mailer } from './modules/mail/mailer';
 import { userRoutes } from './modules/users/users.routes';
+import { examReportRoutes } from './modules/exam-report/exam-report.routes';
+import { examRoutes } from './modules/exams/exams.routes';
+import { integrationRoutes } from './modules/integration/integration.routes';
+import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-locals.routes';
+import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
+import path from 'node:path';
 import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -28,6 +34,7 @@ declare module 'fastify' {
     lifecycle: { shuttingDown: boolean };
     registeredRoutes: RegisteredRoute[];
     identity: IdentityDeps;
+    files: FileStorage;
   }
 }
 
@@ -147,6 +154,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(federativeUnitRoutes);
   await app.register(authRoutes(identity));
   await app.register(userRoutes(identity));
+  await app.register(examReportRoutes);
+  const files = createFileStorage({
+    root: path.join(config.dataDir, 'files'),
+    key: resolveFileKey(config.dataDir, config.fileEncryptionKey),
+  });
+  app.decorate('files', files);
+  await app.register(schedulingLocalRoutes);
+  await app.register(examRoutes(files));
+  await app.register(integrationRoutes(files));
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

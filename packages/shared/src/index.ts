@@ -8,3 +8,5 @@ export * from './cpf';
 export * from './password-policy';
 export * from './users';
 export * from './exams';
+export * from './integration';
+export * from './exam-report';

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { DEFAULT_PASSWORD_POLICY, parsePasswordPolicy, type PasswordPolicy } from '@exame/shared';
+import { reportLocalPrefixesSchema } from '@exame/shared';
 import { z } from 'zod';
 
 const booleanFromString = z
@@ -55,6 +56,38 @@ const envSchema = z.object({
   LOGIN_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Password policy JSON (schema version 1); the default asks for at least 6 characters. */
   PASSWORD_POLICY: z.string().trim().optional(),
+  /**
+   * Per-unit prefix of scheduling locals that the exam report replaces by `DF.`
+   * (JSON, e.g. {"DF":"DETRANDF-"}); unit X defaults to `X.`.
+   */
+  REPORT_LOCAL_PREFIXES: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context): unknown => {
+      if (!value) return {};
+      try {
+        return JSON.parse(value);
+      } catch {
+        context.addIssue({
+          code: 'custom',
+          message: 'precisa ser um objeto JSON, ex.: {"DF":"DETRANDF-"}',
+        });
+        return z.NEVER;
+      }
+    })
+    .pipe(reportLocalPrefixesSchema),
+  /**
+   * AES-256-GCM key for stored files (face images, exam photos), base64 of 32
+   * bytes. When unset, one is generated once under DATA_DIR/secrets.
+   */
+  FILE_ENCRYPTION_KEY: z
+    .string()
+    .trim()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, 'precisa ser 32 bytes em base64')
+    .optional(),
+  /** How long a signed address of a stored image stays valid. */
+  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** argon2id cost: memory in KiB and iterations (security guide: >= 19 MiB, t=2, p=1). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(19_456).default(19_456),
   ARGON2_ITERATIONS: z.coerce.number().int().min(2).default(2),
@@ -89,6 +122,9 @@ export type AppConfig = {
   };
   passwordPolicy: PasswordPolicy;
   argon2: { memoryCost: number; timeCost: number };
+  reportLocalPrefixes: Readonly<Record<string, string>>;
+  fileEncryptionKey: Buffer | undefined;
+  signedUrlTtlMs: number;
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -149,5 +185,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     passwordPolicy,
     argon2: { memoryCost: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_ITERATIONS },
+    reportLocalPrefixes: env.REPORT_LOCAL_PREFIXES,
+    fileEncryptionKey: env.FILE_ENCRYPTION_KEY
+      ? Buffer.from(env.FILE_ENCRYPTION_KEY, 'base64')
+      : undefined,
+    signedUrlTtlMs: env.SIGNED_URL_TTL_SECONDS * 1000,
   };
 }

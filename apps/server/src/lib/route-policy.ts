@@ -1,11 +1,15 @@
 /**
- * Every route declares who may call it in `config.access`: `'public'`, or the
- * list of roles. Deny by default: the app refuses to start with a route that
+ * Every route declares who may call it in `config.access`: `'public'`,
+ * `'integration'`, or the list of roles. Deny by default: the app refuses to start with a route that
  * declares nothing (see `assertRoutePolicies`), and a test enumerates them.
  */
 import type { Role } from '@exame/shared';
 
-export type AccessPolicy = 'public' | readonly Role[];
+/**
+ * `'integration'` routes are for the exam-delivery system: they need an
+ * `x-api-key` header naming a live key of a federative unit, never a user token.
+ */
+export type AccessPolicy = 'public' | 'integration' | readonly Role[];
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -10,6 +10,7 @@ import type { AppConfig } from '../config/env';
 import type { Database } from '../db/client';
 import { AppError } from '../lib/app-error';
 import { hashToken } from '../lib/crypto';
+import { resolveApiKey, type IntegrationCaller } from '../modules/integration/api-keys';
 import {
   findSessionWithUser,
   revokeSession,
@@ -30,6 +31,7 @@ export type SessionUser = {
 declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
+    integration: IntegrationCaller | null;
   }
 }
 
@@ -80,9 +82,24 @@ export async function resolveSession(
 
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('integration', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
+    if (access === 'integration') {
+      const header = request.headers['x-api-key'];
+      const caller =
+        typeof header === 'string' ? await resolveApiKey(app.database.db, header.trim()) : null;
+      if (!caller) {
+        throw new AppError(
+          'API_KEY_INVALID',
+          'Chave de integração ausente, inválida ou revogada.',
+          401,
+        );
+      }
+      request.integration = caller;
+      return;
+    }
     const token = bearerToken(request);
     if (!token) throw AppError.unauthorized('Faça login para continuar.');
     const user = await resolveSession(app.database.db, app.config, token);
@@ -96,4 +113,15 @@ export function registerAuth(app: FastifyInstance): void {
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw AppError.unauthorized();
   return request.user;
+}
+
+/** The integration caller of a route whose policy is `'integration'`. */
+export function currentIntegration(request: FastifyRequest): IntegrationCaller {
+  if (!request.integration)
+    throw new AppError(
+      'API_KEY_INVALID',
+      'Chave de integração ausente, inválida ou revogada.',
+      401,
+    );
+  return request.integration;
 }

@@ -1,0 +1,209 @@
+/** SQL for exams; every query is scoped to one federative unit. */
+import { and, asc, count, desc, eq, gte, inArray, like, lte, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import {
+  examPhotos,
+  examStatusHistory,
+  exams,
+  occurrences,
+  schedulingLocals,
+} from '../../db/schema/index';
+
+export type ExamRow = typeof exams.$inferSelect;
+export type NewExamRow = typeof exams.$inferInsert;
+
+export type ExamListFilter = {
+  startDate?: Date;
+  endDate?: Date;
+  schedulingLocals?: string[];
+  statuses?: string[];
+  results?: string[];
+  search?: string;
+};
+
+export type ExamSort = 'schedulingDate' | 'candidateName' | 'status' | 'schedulingLocal';
+
+const SORT_COLUMNS = {
+  schedulingDate: exams.schedulingDate,
+  candidateName: exams.candidateName,
+  status: exams.status,
+  schedulingLocal: exams.schedulingLocal,
+} as const;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+export function examListConditions(unit: string, filter: ExamListFilter): SQL | undefined {
+  const conditions: Array<SQL | undefined> = [eq(exams.federativeUnit, unit)];
+  if (filter.startDate) conditions.push(gte(exams.schedulingDate, filter.startDate));
+  if (filter.endDate) conditions.push(lte(exams.schedulingDate, filter.endDate));
+  if (filter.statuses?.length)
+    conditions.push(inArray(exams.status, filter.statuses as ExamRow['status'][]));
+  if (filter.results?.length) {
+    conditions.push(inArray(exams.result, filter.results as NonNullable<ExamRow['result']>[]));
+  }
+  if (filter.schedulingLocals?.length) {
+    // A local's exams carry a room suffix after a dash: DEMO.POSTO01-S2.
+    conditions.push(
+      sql`(${sql.join(
+        filter.schedulingLocals.map(
+          (local) =>
+            sql`(${exams.schedulingLocal} = ${local} or ${exams.schedulingLocal} like ${`${escapeLike(local)}-%`})`,
+        ),
+        sql` or `,
+      )})`,
+    );
+  }
+  const search = filter.search?.trim();
+  if (search) {
+    const digits = search.replace(/\D/g, '');
+    if (digits.length === 11 && /^[\d.\-\s]+$/.test(search)) {
+      conditions.push(eq(exams.candidateCpf, digits));
+    } else {
+      // Prefix match on the lower-cased name uses the text_pattern_ops index.
+      conditions.push(
+        like(sql`lower(${exams.candidateName})`, `${escapeLike(search.toLowerCase())}%`),
+      );
+    }
+  }
+  return and(...conditions);
+}
+
+export async function listExams(
+  db: Executor,
+  unit: string,
+  filter: ExamListFilter,
+  page: { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' },
+): Promise<{ items: Array<ExamRow & { schedulingLocalName: string | null }>; total: number }> {
+  const where = examListConditions(unit, filter);
+  const column = SORT_COLUMNS[page.sort];
+  const direction = page.order === 'asc' ? asc : desc;
+  const [items, totals] = await Promise.all([
+    db
+      .select({
+        exam: exams,
+        schedulingLocalName: schedulingLocals.description,
+      })
+      .from(exams)
+      .leftJoin(
+        schedulingLocals,
+        and(
+          eq(schedulingLocals.federativeUnit, exams.federativeUnit),
+          sql`${schedulingLocals.identifier} = split_part(${exams.schedulingLocal}, '-', 1)`,
+        ),
+      )
+      .where(where)
+      .orderBy(direction(column), direction(exams.id))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+    db.select({ total: count() }).from(exams).where(where),
+  ]);
+  return {
+    items: items.map((row) => ({ ...row.exam, schedulingLocalName: row.schedulingLocalName })),
+    total: totals[0]?.total ?? 0,
+  };
+}
+
+export async function findExam(
+  db: Executor,
+  unit: string,
+  schedulingId: string,
+  forUpdate = false,
+) {
+  const query = db
+    .select()
+    .from(exams)
+    .where(and(eq(exams.federativeUnit, unit), eq(exams.schedulingId, schedulingId)))
+    .limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function findExamsForUpdate(db: Executor, unit: string, schedulingIds: string[]) {
+  if (schedulingIds.length === 0) return [];
+  return db
+    .select()
+    .from(exams)
+    .where(and(eq(exams.federativeUnit, unit), inArray(exams.schedulingId, schedulingIds)))
+    .for('update');
+}
+
+export async function insertExam(db: Executor, row: NewExamRow): Promise<ExamRow> {
+  const [created] = await db.insert(exams).values(row).returning();
+  if (!created) throw new Error('insert returned no row');
+  return created;
+}
+
+export async function updateExam(
+  db: Executor,
+  id: string,
+  patch: Partial<NewExamRow>,
+): Promise<void> {
+  await db
+    .update(exams)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(exams.id, id));
+}
+
+export async function insertHistory(
+  db: Executor,
+  row: typeof examStatusHistory.$inferInsert,
+): Promise<void> {
+  await db.insert(examStatusHistory).values(row);
+}
+
+export async function historyOf(db: Executor, examId: string) {
+  return db
+    .select()
+    .from(examStatusHistory)
+    .where(eq(examStatusHistory.examId, examId))
+    .orderBy(asc(examStatusHistory.at));
+}
+
+export async function occurrencesOf(db: Executor, examId: string) {
+  return db
+    .select()
+    .from(occurrences)
+    .where(eq(occurrences.examId, examId))
+    .orderBy(asc(occurrences.occurredAt));
+}
+
+export async function photosOf(db: Executor, examId: string) {
+  return db
+    .select()
+    .from(examPhotos)
+    .where(eq(examPhotos.examId, examId))
+    .orderBy(asc(examPhotos.capturedAt));
+}
+
+export async function findPhotoWithUnit(db: Executor, photoId: string) {
+  const [row] = await db
+    .select({
+      photo: examPhotos,
+      federativeUnit: exams.federativeUnit,
+      schedulingId: exams.schedulingId,
+    })
+    .from(examPhotos)
+    .innerJoin(exams, eq(exams.id, examPhotos.examId))
+    .where(eq(examPhotos.id, photoId))
+    .limit(1);
+  return row;
+}
+
+export async function localName(
+  db: Executor,
+  unit: string,
+  schedulingLocal: string | null,
+): Promise<string | null> {
+  if (!schedulingLocal) return null;
+  const identifier = schedulingLocal.split('-')[0] ?? schedulingLocal;
+  const [row] = await db
+    .select({ description: schedulingLocals.description })
+    .from(schedulingLocals)
+    .where(
+      and(eq(schedulingLocals.federativeUnit, unit), eq(schedulingLocals.identifier, identifier)),
+    )
+    .limit(1);
+  return row?.description ?? null;
+}

@@ -1,0 +1,357 @@
+/**
+ * Exams: the list and detail for signed-in users, and the one write path used
+ * by the integration API and the CSV import. Every status and result change
+ * goes through the state machine of packages/shared; an illegal change is a
+ * clear error and nothing of its batch is written.
+ */
+import {
+  checkResultTransition,
+  checkStatusTransition,
+  type Exam,
+  type ExamResult,
+  type ExamStatus,
+  type IntegrationExam,
+} from '@exame/shared';
+import type { Database, Executor } from '../../db/client';
+import { AppError, type ErrorDetail } from '../../lib/app-error';
+import type { FileStorage } from '../../lib/file-storage';
+import type { SessionUser } from '../../plugins/auth';
+import { insertActivity } from '../activity/activity.repository';
+import {
+  findExam,
+  findExamsForUpdate,
+  historyOf,
+  insertExam,
+  insertHistory,
+  listExams,
+  localName,
+  occurrencesOf,
+  photosOf,
+  updateExam,
+  type ExamListFilter,
+  type ExamRow,
+  type ExamSort,
+} from './exams.repository';
+
+export type ChangeSource = 'integration' | 'import' | 'user';
+
+export const examNotFound = () => AppError.notFound('Exame não encontrado.', 'EXAM_NOT_FOUND');
+
+export function toExam(row: ExamRow, schedulingLocalName: string | null): Exam {
+  return {
+    id: row.id,
+    schedulingId: row.schedulingId,
+    federativeUnit: row.federativeUnit,
+    candidateName: row.candidateName,
+    candidateCpf: row.candidateCpf,
+    candidateRenach: row.candidateRenach,
+    schedulingDate: row.schedulingDate.toISOString(),
+    status: row.status,
+    result: row.result,
+    score: row.score,
+    schedulingLocal: row.schedulingLocal,
+    schedulingLocalName,
+    pendingAudit: row.pendingAudit,
+    absence: row.absence,
+    interrupted: row.interrupted,
+    room: row.room,
+    station: row.station,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+type Change = {
+  status: ExamStatus;
+  result?: ExamResult | null;
+  score?: number | null;
+  at?: Date;
+};
+
+/** Validates a status/result change of an existing exam; returns the patch, or the problem. */
+export function planChange(
+  current: Pick<ExamRow, 'status' | 'result' | 'score' | 'startedAt' | 'finishedAt'>,
+  change: Change,
+):
+  | { ok: true; patch: Partial<ExamRow>; changed: boolean }
+  | { ok: false; code: string; message: string } {
+  const statusCheck = checkStatusTransition(current.status, change.status);
+  if (!statusCheck.ok) return statusCheck;
+  const nextResult = change.result === undefined ? current.result : change.result;
+  const resultCheck = checkResultTransition(change.status, current.result, nextResult);
+  if (!resultCheck.ok) return resultCheck;
+  const at = change.at ?? new Date();
+  const patch: Partial<ExamRow> = {};
+  if (change.status !== current.status) {
+    patch.status = change.status;
+    if (change.status === 'started' && !current.startedAt) patch.startedAt = at;
+    if (change.status === 'done' && !current.finishedAt) patch.finishedAt = at;
+  }
+  if (nextResult !== current.result) patch.result = nextResult;
+  if (change.score !== undefined && change.score !== current.score) patch.score = change.score;
+  return { ok: true, patch, changed: Object.keys(patch).length > 0 };
+}
+
+function fieldsOf(input: IntegrationExam) {
+  return {
+    candidateName: input.candidate.name,
+    candidateCpf: input.candidate.cpf,
+    candidateRenach: input.candidate.renach ?? null,
+    schedulingDate: new Date(input.schedulingDate),
+    schedulingLocal: input.metadata?.schedulingLocal ?? null,
+    pendingAudit: input.metadata?.pendingAudit ?? 0,
+    absence: input.metadata?.absence ?? 0,
+    interrupted: input.metadata?.interrupted ?? 0,
+    room: input.room ?? null,
+    station: input.station ?? null,
+  };
+}
+
+function sameFields(row: ExamRow, fields: ReturnType<typeof fieldsOf>): boolean {
+  return (
+    row.candidateName === fields.candidateName &&
+    row.candidateCpf === fields.candidateCpf &&
+    row.candidateRenach === fields.candidateRenach &&
+    row.schedulingDate.getTime() === fields.schedulingDate.getTime() &&
+    row.schedulingLocal === fields.schedulingLocal &&
+    row.pendingAudit === fields.pendingAudit &&
+    row.absence === fields.absence &&
+    row.interrupted === fields.interrupted &&
+    row.room === fields.room &&
+    row.station === fields.station
+  );
+}
+
+/**
+ * Creates or updates exams by schedulingId, in the caller's transaction.
+ * Idempotent: sending the same batch again changes nothing. All or nothing:
+ * the first problem found in any item rejects the whole batch, listing every
+ * problem.
+ */
+export async function upsertExams(
+  tx: Executor,
+  unit: string,
+  items: IntegrationExam[],
+  source: ChangeSource,
+  actorId: string | null,
+  options: { createOnly?: boolean } = {},
+): Promise<{ created: number; updated: number; unchanged: number }> {
+  const problems: ErrorDetail[] = [];
+  const seen = new Map<string, number>();
+  items.forEach((item, index) => {
+    const previous = seen.get(item.schedulingId);
+    if (previous !== undefined) {
+      problems.push({
+        path: `exams.${index}.schedulingId`,
+        message: `schedulingId ${item.schedulingId} repetido (também no item ${previous + 1}).`,
+      });
+    }
+    seen.set(item.schedulingId, index);
+  });
+  const existing = new Map(
+    (await findExamsForUpdate(tx, unit, [...seen.keys()])).map((row) => [row.schedulingId, row]),
+  );
+
+  type Plan =
+    | { kind: 'create'; item: IntegrationExam }
+    | { kind: 'update'; row: ExamRow; patch: Partial<ExamRow>; statusChanged: boolean }
+    | { kind: 'same' };
+  const plans: Plan[] = [];
+  items.forEach((item, index) => {
+    const row = existing.get(item.schedulingId);
+    if (!row) {
+      if (item.result && item.status !== 'done') {
+        problems.push({
+          path: `exams.${index}.result`,
+          message: 'Só um exame finalizado tem resultado.',
+        });
+      }
+      plans.push({ kind: 'create', item });
+      return;
+    }
+    if (options.createOnly) {
+      problems.push({
+        path: `exams.${index}.schedulingId`,
+        message: `O agendamento ${item.schedulingId} já existe.`,
+      });
+      return;
+    }
+    const plan = planChange(row, {
+      status: item.status,
+      result: item.result,
+      score: item.score,
+      at: item.finishedAt ? new Date(item.finishedAt) : undefined,
+    });
+    if (!plan.ok) {
+      problems.push({
+        path: `exams.${index}.status`,
+        message: `${item.schedulingId}: ${plan.message}`,
+      });
+      return;
+    }
+    const fields = fieldsOf(item);
+    const patch = sameFields(row, fields) ? plan.patch : { ...fields, ...plan.patch };
+    if (Object.keys(patch).length === 0) plans.push({ kind: 'same' });
+    else
+      plans.push({
+        kind: 'update',
+        row,
+        patch,
+        statusChanged: patch.status !== undefined || patch.result !== undefined,
+      });
+  });
+  if (problems.length > 0) {
+    throw new AppError(
+      'EXAM_BATCH_REJECTED',
+      'Nenhum exame foi gravado: corrija os itens indicados e envie de novo.',
+      400,
+      problems,
+    );
+  }
+
+  const counts = { created: 0, updated: 0, unchanged: 0 };
+  for (const plan of plans) {
+    if (plan.kind === 'same') {
+      counts.unchanged += 1;
+    } else if (plan.kind === 'create') {
+      const created = await insertExam(tx, {
+        federativeUnit: unit,
+        schedulingId: plan.item.schedulingId,
+        ...fieldsOf(plan.item),
+        status: plan.item.status,
+        result: plan.item.result ?? null,
+        score: plan.item.score ?? null,
+        startedAt: plan.item.startedAt ? new Date(plan.item.startedAt) : null,
+        finishedAt: plan.item.finishedAt ? new Date(plan.item.finishedAt) : null,
+      });
+      await insertHistory(tx, {
+        examId: created.id,
+        fromStatus: null,
+        toStatus: created.status,
+        toResult: created.result,
+        source,
+        actorId,
+      });
+      counts.created += 1;
+    } else {
+      await updateExam(tx, plan.row.id, plan.patch);
+      if (plan.statusChanged) {
+        await insertHistory(tx, {
+          examId: plan.row.id,
+          fromStatus: plan.row.status,
+          toStatus: plan.patch.status ?? plan.row.status,
+          fromResult: plan.row.result,
+          toResult: plan.patch.result === undefined ? plan.row.result : plan.patch.result,
+          source,
+          actorId,
+        });
+      }
+      counts.updated += 1;
+    }
+  }
+  return counts;
+}
+
+/** One status/result change of one exam (integration), with the row locked against a concurrent change. */
+export async function changeExamStatus(
+  db: Database,
+  unit: string,
+  schedulingId: string,
+  change: Change,
+  source: ChangeSource,
+): Promise<ExamRow> {
+  return db.transaction(async (tx) => {
+    const row = await findExam(tx, unit, schedulingId, true);
+    if (!row) throw examNotFound();
+    const plan = planChange(row, change);
+    if (!plan.ok) throw new AppError(plan.code, plan.message, 409);
+    if (!plan.changed) return row;
+    await updateExam(tx, row.id, plan.patch);
+    await insertHistory(tx, {
+      examId: row.id,
+      fromStatus: row.status,
+      toStatus: plan.patch.status ?? row.status,
+      fromResult: row.result,
+      toResult: plan.patch.result === undefined ? row.result : plan.patch.result,
+      source,
+      actorId: null,
+    });
+    return { ...row, ...plan.patch };
+  });
+}
+
+export async function searchExams(
+  db: Database,
+  actor: SessionUser,
+  filter: ExamListFilter,
+  page: { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' },
+) {
+  const { items, total } = await listExams(db, actor.federativeUnit, filter, page);
+  return {
+    items: items.map((row) => toExam(row, row.schedulingLocalName)),
+    total,
+    page: page.page,
+    pageSize: page.pageSize,
+  };
+}
+
+export type PhotoLink = {
+  id: string;
+  capturedAt: string;
+  url: string;
+  width: number;
+  height: number;
+};
+
+/** The exam with its timeline, occurrences and photos (short-lived signed addresses); records `load_exam`. */
+export async function getExamDetail(
+  db: Database,
+  files: FileStorage,
+  ttlMs: number,
+  actor: SessionUser,
+  schedulingId: string,
+) {
+  const row = await findExam(db, actor.federativeUnit, schedulingId);
+  if (!row) throw examNotFound();
+  const [history, occurrenceRows, photos, name] = await Promise.all([
+    historyOf(db, row.id),
+    occurrencesOf(db, row.id),
+    photosOf(db, row.id),
+    localName(db, actor.federativeUnit, row.schedulingLocal),
+  ]);
+  await insertActivity(db, {
+    type: 'load_exam',
+    actorId: actor.id,
+    federativeUnit: actor.federativeUnit,
+    payload: { schedulingId },
+  });
+  const expiresAt = Date.now() + ttlMs;
+  const link = (photoId: string) =>
+    `/api/ExamPhoto/${photoId}?viewer=${actor.id}&expires=${expiresAt}&signature=${files.signAccess(photoId, actor.id, expiresAt)}`;
+  return {
+    exam: toExam(row, name),
+    history: history.map((entry) => ({
+      fromStatus: entry.fromStatus,
+      toStatus: entry.toStatus,
+      fromResult: entry.fromResult,
+      toResult: entry.toResult,
+      source: entry.source,
+      at: entry.at.toISOString(),
+    })),
+    occurrences: occurrenceRows.map((occurrence) => ({
+      id: occurrence.id,
+      type: occurrence.type,
+      description: occurrence.description,
+      occurredAt: occurrence.occurredAt.toISOString(),
+      photoUrl: occurrence.photoId ? link(occurrence.photoId) : null,
+    })),
+    photos: photos.map((photo): PhotoLink => ({
+      id: photo.id,
+      capturedAt: photo.capturedAt.toISOString(),
+      url: link(photo.id),
+      width: photo.width,
+      height: photo.height,
+    })),
+  };
+}

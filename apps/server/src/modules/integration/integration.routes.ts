@@ -1,0 +1,176 @@
+/**
+ * `api/Integration/...`: the exam-delivery system pushes exams, status
+ * changes, occurrences and photos with an `x-api-key` of its unit; ADMINs
+ * manage those keys.
+ */
+import {
+  apiKeySchema,
+  batchResultSchema,
+  errorBodySchema,
+  examSchema,
+  integrationBatchSchema,
+  occurrenceInputSchema,
+  photoInputSchema,
+  statusUpdateSchema,
+} from '@exame/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { FileStorage } from '../../lib/file-storage';
+import { currentIntegration, currentUser } from '../../plugins/auth';
+import { changeExamStatus, toExam } from '../exams/exams.service';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
+import { addOccurrences, addPhoto, pushExams } from './integration.service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+const schedulingParams = z.object({ schedulingId: z.string().trim().min(1).max(64) });
+const IMAGE_BODY_LIMIT = 12 * 1024 * 1024;
+
+export function integrationRoutes(files: FileStorage) {
+  return async (app: FastifyInstance) => {
+    const routes = app.withTypeProvider<ZodTypeProvider>();
+    const db = app.database.db;
+
+    routes.get(
+      '/api/Integration/keys',
+      {
+        config: { access: ['ADMIN'] },
+        schema: {
+          tags: ['integration'],
+          summary: 'Chaves de integração da unidade',
+          response: { 200: z.array(apiKeySchema), ...errors },
+        },
+      },
+      async (request) => listApiKeys(db, currentUser(request)),
+    );
+
+    routes.post(
+      '/api/Integration/keys',
+      {
+        config: { access: ['ADMIN'] },
+        schema: {
+          tags: ['integration'],
+          summary: 'Criar uma chave de integração (exibida uma única vez)',
+          body: z.object({
+            name: z.string().trim().min(3, 'Dê um nome à chave (ex.: sistema de provas).').max(80),
+          }),
+          response: { 201: z.object({ apiKey: apiKeySchema, key: z.string() }), ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createApiKey(db, currentUser(request), request.body.name)),
+    );
+
+    routes.delete(
+      '/api/Integration/keys/:id',
+      {
+        config: { access: ['ADMIN'] },
+        schema: {
+          tags: ['integration'],
+          summary: 'Revogar uma chave de integração',
+          params: z.object({ id: z.uuid('Identificador inválido.') }),
+          response: { 200: apiKeySchema, ...errors },
+        },
+      },
+      async (request) => revokeApiKey(db, currentUser(request), request.params.id),
+    );
+
+    routes.post(
+      '/api/Integration/exams',
+      {
+        config: { access: 'integration' },
+        bodyLimit: 8 * 1024 * 1024,
+        schema: {
+          tags: ['integration'],
+          summary: 'Criar ou atualizar exames em lote (idempotente por schedulingId; tudo ou nada)',
+          security: [{ apiKey: [] }],
+          body: integrationBatchSchema,
+          response: { 200: batchResultSchema, ...errors },
+        },
+      },
+      async (request) => pushExams(db, currentIntegration(request), request.body.exams),
+    );
+
+    routes.patch(
+      '/api/Integration/exams/:schedulingId/status',
+      {
+        config: { access: 'integration' },
+        schema: {
+          tags: ['integration'],
+          summary: 'Mudar a situação e o resultado de um exame (pela máquina de estados)',
+          security: [{ apiKey: [] }],
+          params: schedulingParams,
+          body: statusUpdateSchema,
+          response: { 200: examSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const caller = currentIntegration(request);
+        const row = await changeExamStatus(
+          db,
+          caller.federativeUnit,
+          request.params.schedulingId,
+          {
+            status: request.body.status,
+            result: request.body.result,
+            score: request.body.score,
+            at: request.body.at ? new Date(request.body.at) : undefined,
+          },
+          'integration',
+        );
+        return toExam(row, null);
+      },
+    );
+
+    routes.post(
+      '/api/Integration/exams/:schedulingId/occurrences',
+      {
+        config: { access: 'integration' },
+        bodyLimit: IMAGE_BODY_LIMIT,
+        schema: {
+          tags: ['integration'],
+          summary: 'Anexar ocorrências (idempotente por externalId), com foto opcional',
+          security: [{ apiKey: [] }],
+          params: schedulingParams,
+          body: z.object({ occurrences: z.array(occurrenceInputSchema).min(1).max(100) }),
+          response: {
+            200: z.object({ created: z.number().int(), unchanged: z.number().int() }),
+            ...errors,
+          },
+        },
+      },
+      async (request) =>
+        addOccurrences(
+          db,
+          files,
+          currentIntegration(request),
+          request.params.schedulingId,
+          request.body.occurrences,
+        ),
+    );
+
+    routes.post(
+      '/api/Integration/exams/:schedulingId/photos',
+      {
+        config: { access: 'integration' },
+        bodyLimit: IMAGE_BODY_LIMIT,
+        schema: {
+          tags: ['integration'],
+          summary: 'Anexar uma foto capturada durante o exame (validada e recodificada)',
+          security: [{ apiKey: [] }],
+          params: schedulingParams,
+          body: photoInputSchema,
+          response: { 200: z.object({ id: z.string(), created: z.boolean() }), ...errors },
+        },
+      },
+      async (request) =>
+        addPhoto(db, files, currentIntegration(request), request.params.schedulingId, request.body),
+    );
+  };
+}
