@@ -4,6 +4,7 @@
  * caller (main or a test) and passed in, so tests choose PGlite or PostgreSQL.
  */
 import helmet from '@fastify/helmet';
+import qs from 'qs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
@@ -97,6 +98,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? loggerOptions(config),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
+    // The web client sends bracket arrays (`status[]=done&status[]=absence`).
+    routerOptions: {
+      querystringParser: (query: string) =>
+        qs.parse(query, { arrayLimit: 100, depth: 2, parameterLimit: 200, allowPrototypes: false }),
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

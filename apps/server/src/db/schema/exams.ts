@@ -52,7 +52,9 @@ export const exams = pgTable(
     candidateCpf: text('candidate_cpf').notNull(),
     candidateRenach: text('candidate_renach'),
     schedulingDate: timestamp('scheduling_date', { withTimezone: true }).notNull(),
-    status: text('status', { enum: ['scheduled', 'started', 'done', 'absence', 'cancelled'] }).notNull(),
+    status: text('status', {
+      enum: ['scheduled', 'started', 'done', 'absence', 'cancelled'],
+    }).notNull(),
     result: text('result', { enum: ['in_analysis', 'approved', 'reproved', 'disqualified'] }),
     score: numeric('score', { precision: 5, scale: 2, mode: 'number' }),
     /** metadata.schedulingLocal: the local's identifier as the delivery system sends it. */
@@ -75,10 +77,21 @@ export const exams = pgTable(
     index('exams_report_idx')
       .on(table.federativeUnit, table.schedulingDate, table.schedulingLocal)
       .where(sql`status <> 'cancelled'`),
-    index('exams_unit_status_date_idx').on(table.federativeUnit, table.status, table.schedulingDate),
-    index('exams_unit_local_date_idx').on(table.federativeUnit, table.schedulingLocal, table.schedulingDate),
+    index('exams_unit_status_date_idx').on(
+      table.federativeUnit,
+      table.status,
+      table.schedulingDate,
+    ),
+    index('exams_unit_local_date_idx').on(
+      table.federativeUnit,
+      table.schedulingLocal,
+      table.schedulingDate,
+    ),
     index('exams_unit_cpf_idx').on(table.federativeUnit, table.candidateCpf),
-    index('exams_unit_name_idx').on(table.federativeUnit, sql`lower(${table.candidateName}) text_pattern_ops`),
+    index('exams_unit_name_idx').on(
+      table.federativeUnit,
+      sql`lower(${table.candidateName}) text_pattern_ops`,
+    ),
   ],
 );
 

@@ -1,0 +1,317 @@
+/**
+ * SQL of the exam report. Everything is counted in the database: one
+ * aggregation over the unit's exams of the period (the `exams_report_idx`
+ * range), grouped by the local id computed by the same rule as
+ * `localIdOf` in packages/shared, so a response grows with the number of
+ * posts, never with the number of exams.
+ */
+import {
+  UNKNOWN_LOCAL_ID,
+  UNKNOWN_LOCAL_NAME,
+  LOCAL_ID_TARGET_PREFIX,
+  REPORT_COUNTERS,
+  type ExamResult,
+  type ExamStatus,
+  type ReportCounter,
+  type ReportCounters,
+} from '@exame/shared';
+import { sql, type SQL } from 'drizzle-orm';
+import { selectRows, type Executor } from '../../db/client';
+
+export type ReportScope = {
+  unit: string;
+  /** The unit's scheduling-local prefix (replaced by `DF.`). */
+  prefix: string;
+  start: Date;
+  endExclusive: Date;
+};
+
+/** `localIdOf` of packages/shared, in SQL, over a text column. */
+function localIdSql(scope: ReportScope, column: SQL): SQL {
+  if (scope.unit === 'CE') {
+    return sql`(case when ${column} is null or ${column} = '' then ${UNKNOWN_LOCAL_ID}::text
+      else 'CE.' || ${column} end)`;
+  }
+  const prefix = sql`${scope.prefix}::text`;
+  return sql`coalesce(nullif(split_part(
+      case when starts_with(${column}, ${prefix})
+        then ${LOCAL_ID_TARGET_PREFIX}::text || substr(${column}, char_length(${prefix}) + 1)
+        else ${column} end,
+      '-', 1), ''), ${UNKNOWN_LOCAL_ID}::text)`;
+}
+
+/**
+ * Spec 4 per counter: which exams it concerns and what each adds. The
+ * aggregation, the exams behind a counter and their count all come from
+ * this one table, so the screen, the list and the export agree.
+ */
+const COUNTER_SQL: Readonly<Record<ReportCounter, { where: SQL; value: SQL }>> = {
+  total: { where: sql`true`, value: sql`1` },
+  scheduled: { where: sql`status = 'scheduled'`, value: sql`1` },
+  started: { where: sql`status = 'started'`, value: sql`1` },
+  finished: { where: sql`status = 'done'`, value: sql`1` },
+  approved: { where: sql`status = 'done' and result = 'approved'`, value: sql`1` },
+  reproved: { where: sql`status = 'done' and result = 'reproved'`, value: sql`1` },
+  disqualified: { where: sql`status = 'done' and result = 'disqualified'`, value: sql`1` },
+  pendingAudit: {
+    where: sql`((status = 'done' and result = 'in_analysis') or pending_audit <> 0)`,
+    value: sql`((case when status = 'done' and result = 'in_analysis' then 1 else 0 end) + pending_audit)`,
+  },
+  absence: {
+    where: sql`(status = 'absence' or absence <> 0)`,
+    value: sql`((case when status = 'absence' then 1 else 0 end) + absence)`,
+  },
+  interrupted: { where: sql`interrupted <> 0`, value: sql`interrupted` },
+};
+
+const SNAKE: Readonly<Record<ReportCounter, string>> = {
+  total: 'total',
+  scheduled: 'scheduled',
+  started: 'started',
+  finished: 'finished',
+  approved: 'approved',
+  reproved: 'reproved',
+  pendingAudit: 'pending_audit_count',
+  absence: 'absence_count',
+  interrupted: 'interrupted_count',
+  disqualified: 'disqualified',
+};
+
+/** The unit's exams of the period that the report counts (cancelled left out, spec 5). */
+function periodWhere(scope: ReportScope): SQL {
+  return sql`e.federative_unit = ${scope.unit}
+    and e.scheduling_date >= ${scope.start.toISOString()}::timestamptz
+    and e.scheduling_date < ${scope.endExclusive.toISOString()}::timestamptz
+    and e.status <> 'cancelled'`;
+}
+
+/** Names of local ids: the first identifier (code-point order) of the unit mapping to each id. */
+function namesCte(scope: ReportScope): SQL {
+  return sql`names as (
+    select distinct on (local_id) local_id, description
+    from (
+      select ${localIdSql(scope, sql`l.identifier`)} as local_id, l.identifier, l.description
+      from scheduling_locals l
+      where l.federative_unit = ${scope.unit}
+    ) mapped
+    order by local_id, identifier collate "C"
+  )`;
+}
+
+type Numeric = number | string | bigint | null;
+
+export type LocalCountsRow = { id: string; name: string; report: ReportCounters };
+
+/** One row per local id with exams in the period; `localId` narrows it to one. */
+export async function countByLocal(
+  db: Executor,
+  scope: ReportScope,
+  localId?: string,
+): Promise<LocalCountsRow[]> {
+  const sums = sql.join(
+    REPORT_COUNTERS.map(
+      (counter) =>
+        sql`sum(case when ${COUNTER_SQL[counter].where} then ${COUNTER_SQL[counter].value} else 0 end)::bigint as ${sql.identifier(SNAKE[counter])}`,
+    ),
+    sql`, `,
+  );
+  const rows = await selectRows<
+    Record<string, Numeric> & { local_id: string; name: string | null }
+  >(
+    db,
+    sql`with ${namesCte(scope)},
+    scoped as (
+      select ${localIdSql(scope, sql`e.scheduling_local`)} as local_id,
+             e.status, e.result, e.pending_audit, e.absence, e.interrupted
+      from exams e
+      where ${periodWhere(scope)}
+    )
+    select s.local_id, n.description as name, ${sums}
+    from scoped s
+    left join names n on n.local_id = s.local_id
+    ${localId === undefined ? sql`` : sql`where s.local_id = ${localId}`}
+    group by s.local_id, n.description`,
+  );
+  return rows.map((row) => ({
+    id: row.local_id,
+    name: row.name ?? UNKNOWN_LOCAL_NAME,
+    report: Object.fromEntries(
+      REPORT_COUNTERS.map((counter) => [counter, Number(row[SNAKE[counter]] ?? 0)]),
+    ) as ReportCounters,
+  }));
+}
+
+/** The name of one local id, from the unit's scheduling locals. */
+export async function findLocalName(
+  db: Executor,
+  scope: ReportScope,
+  localId: string,
+): Promise<string | null> {
+  const [row] = await selectRows<{ description: string }>(
+    db,
+    sql`with ${namesCte(scope)} select description from names where local_id = ${localId}`,
+  );
+  return row?.description ?? null;
+}
+
+export type CounterExamRow = {
+  id: string;
+  schedulingId: string;
+  candidateName: string;
+  candidateCpf: string;
+  schedulingDate: Date;
+  status: ExamStatus;
+  result: ExamResult | null;
+  schedulingLocal: string | null;
+  localId: string;
+  localName: string;
+  room: string | null;
+  station: string | null;
+  pendingAudit: number;
+  absence: number;
+  interrupted: number;
+  contribution: number;
+};
+
+/** Exams of the period with their local id and name; `where` narrows them further. */
+function examsWithLocal(scope: ReportScope, where: SQL, localId?: string): SQL {
+  return sql`from exams e
+    cross join lateral (select ${localIdSql(scope, sql`e.scheduling_local`)} as local_id) x
+    left join names n on n.local_id = x.local_id
+    where ${periodWhere(scope)}
+      and ${where}
+      ${localId === undefined ? sql`` : sql`and x.local_id = ${localId}`}`;
+}
+
+/** The exams behind one counter, oldest first, with what each adds to it. */
+export async function listCounterExams(
+  db: Executor,
+  scope: ReportScope,
+  options: { counter: ReportCounter; localId?: string; page: number; pageSize: number },
+): Promise<{ items: CounterExamRow[]; total: number; counterValue: number }> {
+  const counter = COUNTER_SQL[options.counter];
+  const from = examsWithLocal(scope, counter.where, options.localId);
+  const [rows, totals] = await Promise.all([
+    selectRows<{
+      id: string;
+      scheduling_id: string;
+      candidate_name: string;
+      candidate_cpf: string;
+      scheduling_date: Date | string;
+      status: ExamStatus;
+      result: ExamResult | null;
+      scheduling_local: string | null;
+      local_id: string;
+      local_name: string | null;
+      room: string | null;
+      station: string | null;
+      pending_audit: number;
+      absence: number;
+      interrupted: number;
+      contribution: Numeric;
+    }>(
+      db,
+      sql`with ${namesCte(scope)}
+      select e.id, e.scheduling_id, e.candidate_name, e.candidate_cpf, e.scheduling_date,
+             e.status, e.result, e.scheduling_local, x.local_id, n.description as local_name,
+             e.room, e.station, e.pending_audit, e.absence, e.interrupted,
+             ${counter.value} as contribution
+      ${from}
+      order by e.scheduling_date, e.id
+      limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`,
+    ),
+    selectRows<{ total: Numeric; counter_value: Numeric }>(
+      db,
+      sql`with ${namesCte(scope)}
+      select count(*) as total, coalesce(sum(${counter.value}), 0) as counter_value
+      ${from}`,
+    ),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      schedulingId: row.scheduling_id,
+      candidateName: row.candidate_name,
+      candidateCpf: row.candidate_cpf,
+      schedulingDate: new Date(row.scheduling_date),
+      status: row.status,
+      result: row.result,
+      schedulingLocal: row.scheduling_local,
+      localId: row.local_id,
+      localName: row.local_name ?? UNKNOWN_LOCAL_NAME,
+      room: row.room,
+      station: row.station,
+      pendingAudit: row.pending_audit,
+      absence: row.absence,
+      interrupted: row.interrupted,
+      contribution: Number(row.contribution),
+    })),
+    total: Number(totals[0]?.total ?? 0),
+    counterValue: Number(totals[0]?.counter_value ?? 0),
+  };
+}
+
+export type OccurrenceRow = {
+  id: string;
+  examId: string;
+  schedulingId: string;
+  candidateName: string;
+  localId: string;
+  localName: string;
+  type: string;
+  description: string;
+  occurredAt: Date;
+};
+
+/** Occurrences of the exams the report counts in the period, newest first. */
+export async function listOccurrences(
+  db: Executor,
+  scope: ReportScope,
+  options: { localId?: string; page: number; pageSize: number },
+): Promise<{ items: OccurrenceRow[]; total: number }> {
+  const from = sql`from exams e
+    join occurrences o on o.exam_id = e.id
+    cross join lateral (select ${localIdSql(scope, sql`e.scheduling_local`)} as local_id) x
+    left join names n on n.local_id = x.local_id
+    where ${periodWhere(scope)}
+      ${options.localId === undefined ? sql`` : sql`and x.local_id = ${options.localId}`}`;
+  const [rows, totals] = await Promise.all([
+    selectRows<{
+      id: string;
+      exam_id: string;
+      scheduling_id: string;
+      candidate_name: string;
+      local_id: string;
+      local_name: string | null;
+      type: string;
+      description: string;
+      occurred_at: Date | string;
+    }>(
+      db,
+      sql`with ${namesCte(scope)}
+      select o.id, o.exam_id, e.scheduling_id, e.candidate_name, x.local_id,
+             n.description as local_name, o.type, o.description, o.occurred_at
+      ${from}
+      order by o.occurred_at desc, o.id
+      limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`,
+    ),
+    selectRows<{ total: Numeric }>(
+      db,
+      sql`with ${namesCte(scope)} select count(*) as total ${from}`,
+    ),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      examId: row.exam_id,
+      schedulingId: row.scheduling_id,
+      candidateName: row.candidate_name,
+      localId: row.local_id,
+      localName: row.local_name ?? UNKNOWN_LOCAL_NAME,
+      type: row.type,
+      description: row.description,
+      occurredAt: new Date(row.occurred_at),
+    })),
+    total: Number(totals[0]?.total ?? 0),
+  };
+}

@@ -1,0 +1,458 @@
+/**
+ * The exam report against a real database (PGlite, and PostgreSQL when
+ * TEST_DATABASE_URL is set): the counting table of spec 4 over one exam of
+ * every status × result × metadata combination, the range bounds, unknown
+ * locals, other units; SQL equal to the JavaScript reference; tenant
+ * isolation; the exams behind each counter; occurrences; exports equal to
+ * the screen; and the 400s of bad input.
+ */
+import {
+  ALL_LOCALS_NAME,
+  countLocalReports,
+  localPrefixFor,
+  REPORT_COUNTERS,
+  REPORT_EXPORT_HEADER,
+  resolveReportPeriod,
+  sumCounters,
+  type LocalReport,
+  type LocalReportDetail,
+  type ReportCounters,
+  type ReportExamPage,
+  type ReportOccurrencePage,
+} from '@exame/shared';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildUnitFixtures,
+  expectedContribution,
+  expectedReport,
+  FIXTURE_END_DAY,
+  FIXTURE_START_DAY,
+  type ReportFixtures,
+} from '../../../../../packages/shared/src/exam-report.fixtures';
+import { exams, occurrences, schedulingLocals } from '../../db/schema/index';
+import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
+import { seedSignedIn } from '../../../test/identity';
+
+const PREFIXES = { DF: 'DETRANDF-' };
+const FIXTURES: Record<'DF' | 'SP' | 'CE', ReportFixtures> = {
+  DF: buildUnitFixtures('DF', PREFIXES.DF),
+  SP: buildUnitFixtures('SP', localPrefixFor('SP', PREFIXES)),
+  CE: buildUnitFixtures('CE', ''),
+};
+const ALL_EXAMS = Object.values(FIXTURES).flatMap((fixtures) => fixtures.exams);
+const ALL_LOCALS = Object.values(FIXTURES).flatMap((fixtures) => fixtures.locals);
+const PERIOD = { startDate: FIXTURE_START_DAY, endDate: FIXTURE_END_DAY };
+
+async function insertFixtures(t: TestApp): Promise<void> {
+  await t.database.db.insert(schedulingLocals).values(ALL_LOCALS);
+  const rows = ALL_EXAMS.map((exam, index) => ({
+    federativeUnit: exam.federativeUnit,
+    schedulingId: exam.schedulingId,
+    candidateName: `Candidato ${index}`,
+    candidateCpf: String(10_000_000_000 + index * 7919).slice(0, 11),
+    schedulingDate: new Date(exam.schedulingDate),
+    status: exam.status,
+    result: exam.result,
+    schedulingLocal: exam.schedulingLocal,
+    pendingAudit: exam.pendingAudit,
+    absence: exam.absence,
+    interrupted: exam.interrupted,
+  }));
+  for (let index = 0; index < rows.length; index += 200) {
+    await t.database.db.insert(exams).values(rows.slice(index, index + 200));
+  }
+}
+
+function byId(reports: LocalReport[]): Record<string, ReportCounters> {
+  return Object.fromEntries(reports.map((local) => [local.id, local.report]));
+}
+
+describe(`exam report (${engineName})`, () => {
+  let t: TestApp;
+  const auth: Record<string, { authorization: string }> = {};
+
+  beforeAll(async () => {
+    t = await buildTestApp({ config: { reportLocalPrefixes: PREFIXES } });
+    await insertFixtures(t);
+    auth.DF = (await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' })).auth;
+    auth.SP = (await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP' })).auth;
+    auth.CE = (await seedSignedIn(t.app, { role: 'ADMIN', unit: 'CE' })).auth;
+    auth.AUDITOR = (await seedSignedIn(t.app, { role: 'AUDITOR', unit: 'DF' })).auth;
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string, who: keyof typeof auth, query: Record<string, string> = PERIOD) =>
+    t.app.inject({ method: 'GET', url, query, headers: auth[who] });
+
+  describe.each(['DF', 'SP', 'CE'] as const)('unit %s', (unit) => {
+    it('counts every status × result × metadata as the table says, in SQL', async () => {
+      const response = await get('/api/ExamReport', unit);
+      expect(response.statusCode).toBe(200);
+      const reports = response.json() as LocalReport[];
+      expect(byId(reports)).toEqual(Object.fromEntries(expectedReport(FIXTURES[unit])));
+    });
+
+    it('equals the shared JavaScript reference over the same rows, order included', async () => {
+      const reports = (await get('/api/ExamReport', unit)).json() as LocalReport[];
+      const period = resolveReportPeriod(FIXTURE_START_DAY, FIXTURE_END_DAY);
+      if (!period.ok) throw new Error(period.message);
+      const reference = countLocalReports(ALL_EXAMS, ALL_LOCALS, {
+        unit,
+        prefix: localPrefixFor(unit, PREFIXES),
+        start: period.start,
+        endExclusive: period.endExclusive,
+      });
+      expect(reports).toEqual(reference);
+    });
+  });
+
+  it('names posts from the scheduling locals, unknown ones "Desconhecido", and skips posts without exams', async () => {
+    const reports = (await get('/api/ExamReport', 'DF')).json() as LocalReport[];
+    const names = Object.fromEntries(reports.map((local) => [local.id, local.name]));
+    expect(names).toEqual({
+      'DF.POSTO01': 'Posto Centro DF',
+      'DF.POSTO02': 'Posto Norte DF',
+      'DF.POSTO99': 'Desconhecido',
+      'OUTRO.POSTO': 'Desconhecido',
+      'sem-local': 'Desconhecido',
+    });
+  });
+
+  it('includes both bound days whole and nothing outside them', async () => {
+    const inRange = FIXTURES.DF.exams.filter((exam) => exam.expectedLocalId !== null).length;
+    const reports = (await get('/api/ExamReport', 'DF')).json() as LocalReport[];
+    expect(sumCounters(reports).total).toBe(inRange);
+    // The same days as ISO 8601 with the São Paulo offset, as the web app sends them.
+    const iso = await get('/api/ExamReport', 'DF', {
+      startDate: '2026-03-01T00:00:00-03:00',
+      endDate: '2026-03-31T00:00:00-03:00',
+    });
+    expect(iso.json()).toEqual(reports);
+    // One day less on each side drops exactly the exams of those days.
+    const narrower = (
+      await get('/api/ExamReport', 'DF', { startDate: '2026-03-02', endDate: '2026-03-30' })
+    ).json() as LocalReport[];
+    const period = resolveReportPeriod('2026-03-02', '2026-03-30');
+    if (!period.ok) throw new Error(period.message);
+    const expectedNarrow = FIXTURES.DF.exams.filter((exam) => {
+      const at = new Date(exam.schedulingDate).getTime();
+      return (
+        exam.expectedLocalId !== null &&
+        at >= period.start.getTime() &&
+        at < period.endExclusive.getTime()
+      );
+    }).length;
+    expect(sumCounters(narrower).total).toBe(expectedNarrow);
+    expect(expectedNarrow).toBeLessThan(inRange);
+  });
+
+  describe('tenant isolation', () => {
+    it('a DF user never sees SP counts; a unit in the query string is ignored', async () => {
+      const own = (await get('/api/ExamReport', 'DF')).json() as LocalReport[];
+      const asked = await get('/api/ExamReport', 'DF', {
+        ...PERIOD,
+        federativeUnit: 'SP',
+        unit: 'SP',
+        uf: 'SP',
+      });
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json()).toEqual(own);
+      expect(own.some((local) => local.name.endsWith(' SP'))).toBe(false);
+      const sp = (await get('/api/ExamReport', 'SP')).json() as LocalReport[];
+      expect(byId(sp)).toEqual(Object.fromEntries(expectedReport(FIXTURES.SP)));
+    });
+
+    it('holds for the post report, its exams, the occurrences and the export', async () => {
+      const all = (
+        await get('/api/ExamReport/all', 'DF', { ...PERIOD, federativeUnit: 'SP' })
+      ).json() as LocalReportDetail;
+      expect(all.report).toEqual(
+        sumCounters([...expectedReport(FIXTURES.DF).values()].map((report) => ({ report }))),
+      );
+      const examsPage = (
+        await get('/api/ExamReport/all/exams', 'DF', {
+          ...PERIOD,
+          counter: 'total',
+          pageSize: '100',
+          federativeUnit: 'SP',
+        })
+      ).json() as ReportExamPage;
+      expect(examsPage.total).toBe(all.report.total);
+      expect(examsPage.items.every((exam) => !exam.schedulingId.startsWith('SP-'))).toBe(true);
+      const csv = await get('/api/ExamReport/export', 'DF', {
+        ...PERIOD,
+        format: 'csv',
+        federativeUnit: 'SP',
+      });
+      expect(csv.body).not.toMatch(/ SP/);
+    });
+  });
+
+  describe('one post and every post', () => {
+    it('gives a post its counters and "all" the sum with every post', async () => {
+      const expected = expectedReport(FIXTURES.DF);
+      const one = (await get('/api/ExamReport/DF.POSTO01', 'DF')).json() as LocalReportDetail;
+      expect(one).toMatchObject({
+        id: 'DF.POSTO01',
+        name: 'Posto Centro DF',
+        startDay: FIXTURE_START_DAY,
+        endDay: FIXTURE_END_DAY,
+        report: expected.get('DF.POSTO01'),
+      });
+      expect(one.locals).toHaveLength(1);
+      const all = (await get('/api/ExamReport/all', 'DF')).json() as LocalReportDetail;
+      expect(all.name).toBe(ALL_LOCALS_NAME);
+      expect(byId(all.locals)).toEqual(Object.fromEntries(expected));
+      expect(all.report).toEqual(sumCounters(all.locals));
+    });
+
+    it('a post without exams in the period reports zeros under its own name', async () => {
+      const empty = (await get('/api/ExamReport/DF.POSTO03', 'DF')).json() as LocalReportDetail;
+      expect(empty.name).toBe('Posto Sem Exames DF');
+      expect(Object.values(empty.report).every((value) => value === 0)).toBe(true);
+      const unknown = (await get('/api/ExamReport/DF.NADA', 'DF')).json() as LocalReportDetail;
+      expect(unknown.name).toBe('Desconhecido');
+    });
+  });
+
+  describe('exams behind a counter', () => {
+    it.each(REPORT_COUNTERS)('%s: the listed exams add up to the counter', async (counter) => {
+      const report = (await get('/api/ExamReport/DF.POSTO01', 'DF')).json() as LocalReportDetail;
+      const expectedExams = FIXTURES.DF.exams.filter(
+        (exam) =>
+          exam.expectedLocalId === 'DF.POSTO01' && expectedContribution(exam)[counter] !== 0,
+      );
+      const seen: ReportExamPage['items'] = [];
+      for (let page = 1; page < 20; page += 1) {
+        const response = await get('/api/ExamReport/DF.POSTO01/exams', 'DF', {
+          ...PERIOD,
+          counter,
+          page: String(page),
+          pageSize: '7',
+        });
+        expect(response.statusCode).toBe(200);
+        const body = response.json() as ReportExamPage;
+        expect(body.counterValue).toBe(report.report[counter]);
+        expect(body.counterValue).toBe(expectedReport(FIXTURES.DF).get('DF.POSTO01')?.[counter]);
+        expect(body.total).toBe(expectedExams.length);
+        seen.push(...body.items);
+        if (body.items.length < 7) break;
+      }
+      expect(seen.map((exam) => exam.schedulingId).sort()).toEqual(
+        expectedExams.map((exam) => exam.schedulingId).sort(),
+      );
+      expect(seen.reduce((sum, exam) => sum + exam.contribution, 0)).toBe(report.report[counter]);
+      for (const exam of seen) {
+        const fixture = expectedExams.find((entry) => entry.schedulingId === exam.schedulingId);
+        expect(fixture && expectedContribution(fixture)[counter]).toBe(exam.contribution);
+      }
+      expect(seen.every((exam) => /^\*\*\*\.\d{3}\.\d{3}-\*\*$/.test(exam.candidateCpf))).toBe(
+        true,
+      );
+      const dates = seen.map((exam) => exam.schedulingDate);
+      expect(dates).toEqual([...dates].sort());
+    });
+  });
+
+  describe('occurrences of the period', () => {
+    beforeAll(async () => {
+      const rows = await t.database.db.select().from(exams);
+      const pick = (schedulingId: string) => {
+        const row = rows.find((exam) => exam.schedulingId === schedulingId);
+        if (!row) throw new Error(schedulingId);
+        return row;
+      };
+      const dfStarted = FIXTURES.DF.exams.find(
+        (exam) => exam.status === 'started' && exam.expectedLocalId === 'DF.POSTO01',
+      );
+      const dfDone = FIXTURES.DF.exams.find(
+        (exam) => exam.status === 'done' && exam.expectedLocalId === 'DF.POSTO02',
+      );
+      const dfCancelled = FIXTURES.DF.exams.find((exam) => exam.status === 'cancelled');
+      const dfOutside = FIXTURES.DF.exams.find(
+        (exam) => exam.expectedLocalId === null && exam.status !== 'cancelled',
+      );
+      const spExam = FIXTURES.SP.exams.find((exam) => exam.status === 'started');
+      const at = (iso: string) => new Date(iso);
+      const entries: Array<[string | undefined, string, Date]> = [
+        [dfStarted?.schedulingId, 'Ruído no ambiente detectado.', at('2026-03-05T12:00:00Z')],
+        [dfDone?.schedulingId, 'Outra pessoa apareceu na imagem.', at('2026-03-06T12:00:00Z')],
+        [dfCancelled?.schedulingId, 'De um exame cancelado.', at('2026-03-07T12:00:00Z')],
+        [dfOutside?.schedulingId, 'De fora do período.', at('2026-02-27T12:00:00Z')],
+        [spExam?.schedulingId, 'De outra unidade.', at('2026-03-08T12:00:00Z')],
+      ];
+      await t.database.db.insert(occurrences).values(
+        entries.map(([schedulingId, description, occurredAt], index) => ({
+          examId: pick(schedulingId ?? '').id,
+          externalId: `fx-${index}`,
+          type: 'ruido',
+          description,
+          occurredAt,
+        })),
+      );
+    });
+
+    it('lists only the unit’s counted exams of the period, newest first, by post when asked', async () => {
+      const response = await get('/api/ExamReport/occurrences', 'AUDITOR', {
+        ...PERIOD,
+        federativeUnit: 'SP',
+      });
+      expect(response.statusCode).toBe(200);
+      const page = response.json() as ReportOccurrencePage;
+      expect(page.items.map((item) => item.description)).toEqual([
+        'Outra pessoa apareceu na imagem.',
+        'Ruído no ambiente detectado.',
+      ]);
+      expect(page.items[0]).toMatchObject({ localId: 'DF.POSTO02', localName: 'Posto Norte DF' });
+      const onePost = (
+        await get('/api/ExamReport/occurrences', 'DF', { ...PERIOD, localId: 'DF.POSTO01' })
+      ).json() as ReportOccurrencePage;
+      expect(onePost.total).toBe(1);
+      expect(onePost.items[0]?.description).toBe('Ruído no ambiente detectado.');
+      const paged = (
+        await get('/api/ExamReport/occurrences', 'DF', { ...PERIOD, pageSize: '1', page: '2' })
+      ).json() as ReportOccurrencePage;
+      expect(paged).toMatchObject({ total: 2, page: 2, pageSize: 1 });
+      expect(paged.items.map((item) => item.description)).toEqual(['Ruído no ambiente detectado.']);
+    });
+  });
+
+  describe('exports equal the screen', () => {
+    function parseCsv(body: Buffer): string[][] {
+      const text = body.toString('utf8');
+      expect(text.startsWith('\uFEFF')).toBe(true);
+      return text
+        .slice(1)
+        .split('\r\n')
+        .filter(Boolean)
+        .map((line) => line.split(';'));
+    }
+
+    async function parseXlsx(body: Buffer): Promise<Array<Array<string | number>>> {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(body as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('Relatório');
+      if (!sheet) throw new Error('planilha ausente');
+      const rows: Array<Array<string | number>> = [];
+      sheet.eachRow((row) => {
+        const values = (row.values as Array<string | number | undefined>).slice(1);
+        rows.push(values.map((value) => value ?? ''));
+      });
+      return rows;
+    }
+
+    function expectedTable(detail: LocalReportDetail, withTotal: boolean) {
+      const rows = detail.locals.map((local) => [
+        local.id,
+        local.name,
+        ...REPORT_COUNTERS.map((counter) => local.report[counter]),
+      ]);
+      if (withTotal) {
+        rows.push(['Total', detail.name, ...REPORT_COUNTERS.map((c) => detail.report[c])]);
+      }
+      return rows;
+    }
+
+    it.each(['all', 'DF.POSTO01'])('localId=%s in CSV and XLSX', async (localId) => {
+      const screen = (await get(`/api/ExamReport/${localId}`, 'DF')).json() as LocalReportDetail;
+      const expected = expectedTable(screen, localId === 'all');
+      expect(expected.length).toBeGreaterThan(0);
+
+      const csv = await get('/api/ExamReport/export', 'DF', { ...PERIOD, format: 'csv', localId });
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(csv.headers['content-disposition']).toContain(
+        `relatorio-postos-${localId === 'all' ? 'todos' : localId}-2026-03-01-a-2026-03-31.csv`,
+      );
+      const [csvHeader, ...csvRows] = parseCsv(csv.rawPayload);
+      expect(csvHeader).toEqual(REPORT_EXPORT_HEADER);
+      expect(csvRows.map((row) => [row[0], row[1], ...row.slice(2).map(Number)])).toEqual(expected);
+
+      const xlsx = await get('/api/ExamReport/export', 'DF', {
+        ...PERIOD,
+        format: 'xlsx',
+        localId,
+      });
+      expect(xlsx.statusCode).toBe(200);
+      expect(xlsx.headers['content-type']).toBe(
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      );
+      const [xlsxHeader, ...xlsxRows] = await parseXlsx(xlsx.rawPayload);
+      expect(xlsxHeader).toEqual(REPORT_EXPORT_HEADER);
+      expect(xlsxRows).toEqual(expected);
+    });
+
+    it('keeps a post name that looks like a formula as text in the CSV', async () => {
+      await t.database.db.insert(schedulingLocals).values({
+        federativeUnit: 'DF',
+        identifier: 'DETRANDF-FORMULA',
+        description: '=HYPERLINK("http://x";"Posto; 99")',
+      });
+      const csv = await get('/api/ExamReport/export', 'DF', {
+        ...PERIOD,
+        format: 'csv',
+        localId: 'DF.FORMULA',
+      });
+      const line = csv.rawPayload.toString('utf8').split('\r\n')[1];
+      expect(line).toBe(`DF.FORMULA;"'=HYPERLINK(""http://x"";""Posto; 99"")"${';0'.repeat(10)}`);
+    });
+  });
+
+  describe('bad input', () => {
+    it.each([
+      ['/api/ExamReport', {}, 'REPORT_DATE_REQUIRED'],
+      ['/api/ExamReport', { startDate: '2026-03-01' }, 'REPORT_DATE_REQUIRED'],
+      [
+        '/api/ExamReport',
+        { startDate: '31/03/2026', endDate: '2026-03-31' },
+        'REPORT_INVALID_START_DATE',
+      ],
+      [
+        '/api/ExamReport',
+        { startDate: '2026-03-01', endDate: '2026-02-30' },
+        'REPORT_INVALID_END_DATE',
+      ],
+      [
+        '/api/ExamReport',
+        { startDate: '2026-03-01T10:00', endDate: '2026-03-31' },
+        'REPORT_INVALID_START_DATE',
+      ],
+      [
+        '/api/ExamReport',
+        { startDate: '2026-03-31', endDate: '2026-03-01' },
+        'REPORT_INVALID_RANGE',
+      ],
+      [
+        '/api/ExamReport',
+        { startDate: '2025-01-01', endDate: '2026-01-02' },
+        'REPORT_RANGE_TOO_LONG',
+      ],
+      ['/api/ExamReport/all/exams', { ...PERIOD, counter: 'aprovados' }, 'REPORT_INVALID_COUNTER'],
+      ['/api/ExamReport/export', { ...PERIOD, format: 'pdf' }, 'REPORT_INVALID_FORMAT'],
+      ['/api/ExamReport/export', { ...PERIOD }, 'REPORT_INVALID_FORMAT'],
+      ['/api/ExamReport/occurrences', { ...PERIOD, localId: 'a\u0001b' }, 'REPORT_INVALID_LOCAL'],
+      ['/api/ExamReport/a%00b', PERIOD, 'REPORT_INVALID_LOCAL'],
+      ['/api/ExamReport/all/exams', { ...PERIOD, pageSize: '1000' }, 'VALIDATION_ERROR'],
+    ] as const)('%s %j -> 400 %s', async (url, query, code) => {
+      const response = await get(url, 'DF', query as Record<string, string>);
+      expect(response.statusCode).toBe(400);
+      const body = response.json() as { Error: string; code: string };
+      expect(body.code).toBe(code);
+      expect(body.Error).toMatch(/[A-Za-zÀ-ú]{3}/);
+    });
+
+    it('only ADMIN opens the post report, its exams and the export; AUDITOR sees the dashboard', async () => {
+      expect((await get('/api/ExamReport', 'AUDITOR')).statusCode).toBe(200);
+      expect((await get('/api/ExamReport/occurrences', 'AUDITOR')).statusCode).toBe(200);
+      for (const url of [
+        '/api/ExamReport/all',
+        '/api/ExamReport/all/exams',
+        '/api/ExamReport/export',
+      ]) {
+        const response = await get(url, 'AUDITOR', { ...PERIOD, format: 'csv' });
+        expect(response.statusCode, url).toBe(403);
+      }
+    });
+  });
+});
