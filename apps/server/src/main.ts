@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ config, database });
   const firstStart = await seedFirstStart(database.db, config, app.identity.hasher);
-  if (config.seedDemo) await seedDemoOnEmpty(database.db);
+  if (config.seedDemo) await seedDemoOnEmpty(database.db, app.files);
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -9,6 +9,7 @@
  * delivery system sends it (`DEMO.POSTO01`), and an exam's scheduling local
  * carries a room suffix after a dash (`DEMO.POSTO01-S2`).
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../client';
 import { schedulingLocals } from '../schema/index';
@@ -236,7 +237,10 @@ export async function seedDemoHistory(db: Database, unit = 'DEMO'): Promise<void
 }
 
 /** Start-up seed of the embedded default: a small demo data set when the DEMO unit has no exams yet. */
-export async function seedDemoOnEmpty(db: Database): Promise<void> {
+export async function seedDemoOnEmpty(
+  db: Database,
+  files: { put: (content: Buffer) => Promise<string> },
+): Promise<void> {
   const found = await db.execute(sql`select 1 from exams where federative_unit = 'DEMO' limit 1`);
   if ((found as unknown as { rows: unknown[] }).rows.length > 0) return;
   const day = 86_400_000;
@@ -247,4 +251,51 @@ export async function seedDemoOnEmpty(db: Database): Promise<void> {
     to: new Date(Date.now() + 7 * day),
   });
   await seedDemoHistory(db);
+  await seedDemoPhotos(db, files, 20);
+}
+
+/**
+ * Exam photos for some finished exams of the unit that have none: synthetic
+ * pictures (no real person), stored encrypted like any other photo.
+ */
+export async function seedDemoPhotos(
+  db: Database,
+  files: { put: (content: Buffer) => Promise<string> },
+  count: number,
+  unit = 'DEMO',
+): Promise<number> {
+  const targets = (
+    (await db.execute(sql`
+      select e.id, coalesce(e.started_at, e.scheduling_date) as started_at from exams e
+      where e.federative_unit = ${unit} and e.status = 'done'
+        and not exists (select 1 from exam_photos p where p.exam_id = e.id)
+      order by e.scheduling_date desc limit ${count}
+    `)) as unknown as { rows: Array<{ id: string; started_at: string | Date }> }
+  ).rows;
+  const { default: sharp } = await import('sharp');
+  let written = 0;
+  for (const [index, target] of targets.entries()) {
+    for (let shot = 0; shot < 2; shot += 1) {
+      const hue = (index * 47 + shot * 90) % 360;
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400">
+        <rect width="640" height="400" fill="hsl(${hue},25%,82%)"/>
+        <rect x="0" y="300" width="640" height="100" fill="hsl(${hue},20%,60%)"/>
+        <circle cx="320" cy="170" r="70" fill="hsl(30,35%,62%)"/>
+        <rect x="230" y="240" width="180" height="160" rx="60" fill="hsl(${(hue + 180) % 360},30%,45%)"/>
+        <text x="20" y="380" font-size="18" font-family="sans-serif" fill="#222">Estação ${String((index % 20) + 1).padStart(2, '0')} · captura ${shot + 1}</text>
+      </svg>`;
+      const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+      const storageKey = await files.put(jpeg);
+      const capturedAt = new Date(
+        new Date(target.started_at).getTime() + (10 + shot * 15) * 60_000,
+      );
+      await db.execute(sql`
+        insert into exam_photos (exam_id, captured_at, storage_key, content_type, width, height, bytes, sha256)
+        values (${target.id}, ${capturedAt.toISOString()}, ${storageKey}, 'image/jpeg', 640, 400, ${jpeg.length},
+                ${createHash('sha256').update(jpeg).digest('hex')})
+      `);
+      written += 1;
+    }
+  }
+  return written;
 }

@@ -1,12 +1,14 @@
 /**
- * `npm run seed:demo -- --exams N [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--unit DEMO]`:
+ * `npm run seed:demo -- --exams N [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--unit DEMO] [--photos 20]`:
  * adds N realistic exams (default 1 000) to the configured database, after the
  * ones already there, with service posts, status history and occurrences.
  */
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../config/env';
 import { openDatabase, selectRows, targetFromConfig } from '../client';
-import { seedDemoExams, seedDemoHistory, seedDemoLocals } from './demo-exams';
+import path from 'node:path';
+import { createFileStorage, resolveFileKey } from '../../lib/file-storage';
+import { seedDemoExams, seedDemoHistory, seedDemoLocals, seedDemoPhotos } from './demo-exams';
 import { ensureReferenceData } from './reference-data';
 
 function option(name: string): string | undefined {
@@ -64,6 +66,14 @@ try {
     process.stdout.write(`\r${written} exames inseridos...`);
   }
   if (count <= 200_000) await seedDemoHistory(handle.db, unit);
+  const photos = Number(option('photos') ?? 20);
+  if (photos > 0) {
+    const files = createFileStorage({
+      root: path.join(config.dataDir, 'files'),
+      key: resolveFileKey(config.dataDir, config.fileEncryptionKey),
+    });
+    await seedDemoPhotos(handle.db, files, Math.min(photos, 1000), unit);
+  }
   console.log(
     `\n${written} exames de ${unit} inseridos em ${((Date.now() - started) / 1000).toFixed(1)} s.`,
   );

@@ -1,0 +1,221 @@
+/** `exames/:schedulingId`: candidate, result, timeline of status changes, occurrences and photos. */
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Card,
+  Center,
+  Grid,
+  Group,
+  Image,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle, IconArrowLeft, IconCamera, IconFlag } from '@tabler/icons-react';
+import {
+  EXAM_RESULT_LABELS,
+  EXAM_STATUS_LABELS,
+  maskCpf,
+  type ExamResult,
+  type ExamStatus,
+} from '@exame/shared';
+import { useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { Link, useParams } from 'react-router';
+import { examDetailQuery } from '../api/exams';
+import { ExamStatusBadge } from './exam-status';
+
+const SOURCE_LABELS: Record<string, string> = {
+  integration: 'sistema de provas',
+  import: 'importação',
+  user: 'usuário',
+  seed: 'dados de demonstração',
+};
+
+function statusLabel(value: string | null): string {
+  return value ? (EXAM_STATUS_LABELS[value as ExamStatus] ?? value) : '—';
+}
+
+function resultLabel(value: string | null): string | null {
+  return value ? (EXAM_RESULT_LABELS[value as ExamResult] ?? value) : null;
+}
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={500}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+export function ExamDetailPage() {
+  const { schedulingId = '' } = useParams();
+  const detail = useQuery(examDetailQuery(schedulingId));
+
+  if (detail.isPending) {
+    return (
+      <Center p="xl">
+        <Loader aria-label="Carregando exame" />
+      </Center>
+    );
+  }
+  if (detail.isError) {
+    return (
+      <Stack>
+        <Anchor component={Link} to="/exames">
+          <Group gap={4}>
+            <IconArrowLeft size={16} /> Voltar aos exames
+          </Group>
+        </Anchor>
+        <Alert color="red" icon={<IconAlertCircle size={18} />} title="Erro">
+          {detail.error.message}
+        </Alert>
+      </Stack>
+    );
+  }
+  const { exam, history, occurrences, photos } = detail.data;
+  const format = (value: string | null) => (value ? dayjs(value).format('DD/MM/YYYY HH:mm') : '—');
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to="/exames" size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={16} /> Voltar aos exames
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>{exam.candidateName}</Title>
+          <Text c="dimmed" size="sm">
+            Agendamento {exam.schedulingId}
+          </Text>
+        </div>
+        <ExamStatusBadge exam={exam} />
+      </Group>
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Card withBorder radius="md" padding="lg">
+            <Title order={3} size="h5" mb="sm">
+              Candidato e prova
+            </Title>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <Field label="CPF">{maskCpf(exam.candidateCpf)}</Field>
+              <Field label="RENACH">{exam.candidateRenach ?? '—'}</Field>
+              <Field label="Data agendada">{format(exam.schedulingDate)}</Field>
+              <Field label="Posto">{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Field>
+              <Field label="Sala / estação">
+                {[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}
+              </Field>
+              <Field label="Início / fim">
+                {format(exam.startedAt)} · {format(exam.finishedAt)}
+              </Field>
+              <Field label="Resultado">{resultLabel(exam.result) ?? '—'}</Field>
+              <Field label="Nota">
+                {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
+              </Field>
+            </SimpleGrid>
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Card withBorder radius="md" padding="lg">
+            <Title order={3} size="h5" mb="sm">
+              Linha do tempo
+            </Title>
+            {history.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                Sem mudanças registradas.
+              </Text>
+            ) : (
+              <Timeline active={history.length - 1} bulletSize={18} lineWidth={2}>
+                {history.map((entry, index) => (
+                  <Timeline.Item
+                    key={`${entry.at}-${index}`}
+                    title={`${entry.fromStatus ? `${statusLabel(entry.fromStatus)} → ` : ''}${statusLabel(entry.toStatus)}${resultLabel(entry.toResult) ? ` (${resultLabel(entry.toResult)})` : ''}`}
+                  >
+                    <Text size="xs" c="dimmed">
+                      {format(entry.at)} · {SOURCE_LABELS[entry.source] ?? entry.source}
+                    </Text>
+                  </Timeline.Item>
+                ))}
+              </Timeline>
+            )}
+          </Card>
+        </Grid.Col>
+      </Grid>
+      <Card withBorder radius="md" padding="lg">
+        <Title order={3} size="h5" mb="sm">
+          Ocorrências
+        </Title>
+        {occurrences.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Nenhuma ocorrência registrada.
+          </Text>
+        ) : (
+          <Stack gap="sm" data-testid="occurrences">
+            {occurrences.map((occurrence) => (
+              <Group key={occurrence.id} align="flex-start" wrap="nowrap" gap="md">
+                <IconFlag size={18} aria-hidden />
+                <div style={{ flex: 1 }}>
+                  <Group gap="xs">
+                    <Badge variant="light" color="orange">
+                      {occurrence.type}
+                    </Badge>
+                    <Text size="xs" c="dimmed">
+                      {format(occurrence.occurredAt)}
+                    </Text>
+                  </Group>
+                  <Text size="sm">{occurrence.description}</Text>
+                </div>
+                {occurrence.photoUrl && (
+                  <Image
+                    src={occurrence.photoUrl}
+                    w={120}
+                    radius="sm"
+                    alt={`Foto da ocorrência: ${occurrence.description}`}
+                  />
+                )}
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Card>
+      <Card withBorder radius="md" padding="lg">
+        <Group gap="xs" mb="sm">
+          <IconCamera size={18} aria-hidden />
+          <Title order={3} size="h5">
+            Fotos do exame
+          </Title>
+        </Group>
+        {photos.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Nenhuma foto capturada.
+          </Text>
+        ) : (
+          <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} data-testid="exam-photos">
+            {photos.map((photo) => (
+              <Stack key={photo.id} gap={4}>
+                <Image
+                  src={photo.url}
+                  radius="sm"
+                  alt={`Foto capturada em ${format(photo.capturedAt)}`}
+                />
+                <Text size="xs" c="dimmed">
+                  {format(photo.capturedAt)}
+                </Text>
+              </Stack>
+            ))}
+          </SimpleGrid>
+        )}
+      </Card>
+    </Stack>
+  );
+}

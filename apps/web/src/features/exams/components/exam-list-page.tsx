@@ -1,0 +1,314 @@
+/** `exames`: the exam list with filters, server-side pagination and sorting, and the CSV import (ADMIN). */
+import {
+  Alert,
+  Center,
+  Group,
+  Loader,
+  MultiSelect,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  IconAlertCircle,
+  IconChevronDown,
+  IconChevronUp,
+  IconFileImport,
+  IconSearch,
+  IconSelector,
+} from '@tabler/icons-react';
+import {
+  EXAM_RESULT_LABELS,
+  EXAM_RESULTS,
+  EXAM_STATUS_LABELS,
+  EXAM_STATUSES,
+  maskCpf,
+  PAGE_SIZE_OPTIONS,
+  type ExamResult,
+  type ExamStatus,
+} from '@exame/shared';
+import { useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useAppState } from '../../../lib/app-store';
+import { localOptionsQuery } from '../../scheduling-locals/api/locals';
+import { examListQuery, type ExamListParams } from '../api/exams';
+import { ExamStatusBadge } from './exam-status';
+import { ImportExamsButton } from './import-exams';
+
+type SortKey = ExamListParams['sort'];
+
+function SortHeader({
+  label,
+  column,
+  sort,
+  order,
+  onSort,
+}: {
+  label: string;
+  column: SortKey;
+  sort: SortKey;
+  order: 'asc' | 'desc';
+  onSort: (column: SortKey) => void;
+}) {
+  const active = sort === column;
+  const Icon = !active ? IconSelector : order === 'asc' ? IconChevronUp : IconChevronDown;
+  return (
+    <Table.Th aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <UnstyledButton onClick={() => onSort(column)} aria-label={`Ordenar por ${label}`}>
+        <Group gap={4} wrap="nowrap">
+          <Text fw={700} size="sm">
+            {label}
+          </Text>
+          <Icon size={14} aria-hidden />
+        </Group>
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+export function ExamListPage() {
+  const role = useAppState((state) => state.user?.roleDescription);
+  const [range, setRange] = useState<[string | null, string | null]>([
+    dayjs().subtract(30, 'day').format('YYYY-MM-DD'),
+    dayjs().add(7, 'day').format('YYYY-MM-DD'),
+  ]);
+  const [locals, setLocals] = useState<string[]>([]);
+  const [statuses, setStatuses] = useState<ExamStatus[]>([]);
+  const [results, setResults] = useState<ExamResult[]>([]);
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 350);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [sort, setSort] = useState<SortKey>('schedulingDate');
+  const [order, setOrder] = useState<'asc' | 'desc'>('desc');
+
+  const localOptions = useQuery(localOptionsQuery);
+  const params: ExamListParams = {
+    startDate: range[0] ? dayjs(range[0]).startOf('day').toDate() : null,
+    endDate: range[1] ? dayjs(range[1]).endOf('day').toDate() : null,
+    schedulingLocal: locals,
+    status: statuses,
+    result: results,
+    search: debouncedSearch,
+    page,
+    pageSize,
+    sort,
+    order,
+  };
+  const list = useQuery(examListQuery(params));
+  const resetPage = () => setPage(1);
+
+  const onSort = (column: SortKey) => {
+    if (column === sort) setOrder(order === 'asc' ? 'desc' : 'asc');
+    else {
+      setSort(column);
+      setOrder(column === 'schedulingDate' ? 'desc' : 'asc');
+    }
+    resetPage();
+  };
+
+  const data = list.data;
+  const totalPages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Exames</Title>
+          <Text c="dimmed" size="sm">
+            Consulte os exames da unidade por período, posto, situação e resultado.
+          </Text>
+        </div>
+        {role === 'ADMIN' && <ImportExamsButton icon={<IconFileImport size={16} />} />}
+      </Group>
+      <Paper withBorder p="md" radius="md">
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <DatePickerInput
+            type="range"
+            label="Período"
+            placeholder="Escolha o período"
+            valueFormat="DD/MM/YYYY"
+            value={range}
+            onChange={(value) => {
+              setRange(value as [string | null, string | null]);
+              resetPage();
+            }}
+            allowSingleDateInRange
+            clearable
+            w={260}
+          />
+          <MultiSelect
+            label="Posto"
+            placeholder={locals.length ? undefined : 'Todos'}
+            data={(localOptions.data?.items ?? []).map((local) => ({
+              value: local.identifier,
+              label: local.description,
+            }))}
+            value={locals}
+            onChange={(value) => {
+              setLocals(value);
+              resetPage();
+            }}
+            searchable
+            clearable
+            w={240}
+          />
+          <MultiSelect
+            label="Situação"
+            placeholder={statuses.length ? undefined : 'Todas'}
+            data={EXAM_STATUSES.map((status) => ({
+              value: status,
+              label: EXAM_STATUS_LABELS[status],
+            }))}
+            value={statuses}
+            onChange={(value) => {
+              setStatuses(value as ExamStatus[]);
+              resetPage();
+            }}
+            clearable
+            w={220}
+          />
+          <MultiSelect
+            label="Resultado"
+            placeholder={results.length ? undefined : 'Todos'}
+            data={EXAM_RESULTS.map((result) => ({
+              value: result,
+              label: EXAM_RESULT_LABELS[result],
+            }))}
+            value={results}
+            onChange={(value) => {
+              setResults(value as ExamResult[]);
+              resetPage();
+            }}
+            clearable
+            w={220}
+          />
+          <TextInput
+            label="Candidato"
+            placeholder="Nome ou CPF"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              resetPage();
+            }}
+            w={240}
+          />
+        </Group>
+      </Paper>
+      <Paper withBorder radius="md">
+        {list.isPending ? (
+          <Center p="xl">
+            <Loader aria-label="Carregando exames" />
+          </Center>
+        ) : list.isError ? (
+          <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
+            {list.error.message}
+          </Alert>
+        ) : data && data.items.length === 0 ? (
+          <Text p="xl" ta="center" c="dimmed">
+            Nenhum exame encontrado com esses filtros.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
+              <Table.Thead>
+                <Table.Tr>
+                  <SortHeader
+                    label="Data"
+                    column="schedulingDate"
+                    sort={sort}
+                    order={order}
+                    onSort={onSort}
+                  />
+                  <SortHeader
+                    label="Candidato"
+                    column="candidateName"
+                    sort={sort}
+                    order={order}
+                    onSort={onSort}
+                  />
+                  <Table.Th>CPF</Table.Th>
+                  <SortHeader
+                    label="Posto"
+                    column="schedulingLocal"
+                    sort={sort}
+                    order={order}
+                    onSort={onSort}
+                  />
+                  <SortHeader
+                    label="Situação"
+                    column="status"
+                    sort={sort}
+                    order={order}
+                    onSort={onSort}
+                  />
+                  <Table.Th>Nota</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data?.items.map((exam) => (
+                  <Table.Tr key={exam.id}>
+                    <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
+                    <Table.Td>
+                      <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
+                        {exam.candidateName}
+                      </Link>
+                    </Table.Td>
+                    <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
+                    <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <ExamStatusBadge exam={exam} />
+                    </Table.Td>
+                    <Table.Td>
+                      {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Paper>
+      {data && data.total > 0 && (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {data.total.toLocaleString('pt-BR')} {data.total === 1 ? 'exame' : 'exames'}
+          </Text>
+          <Group gap="sm">
+            <Select
+              aria-label="Itens por página"
+              data={PAGE_SIZE_OPTIONS.map((size) => ({
+                value: String(size),
+                label: `${size} por página`,
+              }))}
+              value={String(pageSize)}
+              onChange={(value) => {
+                setPageSize(Number(value ?? 20));
+                resetPage();
+              }}
+              w={150}
+              allowDeselect={false}
+            />
+            <Pagination total={totalPages} value={page} onChange={setPage} aria-label="Páginas" />
+          </Group>
+        </Group>
+      )}
+      {list.isFetching && !list.isPending && (
+        <Text size="xs" c="dimmed" aria-live="polite">
+          Atualizando...
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,186 @@
+/** `integracao` (ADMIN): API keys of the exam-delivery system; a new key is shown once. */
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Code,
+  CopyButton,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle, IconKey } from '@tabler/icons-react';
+import type { ApiKey } from '@exame/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useState, type FormEvent } from 'react';
+import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { AppModal } from '../../../components/app-modal';
+import { toast } from '../../../components/toast';
+import { apiKeyQuery, createApiKey, revokeApiKey } from '../api/keys';
+
+export function IntegrationKeysPage() {
+  const keys = useQuery(apiKeyQuery);
+  const queryClient = useQueryClient();
+  const { showAlert } = useAlert();
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: apiKeyQuery.queryKey });
+  const create = useMutation({
+    mutationFn: createApiKey,
+    onSuccess: async (result) => {
+      setCreated(result.key);
+      setName('');
+      await refresh();
+    },
+    onError: (error) => toast.error(error.message),
+  });
+  const revoke = useMutation({
+    mutationFn: (key: ApiKey) => revokeApiKey(key.id),
+    onSuccess: async (key) => {
+      toast.success(`A chave "${key.name}" foi revogada.`);
+      await refresh();
+    },
+    onError: (error) => toast.error(error.message),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim().length < 3) {
+      setNameError('Dê um nome à chave (ex.: sistema de provas).');
+      return;
+    }
+    setNameError(null);
+    create.mutate(name.trim());
+  };
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2}>Integração com o sistema de provas</Title>
+        <Text c="dimmed" size="sm">
+          O sistema que aplica as provas envia exames, ocorrências e fotos com uma chave da unidade
+          no cabeçalho <Code>x-api-key</Code>.
+        </Text>
+      </div>
+      <Paper withBorder p="md" radius="md">
+        <form onSubmit={submit} noValidate>
+          <Group align="flex-end">
+            <TextInput
+              label="Nome da nova chave"
+              placeholder="Ex.: sistema de provas — produção"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={nameError}
+              w={360}
+            />
+            <Button type="submit" leftSection={<IconKey size={16} />} loading={create.isPending}>
+              Criar chave
+            </Button>
+          </Group>
+        </form>
+      </Paper>
+      <Paper withBorder radius="md">
+        {keys.isPending ? (
+          <Center p="xl">
+            <Loader aria-label="Carregando chaves" />
+          </Center>
+        ) : keys.isError ? (
+          <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
+            {keys.error.message}
+          </Alert>
+        ) : keys.data.length === 0 ? (
+          <Text p="xl" ta="center" c="dimmed">
+            Nenhuma chave criada.
+          </Text>
+        ) : (
+          <Table verticalSpacing="sm" striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Nome</Table.Th>
+                <Table.Th>Início da chave</Table.Th>
+                <Table.Th>Criada em</Table.Th>
+                <Table.Th>Último uso</Table.Th>
+                <Table.Th>Situação</Table.Th>
+                <Table.Th aria-label="Ações" />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.map((key) => (
+                <Table.Tr key={key.id}>
+                  <Table.Td>{key.name}</Table.Td>
+                  <Table.Td ff="monospace">{key.prefix}…</Table.Td>
+                  <Table.Td>{dayjs(key.createdAt).format('DD/MM/YYYY HH:mm')}</Table.Td>
+                  <Table.Td>
+                    {key.lastUsedAt ? dayjs(key.lastUsedAt).format('DD/MM/YYYY HH:mm') : 'Nunca'}
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={key.revokedAt ? 'gray' : 'teal'} variant="light">
+                      {key.revokedAt ? 'Revogada' : 'Ativa'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {!key.revokedAt && (
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        onClick={() =>
+                          showAlert({
+                            icon: 'warning',
+                            title: 'Revogar chave',
+                            message: `Revogar a chave <b>${key.name.replace(/[<>&"']/g, '')}</b>? O sistema que a usa deixa de conseguir enviar dados imediatamente.`,
+                            actions: [
+                              { label: 'Cancelar' },
+                              { label: 'Revogar', color: 'red', onClick: () => revoke.mutate(key) },
+                            ],
+                          })
+                        }
+                      >
+                        Revogar
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Paper>
+      <AppModal
+        opened={created !== null}
+        onClose={() => setCreated(null)}
+        title="Chave criada"
+        width="560px"
+      >
+        <Stack>
+          <Alert color="yellow" title="Copie a chave agora">
+            Por segurança ela não será mostrada de novo. Guarde-a no cofre de segredos do sistema de
+            provas.
+          </Alert>
+          <Code block data-testid="new-api-key">
+            {created}
+          </Code>
+          <Group justify="flex-end">
+            <CopyButton value={created ?? ''}>
+              {({ copied, copy }) => (
+                <Button variant="light" onClick={copy}>
+                  {copied ? 'Copiada' : 'Copiar'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={() => setCreated(null)}>Concluir</Button>
+          </Group>
+        </Stack>
+      </AppModal>
+    </Stack>
+  );
+}
