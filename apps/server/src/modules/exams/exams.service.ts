@@ -222,8 +222,17 @@ export async function upsertExams(
         status: plan.item.status,
         result: plan.item.result ?? null,
         score: plan.item.score ?? null,
-        startedAt: plan.item.startedAt ? new Date(plan.item.startedAt) : null,
-        finishedAt: plan.item.finishedAt ? new Date(plan.item.finishedAt) : null,
+        // An exam that arrives already started or finished gets the moment it arrived when none is sent.
+        startedAt: plan.item.startedAt
+          ? new Date(plan.item.startedAt)
+          : ['started', 'done'].includes(plan.item.status)
+            ? new Date()
+            : null,
+        finishedAt: plan.item.finishedAt
+          ? new Date(plan.item.finishedAt)
+          : plan.item.status === 'done'
+            ? new Date()
+            : null,
       });
       await insertHistory(tx, {
         examId: created.id,
