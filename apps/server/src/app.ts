@@ -20,6 +20,10 @@ import { examRoutes } from './modules/exams/exams.routes';
 import { integrationRoutes } from './modules/integration/integration.routes';
 import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-locals.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
+import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from './biometrics/face-engine';
+import { createFaceService } from './biometrics/face-pool';
+import { biopassRoutes } from './modules/biopass/biopass.routes';
+import { lazyFaceService } from './modules/biopass/lazy-face-service';
 import path from 'node:path';
 import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
@@ -43,6 +47,8 @@ export type BuildAppOptions = {
   config: AppConfig;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** The face engine, warmed by the caller; when absent one is created on first use. */
+  faceService?: FaceService;
   /** Tests may pass a cheaper hasher; production uses the configured argon2id cost. */
   hasher?: PasswordHasher;
   mailer?: Mailer;
@@ -169,6 +175,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(schedulingLocalRoutes);
   await app.register(examRoutes(files));
   await app.register(integrationRoutes(files));
+  const face =
+    options.faceService ??
+    lazyFaceService(
+      () =>
+        createFaceService({
+          matchThreshold: config.face.matchThreshold,
+          threads: config.face.workers,
+        }),
+      config.face.matchThreshold ?? DEFAULT_FACE_MATCH_THRESHOLD,
+    );
+  app.addHook('onClose', async () => {
+    if (!options.faceService) await face.close();
+  });
+  await app.register(
+    biopassRoutes({ db: database.db, files, face, signedUrlTtlMs: config.signedUrlTtlMs }),
+  );
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

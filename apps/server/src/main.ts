@@ -3,6 +3,8 @@
  * seed on first start, listen, and shut down gracefully on SIGINT/SIGTERM.
  */
 import { buildApp } from './app';
+import type { FaceService } from './biometrics/face-engine';
+import { createFaceService } from './biometrics/face-pool';
 import { ConfigError, loadConfig } from './config/env';
 import { openDatabase, targetFromConfig } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
@@ -25,7 +27,23 @@ async function main(): Promise<void> {
   await database.migrate();
   await ensureReferenceData(database.db);
 
-  const app = await buildApp({ config, database });
+  // Warm the face engine before listening, so the first verification is not slow.
+  let faceService: FaceService | undefined;
+  try {
+    faceService = await createFaceService({
+      matchThreshold: config.face.matchThreshold,
+      threads: config.face.workers,
+    });
+  } catch (error) {
+    console.error(
+      'Motor facial indisponível; a validação facial responderá com erro até ser corrigido.',
+      error,
+    );
+  }
+  const app = await buildApp({ config, database, faceService });
+  app.addHook('onClose', async () => {
+    await faceService?.close();
+  });
   const firstStart = await seedFirstStart(database.db, config, app.identity.hasher);
   if (config.seedDemo) await seedDemoOnEmpty(database.db, app.files);
 

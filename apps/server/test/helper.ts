@@ -12,6 +12,7 @@ import { loadConfig, type AppConfig } from '../src/config/env';
 import { openDatabase, type DatabaseHandle } from '../src/db/client';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
 import type { PasswordHasher } from '../src/lib/password-hash';
+import type { FaceService } from '../src/biometrics/face-engine';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
 export const engineName = testDatabaseUrl ? 'postgres' : 'pglite';
@@ -72,6 +73,7 @@ export type TestApp = {
 export type BuildTestAppOptions = {
   config?: Partial<AppConfig>;
   hasher?: PasswordHasher;
+  faceService?: FaceService;
   /** Runs before `ready()`, to register extra routes for a test. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 };
@@ -84,6 +86,7 @@ export async function buildTestApp(options: BuildTestAppOptions = {}): Promise<T
     database,
     logger: false,
     hasher: options.hasher,
+    faceService: options.faceService,
   });
   await options.beforeReady?.(app);
   await app.ready();

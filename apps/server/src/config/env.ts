@@ -86,6 +86,10 @@ const envSchema = z.object({
     .trim()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'precisa ser 32 bytes em base64')
     .optional(),
+  /** Face match threshold (Euclidean distance); the default was calibrated on the dev photos. */
+  FACE_MATCH_THRESHOLD: z.coerce.number().positive().max(2).optional(),
+  /** Face-engine worker threads; default: cores - 1 (at least 1). */
+  FACE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** How long a signed address of a stored image stays valid. */
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** argon2id cost: memory in KiB and iterations (security guide: >= 19 MiB, t=2, p=1). */
@@ -124,6 +128,7 @@ export type AppConfig = {
   argon2: { memoryCost: number; timeCost: number };
   reportLocalPrefixes: Readonly<Record<string, string>>;
   fileEncryptionKey: Buffer | undefined;
+  face: { matchThreshold: number | undefined; workers: number | undefined };
   signedUrlTtlMs: number;
 };
 
@@ -190,5 +195,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? Buffer.from(env.FILE_ENCRYPTION_KEY, 'base64')
       : undefined,
     signedUrlTtlMs: env.SIGNED_URL_TTL_SECONDS * 1000,
+    face: { matchThreshold: env.FACE_MATCH_THRESHOLD, workers: env.FACE_WORKERS },
   };
 }

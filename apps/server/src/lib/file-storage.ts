@@ -44,28 +44,36 @@ export function createFileStorage(options: { root: string; key: Buffer }) {
   const sign = (payload: string) =>
     createHmac('sha256', signingKey).update(payload).digest('base64url');
 
+  const seal = (content: Buffer): Buffer => {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', options.key, iv);
+    const encrypted = Buffer.concat([cipher.update(content), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), encrypted]);
+  };
+  const open = (stored: Buffer): Buffer => {
+    const decipher = createDecipheriv('aes-256-gcm', options.key, stored.subarray(0, IV_BYTES));
+    decipher.setAuthTag(stored.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([
+      decipher.update(stored.subarray(IV_BYTES + TAG_BYTES)),
+      decipher.final(),
+    ]);
+  };
+
   return {
+    /** Encrypts a small value kept in the database (e.g. a face template). */
+    seal,
+    open,
+
     async put(content: Buffer): Promise<string> {
       const key = randomUUID();
       const file = locate(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', options.key, iv);
-      const encrypted = Buffer.concat([cipher.update(content), cipher.final()]);
-      await fs.writeFile(file, Buffer.concat([iv, cipher.getAuthTag(), encrypted]), {
-        mode: 0o600,
-      });
+      await fs.writeFile(file, seal(content), { mode: 0o600 });
       return key;
     },
 
     async get(key: string): Promise<Buffer> {
-      const stored = await fs.readFile(locate(key));
-      const decipher = createDecipheriv('aes-256-gcm', options.key, stored.subarray(0, IV_BYTES));
-      decipher.setAuthTag(stored.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-      return Buffer.concat([
-        decipher.update(stored.subarray(IV_BYTES + TAG_BYTES)),
-        decipher.final(),
-      ]);
+      return open(await fs.readFile(locate(key)));
     },
 
     async remove(key: string): Promise<void> {

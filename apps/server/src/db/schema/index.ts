@@ -2,3 +2,4 @@
 export * from './federative-units';
 export * from './identity';
 export * from './exams';
+export * from './biometrics';

@@ -15,6 +15,8 @@ export type ActivityType =
   | 'api_key_revoke'
   | 'exam_import'
   | 'photo_view'
+  | 'biometric_enrol'
+  | 'face_image_view'
   | 'load_audit'
   | 'load_exam'
   | 'stream_log'

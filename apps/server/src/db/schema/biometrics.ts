@@ -1,0 +1,61 @@
+/**
+ * Face enrolments and verifications. Templates (descriptors) and captures are
+ * sensitive personal data (LGPD Art. 11): both are stored encrypted with
+ * AES-256-GCM; the captures live in the encrypted file store.
+ */
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { federativeUnits } from './federative-units';
+
+export const biometricTemplates = pgTable(
+  'biometric_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    cpf: text('cpf').notNull(),
+    /** AES-256-GCM of the descriptors (one per capture), base64. */
+    templateSealed: text('template_sealed').notNull(),
+    /** Storage keys of the encrypted enrolment captures. */
+    imageKeys: jsonb('image_keys').$type<string[]>().notNull(),
+    enrolledBy: uuid('enrolled_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('biometric_templates_unit_cpf_key').on(table.federativeUnit, table.cpf)],
+);
+
+export const biometricVerifications = pgTable(
+  'biometric_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit').notNull(),
+    cpf: text('cpf').notNull(),
+    requestedBy: uuid('requested_by'),
+    deviceId: text('device_id'),
+    schedulingLocal: text('scheduling_local'),
+    match: boolean('match').notNull(),
+    distance: real('distance'),
+    threshold: real('threshold').notNull(),
+    liveness: jsonb('liveness').$type<Record<string, unknown>>(),
+    errorCode: text('error_code'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('biometric_verifications_unit_cpf_idx').on(
+      table.federativeUnit,
+      table.cpf,
+      table.createdAt,
+    ),
+  ],
+);

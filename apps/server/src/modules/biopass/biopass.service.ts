@@ -1,0 +1,332 @@
+/**
+ * Face enrolment and 1:1 verification (`api/BiopassID/Create|Verify`), on
+ * the product's own engine. Templates and captures are stored encrypted;
+ * every verification is recorded (who, when, result, score, device); every
+ * view of a face image is logged.
+ */
+import { stripCpf } from '@exame/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FaceAnalysis, FaceService } from '../../biometrics/face-engine';
+import { validateAndNormalizeImage } from '../../biometrics/image';
+import type { Database } from '../../db/client';
+import { biometricTemplates, biometricVerifications, users } from '../../db/schema/index';
+import { AppError } from '../../lib/app-error';
+import type { FileStorage } from '../../lib/file-storage';
+import type { SessionUser } from '../../plugins/auth';
+import { insertActivity } from '../activity/activity.repository';
+
+export type BiopassDeps = {
+  db: Database;
+  files: FileStorage;
+  face: FaceService;
+  signedUrlTtlMs: number;
+};
+
+/** Spec 5: face validation runs only for the Federal District. */
+export const FACE_VALIDATION_UNIT = 'DF';
+export const FACE_VALIDATION_ONLY_DF =
+  'A validação facial está disponível apenas para o Distrito Federal';
+
+const notEnrolled = () =>
+  AppError.notFound(
+    'Não há biometria facial cadastrada para este CPF. Faça o cadastro facial primeiro.',
+    'BIOMETRIC_NOT_ENROLLED',
+  );
+const userNotFound = () => AppError.notFound('Usuário não encontrado!', 'USER_NOT_FOUND');
+
+function sealTemplate(files: FileStorage, descriptors: number[][]): string {
+  return files.seal(Buffer.from(JSON.stringify(descriptors), 'utf8')).toString('base64');
+}
+
+function openTemplate(files: FileStorage, sealed: string): number[][] {
+  try {
+    const parsed: unknown = JSON.parse(files.open(Buffer.from(sealed, 'base64')).toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.every((item) => Array.isArray(item) && item.length === 128)
+    ) {
+      return parsed as number[][];
+    }
+  } catch {
+    // Falls through to the error below: a damaged template cannot be trusted.
+  }
+  throw new AppError(
+    'FACE_TEMPLATE_INVALID',
+    'O modelo biométrico armazenado é inválido. Faça um novo cadastro facial.',
+    500,
+  );
+}
+
+async function analyzeCapture(
+  face: FaceService,
+  image: string,
+): Promise<{ analysis: FaceAnalysis; jpeg: Buffer }> {
+  const normalised = await validateAndNormalizeImage(image);
+  return { analysis: await face.analyze(normalised.jpeg), jpeg: normalised.jpeg };
+}
+
+/** `POST api/BiopassID/Create`: enrols (or re-enrols) a user of the caller's unit from 1 to 5 captures. */
+export async function enrolFace(
+  deps: BiopassDeps,
+  actor: SessionUser,
+  input: { cpf: string; images: string[] },
+): Promise<{ cpf: string; captures: number; enrolledAt: string }> {
+  const cpf = stripCpf(input.cpf);
+  const [person] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.federativeUnit, actor.federativeUnit), eq(users.cpf, cpf)))
+    .limit(1);
+  if (!person) throw userNotFound();
+
+  const captures = [];
+  for (const [index, image] of input.images.entries()) {
+    try {
+      captures.push(await analyzeCapture(deps.face, image));
+    } catch (error) {
+      if (error instanceof AppError && input.images.length > 1) {
+        throw new AppError(
+          error.code,
+          `Foto ${index + 1}: ${error.message}`,
+          error.status,
+          error.details,
+        );
+      }
+      throw error;
+    }
+  }
+  // All captures must show the same person, or the template would accept either.
+  for (let i = 0; i < captures.length; i += 1) {
+    for (let j = i + 1; j < captures.length; j += 1) {
+      const a = captures[i];
+      const b = captures[j];
+      if (a && b && !deps.face.compare(a.analysis, b.analysis).match) {
+        throw new AppError(
+          'FACE_ENROL_INCONSISTENT',
+          `As fotos ${i + 1} e ${j + 1} parecem ser de pessoas diferentes. Use fotos da mesma pessoa.`,
+          422,
+        );
+      }
+    }
+  }
+
+  const imageKeys: string[] = [];
+  for (const capture of captures) imageKeys.push(await deps.files.put(capture.jpeg));
+  const templateSealed = sealTemplate(
+    deps.files,
+    captures.map((capture) => Array.from(capture.analysis.descriptor)),
+  );
+  const now = new Date();
+  const previous = await deps.db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ imageKeys: biometricTemplates.imageKeys })
+      .from(biometricTemplates)
+      .where(
+        and(
+          eq(biometricTemplates.federativeUnit, actor.federativeUnit),
+          eq(biometricTemplates.cpf, cpf),
+        ),
+      )
+      .for('update');
+    await tx
+      .insert(biometricTemplates)
+      .values({
+        federativeUnit: actor.federativeUnit,
+        cpf,
+        templateSealed,
+        imageKeys,
+        enrolledBy: actor.id,
+      })
+      .onConflictDoUpdate({
+        target: [biometricTemplates.federativeUnit, biometricTemplates.cpf],
+        set: { templateSealed, imageKeys, enrolledBy: actor.id, updatedAt: now },
+      });
+    await insertActivity(tx, {
+      type: 'biometric_enrol',
+      actorId: actor.id,
+      federativeUnit: actor.federativeUnit,
+      payload: { cpf, captures: captures.length },
+    });
+    return existing?.imageKeys ?? [];
+  });
+  // Captures of a replaced enrolment serve no purpose any more (LGPD: keep only what is needed).
+  for (const key of previous) await deps.files.remove(key);
+  return { cpf, captures: captures.length, enrolledAt: now.toISOString() };
+}
+
+export type VerifyResult = {
+  verificationId: string;
+  cpf: string;
+  /** The face matches the enrolled template. */
+  match: boolean;
+  /** The decision: a match, and the burst (when sent) looked live. */
+  verified: boolean;
+  distance: number;
+  similarity: number;
+  threshold: number;
+  liveness: {
+    checked: boolean;
+    passed: boolean | null;
+    checks: { sameFace: boolean; naturalMotion: boolean; notIdentical: boolean } | null;
+    note: string;
+  };
+  message: string;
+};
+
+/** `POST api/BiopassID/Verify`: 1:1 against the enrolled template of the caller's unit. */
+export async function verifyFace(
+  deps: BiopassDeps,
+  actor: SessionUser,
+  input: {
+    cpf: string;
+    image: string;
+    frames?: string[];
+    local?: string | null;
+    deviceId?: string | null;
+  },
+): Promise<VerifyResult> {
+  if (actor.federativeUnit !== FACE_VALIDATION_UNIT) {
+    throw new AppError('FACE_VALIDATION_UNAVAILABLE', FACE_VALIDATION_ONLY_DF, 400);
+  }
+  const cpf = stripCpf(input.cpf);
+  const [template] = await deps.db
+    .select()
+    .from(biometricTemplates)
+    .where(
+      and(
+        eq(biometricTemplates.federativeUnit, actor.federativeUnit),
+        eq(biometricTemplates.cpf, cpf),
+      ),
+    )
+    .limit(1);
+  if (!template) throw notEnrolled();
+  const enrolled = openTemplate(deps.files, template.templateSealed);
+
+  const record = async (values: Partial<typeof biometricVerifications.$inferInsert>) => {
+    const [row] = await deps.db
+      .insert(biometricVerifications)
+      .values({
+        federativeUnit: actor.federativeUnit,
+        cpf,
+        requestedBy: actor.id,
+        deviceId: input.deviceId ?? null,
+        schedulingLocal: input.local ?? null,
+        match: false,
+        threshold: deps.face.threshold,
+        ...values,
+      })
+      .returning({ id: biometricVerifications.id });
+    return row?.id ?? '';
+  };
+
+  let probe: FaceAnalysis;
+  try {
+    probe = (await analyzeCapture(deps.face, input.image)).analysis;
+  } catch (error) {
+    if (error instanceof AppError) await record({ errorCode: error.code });
+    throw error;
+  }
+  const best = enrolled
+    .map((descriptor) => deps.face.compare(probe, descriptor))
+    .reduce((a, b) => (b.distance < a.distance ? b : a));
+
+  let liveness: VerifyResult['liveness'] = {
+    checked: false,
+    passed: null,
+    checks: null,
+    note: 'Sequência de quadros não enviada: prova de vida não verificada.',
+  };
+  if (input.frames && input.frames.length > 0) {
+    const frames = [];
+    for (const frame of input.frames) frames.push((await validateAndNormalizeImage(frame)).jpeg);
+    try {
+      const burst = await deps.face.checkBurst(frames);
+      liveness = {
+        checked: true,
+        passed: burst.passed,
+        checks: burst.checks,
+        note: 'Sinal de vivacidade (mesmo rosto, movimento natural, quadros distintos); não é prova de vida.',
+      };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      liveness = { checked: true, passed: false, checks: null, note: error.message };
+    }
+  }
+  const verified = best.match && liveness.passed !== false;
+  const verificationId = await record({
+    match: best.match,
+    distance: best.distance,
+    liveness: liveness as unknown as Record<string, unknown>,
+  });
+  return {
+    verificationId,
+    cpf,
+    match: best.match,
+    verified,
+    distance: Number(best.distance.toFixed(4)),
+    similarity: Number(best.similarity.toFixed(4)),
+    threshold: best.threshold,
+    liveness,
+    message: verified
+      ? 'Sua validação biométrica foi concluída.'
+      : !best.match
+        ? 'O rosto capturado não corresponde ao cadastro facial deste CPF.'
+        : 'Não foi possível confirmar que a captura foi feita ao vivo. Movimente levemente o rosto durante a captura e tente novamente.',
+  };
+}
+
+/** The enrolment of a CPF with short-lived addresses of its captures (each view is logged when opened). */
+export async function getEnrolment(deps: BiopassDeps, actor: SessionUser, cpfInput: string) {
+  const cpf = stripCpf(cpfInput);
+  const [template] = await deps.db
+    .select()
+    .from(biometricTemplates)
+    .where(
+      and(
+        eq(biometricTemplates.federativeUnit, actor.federativeUnit),
+        eq(biometricTemplates.cpf, cpf),
+      ),
+    )
+    .limit(1);
+  if (!template) throw notEnrolled();
+  const expiresAt = Date.now() + deps.signedUrlTtlMs;
+  return {
+    cpf,
+    enrolledAt: template.updatedAt.toISOString(),
+    captures: template.imageKeys.map((key) => ({
+      url: `/api/BiopassID/image/${key}?viewer=${actor.id}&expires=${expiresAt}&signature=${deps.files.signAccess(key, actor.id, expiresAt)}`,
+    })),
+  };
+}
+
+export async function readFaceImage(
+  deps: BiopassDeps,
+  key: string,
+  access: { viewer: string; expires: number; signature: string },
+): Promise<Buffer> {
+  if (!deps.files.verifyAccess(key, access.viewer, access.expires, access.signature)) {
+    throw AppError.forbidden('Endereço da imagem inválido ou expirado. Recarregue a página.');
+  }
+  const [template] = await deps.db
+    .select({
+      federativeUnit: biometricTemplates.federativeUnit,
+      cpf: biometricTemplates.cpf,
+      imageKeys: biometricTemplates.imageKeys,
+    })
+    .from(biometricTemplates)
+    .where(sqlContains(key))
+    .limit(1);
+  if (!template) throw AppError.notFound('Imagem não encontrada.', 'FACE_IMAGE_NOT_FOUND');
+  const content = await deps.files.get(key);
+  await insertActivity(deps.db, {
+    type: 'face_image_view',
+    actorId: access.viewer,
+    federativeUnit: template.federativeUnit,
+    payload: { cpf: template.cpf },
+  });
+  return content;
+}
+
+function sqlContains(key: string) {
+  return sql`${biometricTemplates.imageKeys} @> ${JSON.stringify([key])}::jsonb`;
+}

@@ -1,0 +1,247 @@
+/**
+ * Enrolment and verification through the API, on the real engine and the dev
+ * fixture photos (never holdout): the same person matches, another person
+ * does not, a photo without a face and a group photo get clear errors, bad
+ * images are refused, and every verification and image view is recorded.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaceService } from '../../biometrics/face-engine';
+import { createFaceService } from '../../biometrics/face-pool';
+import { faceFixturesDir, hasFaceFixtures } from '../../biometrics/fixtures';
+import {
+  devPhoto,
+  photoWithoutFace,
+  sideBySide,
+  webcamFrame,
+} from '../../biometrics/test-captures';
+import { buildTestApp, type TestApp } from '../../../test/helper';
+import { seedSignedIn, seedUser } from '../../../test/identity';
+
+const skipReason = !hasFaceFixtures('dev')
+  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
+  : process.env.TEST_DATABASE_URL
+    ? 'SKIPPED: the engine runs once, on the embedded database tier'
+    : '';
+if (skipReason) console.warn(`BiopassID tests ${skipReason}`);
+
+const b64 = (buffer: Buffer) => buffer.toString('base64');
+
+describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () => {
+  let face: FaceService;
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof seedSignedIn>>;
+  let person: Awaited<ReturnType<typeof seedUser>>;
+  let other: Awaited<ReturnType<typeof seedUser>>;
+
+  beforeAll(async () => {
+    face = await createFaceService({ inProcess: true });
+    t = await buildTestApp({ faceService: face });
+    admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
+    person = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Pessoa Um' });
+    other = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Pessoa Três' });
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await face?.close();
+  });
+
+  const enrol = (cpf: string, images: string[]) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Create',
+      headers: admin.auth,
+      payload: { cpf, images },
+    });
+  const verify = (
+    cpf: string,
+    image: string,
+    extra: Record<string, unknown> = {},
+    auth = admin.auth,
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Verify',
+      headers: auth,
+      payload: {
+        cpf,
+        image,
+        uf: 'DF',
+        local: 'DF.POSTO01',
+        deviceId: 'c1f1a5f0-1111-4aaa-8bbb-222233334444',
+        ...extra,
+      },
+    });
+
+  it('enrols from several captures of the same person and stores nothing in the clear', async () => {
+    const response = await enrol(person.cpf, [
+      b64(await devPhoto('p01-1.jpg')),
+      b64(await devPhoto('p01-3.jpg')),
+    ]);
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ cpf: person.cpf, captures: 2 });
+    const [row] = (
+      (await t.database.db.execute(
+        sql`select template_sealed, image_keys from biometric_templates where cpf = ${person.cpf}`,
+      )) as unknown as {
+        rows: Array<{ template_sealed: string; image_keys: string[] }>;
+      }
+    ).rows;
+    expect(row?.image_keys).toHaveLength(2);
+    // Sealed: no JSON array of numbers is readable.
+    expect(Buffer.from(row?.template_sealed ?? '', 'base64').toString('utf8')).not.toMatch(
+      /\[\[-?0\.\d+/,
+    );
+  });
+
+  it('the same person matches (a webcam-sized frame of another capture)', async () => {
+    const response = await verify(person.cpf, b64(await webcamFrame('p01-2.jpg')));
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      match: true,
+      verified: true,
+      message: 'Sua validação biométrica foi concluída.',
+    });
+    expect(body.distance).toBeLessThan(body.threshold);
+    expect(body.liveness.checked).toBe(false);
+  });
+
+  it('another person does not match', async () => {
+    const response = await verify(person.cpf, b64(await devPhoto('p03-1.jpg')));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      match: false,
+      verified: false,
+      message: 'O rosto capturado não corresponde ao cadastro facial deste CPF.',
+    });
+  });
+
+  it('a photo without a face and a group photo get clear pt-BR errors', async () => {
+    const none = await verify(person.cpf, b64(await photoWithoutFace('p01-1.jpg')));
+    expect(none.statusCode).toBe(422);
+    expect(none.json().code).toBe('FACE_NOT_FOUND');
+    expect(none.json().Error).toMatch(/^Nenhum rosto foi encontrado/);
+    const group = await verify(person.cpf, b64(await sideBySide('p01-2.jpg', 'p03-1.jpg')));
+    expect(group.statusCode).toBe(422);
+    expect(group.json().code).toBe('FACE_MULTIPLE');
+  });
+
+  it('bad images are refused cleanly', async () => {
+    const jpeg = await devPhoto('p01-2.jpg');
+    const cases: Record<string, string> = {
+      'not an image': b64(Buffer.from('não sou uma foto, sou um texto qualquer')),
+      truncated: b64(jpeg.subarray(0, Math.floor(jpeg.length / 3))),
+      svg: b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')),
+    };
+    for (const [name, image] of Object.entries(cases)) {
+      const response = await verify(person.cpf, image);
+      expect(response.statusCode, name).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, name).toBeLessThan(500);
+      expect(response.json().code, name).toMatch(/^IMAGE_/);
+    }
+    const oversize = await verify(person.cpf, 'A'.repeat(7_000_001));
+    expect(oversize.statusCode).toBe(400);
+  });
+
+  it('a burst of frames is checked for liveness and reported; an identical burst fails the check', async () => {
+    const frames = await Promise.all([
+      webcamFrame('p01-2.jpg', 0, 0),
+      webcamFrame('p01-2.jpg', 6, 3),
+      webcamFrame('p01-2.jpg', 12, 5),
+    ]);
+    const live = await verify(person.cpf, b64(frames[0]!), { frames: frames.map(b64) });
+    expect(live.json().liveness).toMatchObject({ checked: true });
+    expect(live.json().liveness.checks).toHaveProperty('notIdentical');
+    const still = b64(frames[0]!);
+    const replay = await verify(person.cpf, still, { frames: [still, still, still] });
+    expect(replay.json()).toMatchObject({
+      match: true,
+      verified: false,
+      liveness: { checked: true, passed: false },
+    });
+    expect(replay.json().message).toMatch(/ao vivo/);
+  });
+
+  it('records every verification with who, device, result and score', async () => {
+    const rows = (
+      (await t.database.db.execute(
+        sql`select requested_by, device_id, match, distance, error_code from biometric_verifications where cpf = ${person.cpf} order by created_at`,
+      )) as unknown as {
+        rows: Array<{
+          requested_by: string;
+          device_id: string;
+          match: boolean;
+          distance: number | null;
+          error_code: string | null;
+        }>;
+      }
+    ).rows;
+    expect(rows.length).toBeGreaterThanOrEqual(6);
+    expect(rows.every((row) => row.requested_by === admin.user.id)).toBe(true);
+    expect(rows.every((row) => row.device_id === 'c1f1a5f0-1111-4aaa-8bbb-222233334444')).toBe(
+      true,
+    );
+    expect(rows.some((row) => row.match && row.distance !== null)).toBe(true);
+    expect(rows.map((row) => row.error_code)).toEqual(
+      expect.arrayContaining(['FACE_NOT_FOUND', 'FACE_MULTIPLE']),
+    );
+  });
+
+  it('enrolment refuses captures of different people and CPFs outside the unit', async () => {
+    const mixed = await enrol(other.cpf, [
+      b64(await devPhoto('p01-1.jpg')),
+      b64(await devPhoto('p03-1.jpg')),
+    ]);
+    expect(mixed.statusCode).toBe(422);
+    expect(mixed.json().code).toBe('FACE_ENROL_INCONSISTENT');
+    const foreign = await seedUser(t.app, { role: 'VIEWER', unit: 'SP' });
+    const outside = await enrol(foreign.cpf, [b64(await devPhoto('p02-1.jpg'))]);
+    expect(outside.statusCode).toBe(404);
+    expect(outside.json().Error).toBe('Usuário não encontrado!');
+    const notEnrolled = await verify(other.cpf, b64(await devPhoto('p03-1.jpg')));
+    expect(notEnrolled.json().code).toBe('BIOMETRIC_NOT_ENROLLED');
+  });
+
+  it('outside DF the validation is not run', async () => {
+    const spViewer = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'SP' });
+    const response = await verify(
+      spViewer.user.cpf,
+      b64(await devPhoto('p01-2.jpg')),
+      {},
+      spViewer.auth,
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      Error: 'A validação facial está disponível apenas para o Distrito Federal',
+      code: 'FACE_VALIDATION_UNAVAILABLE',
+    });
+  });
+
+  it('enrolment captures are served by signed address and every view is logged', async () => {
+    const enrolment = await t.app.inject({
+      method: 'GET',
+      url: `/api/BiopassID/${person.cpf}`,
+      headers: admin.auth,
+    });
+    expect(enrolment.statusCode).toBe(200);
+    const url = enrolment.json().captures[0].url as string;
+    const image = await t.app.inject({ method: 'GET', url });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    expect(image.headers['cache-control']).toBe('private, no-store');
+    const tampered = await t.app.inject({
+      method: 'GET',
+      url: url.replace(/expires=\d+/, 'expires=99999999999999'),
+    });
+    expect(tampered.statusCode).toBe(403);
+    const views = (
+      (await t.database.db.execute(
+        sql`select count(*)::int as n from activity_log where type = 'face_image_view'`,
+      )) as unknown as {
+        rows: Array<{ n: number }>;
+      }
+    ).rows[0]?.n;
+    expect(views).toBe(1);
+  });
+});
