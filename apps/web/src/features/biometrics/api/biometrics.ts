@@ -1,0 +1,77 @@
+/** Face enrolment and verification calls (spec 7: `api/BiopassID/Create`, `api/BiopassID/Verify`). */
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { getDeviceId } from '../../../lib/storage';
+
+export type VerifyResponse = {
+  verificationId: string;
+  cpf: string;
+  match: boolean;
+  verified: boolean;
+  distance: number;
+  similarity: number;
+  threshold: number;
+  liveness: {
+    checked: boolean;
+    passed: boolean | null;
+    checks: { sameFace: boolean; naturalMotion: boolean; notIdentical: boolean } | null;
+    note: string;
+  };
+  message: string;
+};
+
+export type Capture = { image: string; frames: string[] };
+
+/**
+ * The data URL of a capture without its prefix: everything up to and
+ * including the first comma (`data:image/jpeg;base64,` is 23 characters, not
+ * the 22 of spec 9, which counted the prefix of the old `image/jpg`).
+ */
+export function stripDataUrlPrefix(dataUrl: string): string {
+  const comma = dataUrl.indexOf(',');
+  return comma >= 0 ? dataUrl.slice(comma + 1) : dataUrl;
+}
+
+export function verifyFace(input: {
+  cpf: string;
+  capture: Capture;
+  uf: string;
+  local: string | null;
+}) {
+  return api.post<VerifyResponse>('api/BiopassID/Verify', {
+    cpf: input.cpf,
+    image: input.capture.image,
+    frames: input.capture.frames,
+    uf: input.uf,
+    local: input.local,
+    deviceId: getDeviceId(),
+  });
+}
+
+export function enrolFace(input: {
+  cpf: string;
+  capture: Capture;
+  uf: string;
+  local: string | null;
+}) {
+  return api.post<{ cpf: string; captures: number; enrolledAt: string }>('api/BiopassID/Create', {
+    cpf: input.cpf,
+    images: [input.capture.image],
+    uf: input.uf,
+    local: input.local,
+  });
+}
+
+export function enrolmentQuery(cpf: string) {
+  return queryOptions({
+    queryKey: ['biometrics', 'enrolment', cpf],
+    queryFn: ({ signal }) =>
+      api.get<{ cpf: string; enrolledAt: string; captures: Array<{ url: string }> }>(
+        `api/BiopassID/${cpf}`,
+        {
+          signal,
+        },
+      ),
+    retry: false,
+  });
+}

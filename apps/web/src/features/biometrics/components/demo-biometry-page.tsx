@@ -1,0 +1,162 @@
+/**
+ * `/demo-biometry/:cpf` (admin-guarded): shows a user's face enrolment, lets
+ * the ADMIN enrol the face from the camera, and runs the facial validation
+ * exactly as the check-in screens do.
+ */
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Group,
+  Image,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconFaceId, IconScan } from '@tabler/icons-react';
+import { formatCpf, maskCpf, ROLE_LABELS, type User } from '@exame/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { toast } from '../../../components/toast';
+import { api } from '../../../lib/api';
+import { ApiError } from '../../../lib/api-client';
+import { useAppState } from '../../../lib/app-store';
+import { enrolFace, enrolmentQuery, type Capture } from '../api/biometrics';
+import { FacialValidationModal } from './facial-validation-modal';
+import { useFacialValidation } from './use-facial-validation';
+
+export function DemoBiometryPage() {
+  const { cpf = '' } = useParams();
+  const digits = cpf.replace(/\D/g, '');
+  const unit = useAppState((state) => state.user?.federativeUnit ?? '');
+  const local = useAppState((state) => state.schedulingLocal);
+  const queryClient = useQueryClient();
+  const [enrolling, setEnrolling] = useState(false);
+  const [enrolAttempt, setEnrolAttempt] = useState(0);
+  const person = useQuery({
+    queryKey: ['users', 'cpf', digits],
+    queryFn: ({ signal }) => api.get<User>(`api/User/cpf/${digits}`, { signal }),
+    retry: false,
+  });
+  const enrolment = useQuery(enrolmentQuery(digits));
+  const validation = useFacialValidation();
+
+  const enrol = async (capture: Capture) => {
+    try {
+      await enrolFace({ cpf: digits, capture, uf: unit, local });
+      setEnrolling(false);
+      toast.success('O rosto foi cadastrado.', 'Cadastro facial');
+      await queryClient.invalidateQueries({ queryKey: enrolmentQuery(digits).queryKey });
+    } catch (error) {
+      toast.error(
+        error instanceof ApiError || error instanceof Error ? error.message : String(error),
+        'Falha no cadastro',
+      );
+    }
+  };
+
+  const notEnrolled =
+    enrolment.error instanceof ApiError && enrolment.error.code === 'BIOMETRIC_NOT_ENROLLED';
+
+  return (
+    <Stack gap="md" p="md" maw={960} mx="auto">
+      <div>
+        <Title order={2}>Biometria facial — demonstração</Title>
+        <Text c="dimmed" size="sm">
+          Cadastre o rosto e faça a validação facial como nas salas de prova.
+        </Text>
+      </div>
+      <Card withBorder radius="md" padding="lg">
+        {person.isPending ? (
+          <Center>
+            <Loader aria-label="Carregando usuário" />
+          </Center>
+        ) : person.isError ? (
+          <Alert color="red" title="Erro">
+            {person.error.message}
+          </Alert>
+        ) : (
+          <Group justify="space-between" align="flex-start">
+            <div>
+              <Text fw={700} size="lg">
+                {person.data.name}
+              </Text>
+              <Text size="sm" c="dimmed">
+                CPF {maskCpf(person.data.cpf)} · {ROLE_LABELS[person.data.roleDescription]} ·{' '}
+                {person.data.federativeUnit}
+              </Text>
+            </div>
+            {enrolment.data ? (
+              <Badge color="teal" variant="light">
+                Rosto cadastrado em {dayjs(enrolment.data.enrolledAt).format('DD/MM/YYYY HH:mm')}
+              </Badge>
+            ) : notEnrolled ? (
+              <Badge color="gray" variant="light">
+                Sem cadastro facial
+              </Badge>
+            ) : null}
+          </Group>
+        )}
+      </Card>
+      {enrolment.data && enrolment.data.captures.length > 0 && (
+        <Card withBorder radius="md" padding="lg">
+          <Text fw={600} mb="sm">
+            Fotos do cadastro
+          </Text>
+          <SimpleGrid cols={{ base: 2, sm: 4 }}>
+            {enrolment.data.captures.map((capture, index) => (
+              <Image
+                key={capture.url}
+                src={capture.url}
+                radius="sm"
+                alt={`Foto ${index + 1} do cadastro facial`}
+              />
+            ))}
+          </SimpleGrid>
+          <Text size="xs" c="dimmed" mt="xs">
+            Cada visualização destas fotos fica registrada.
+          </Text>
+        </Card>
+      )}
+      <Group>
+        <Button
+          leftSection={<IconFaceId size={18} />}
+          variant="light"
+          onClick={() => {
+            setEnrolAttempt((value) => value + 1);
+            setEnrolling(true);
+          }}
+          disabled={!person.data}
+        >
+          {enrolment.data ? 'Refazer cadastro facial' : 'Cadastrar rosto'}
+        </Button>
+        <Button
+          leftSection={<IconScan size={18} />}
+          onClick={() => validation.start(digits)}
+          disabled={!person.data}
+        >
+          Validar rosto
+        </Button>
+      </Group>
+      {!person.data && !person.isPending && (
+        <Text size="sm" c="dimmed">
+          CPF {formatCpf(digits)} não encontrado na sua unidade.
+        </Text>
+      )}
+      <FacialValidationModal
+        key={enrolAttempt}
+        opened={enrolling}
+        title="Cadastro facial"
+        onClose={() => setEnrolling(false)}
+        onConfirm={enrol}
+      />
+      {validation.modal}
+    </Stack>
+  );
+}
