@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../lib/app-error';
+import { liveTensorCount } from './engine-core.mjs';
+import { DEFAULT_FACE_MATCH_THRESHOLD, FaceEngine, type FaceAnalysis } from './face-engine';
+import { faceFixturesDir, hasFaceFixtures, listFixtures } from './fixtures';
+import {
+  devPhoto,
+  distantFace,
+  editedDevPhoto,
+  photoWithoutFace,
+  sideBySide,
+  webcamFrame,
+} from './test-captures';
+
+const hasFixtures = hasFaceFixtures('dev');
+// CI reruns the server suites on PostgreSQL; the engine has no database part.
+const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
+const skipReason = !hasFixtures
+  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
+  : onDatabaseRun
+    ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
+    : '';
+if (skipReason) console.warn(`face engine tests ${skipReason}`);
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected the engine to refuse the capture');
+}
+
+describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.trim(), () => {
+  let engine: FaceEngine;
+  const enrolled = new Map<string, FaceAnalysis>();
+  const enrol = async (file: string) => {
+    const known = enrolled.get(file);
+    if (known) return known;
+    const face = await engine.analyze(await devPhoto(file));
+    enrolled.set(file, face);
+    return face;
+  };
+
+  beforeAll(async () => {
+    engine = new FaceEngine();
+    await engine.ready();
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('uses the calibrated threshold unless configured', () => {
+    expect(engine.threshold).toBe(DEFAULT_FACE_MATCH_THRESHOLD);
+    expect(new FaceEngine({ matchThreshold: 0.5 }).threshold).toBe(0.5);
+    expect(() => new FaceEngine({ matchThreshold: 0 })).toThrow(TypeError);
+  });
+
+  it('enrols p01 and verifies another capture of p01 as a match', async () => {
+    const template = await enrol('p01-1.jpg');
+    expect(template.descriptor).toHaveLength(128);
+    expect(template.landmarks).toHaveLength(136);
+    const probe = await engine.analyze(await devPhoto('p01-2.jpg'));
+    const result = engine.compare(template.descriptor, probe);
+    expect(result.match).toBe(true);
+    expect(result.distance).toBeLessThan(result.threshold);
+    expect(result.similarity).toBeCloseTo(1 - result.distance, 10);
+    expect(result.threshold).toBe(DEFAULT_FACE_MATCH_THRESHOLD);
+  });
+
+  it('verifies a webcam-sized frame of p01 against a p01 template', async () => {
+    const template = await enrol('p01-3.jpg');
+    const probe = await engine.analyze(await webcamFrame('p01-5.jpg'));
+    expect(engine.compare(template, probe).match).toBe(true);
+  });
+
+  it('does not match p01 with another person (p03)', async () => {
+    const result = engine.compare(await enrol('p01-1.jpg'), await enrol('p03-1.jpg'));
+    expect(result.match).toBe(false);
+    expect(result.distance).toBeGreaterThanOrEqual(result.threshold);
+  });
+
+  it('lets every dev capture of p01 and p02 through the quality gates', async () => {
+    const subjects = listFixtures('dev').filter((p) => p.person === 'p01' || p.person === 'p02');
+    expect(subjects.length).toBeGreaterThanOrEqual(10);
+    for (const photo of subjects) {
+      const face = await enrol(photo.file);
+      expect(face.quality.faceSizePx).toBeGreaterThan(32);
+    }
+  });
+
+  it('reports FACE_NOT_FOUND for a photo without a face', async () => {
+    const error = await failure(engine.analyze(await photoWithoutFace('p01-1.jpg')));
+    expect(error.code).toBe('FACE_NOT_FOUND');
+    expect(error.status).toBe(422);
+    expect(error.message).toMatch(/^Nenhum rosto foi encontrado na imagem\./);
+  });
+
+  it('reports FACE_MULTIPLE for a capture with two people', async () => {
+    // No dev photo shows several people, so two are composed side by side.
+    const error = await failure(engine.analyze(await sideBySide('p01-1.jpg', 'p04-1.jpg')));
+    expect(error.code).toBe('FACE_MULTIPLE');
+    expect(error.message).toMatch(/sozinho/);
+  });
+
+  it('reports FACE_TOO_SMALL for a face far from the camera', async () => {
+    const error = await failure(engine.analyze(await distantFace('p01-1.jpg', 90)));
+    expect(error.code).toBe('FACE_TOO_SMALL');
+    expect(error.message).toMatch(/Aproxime-se da câmera/);
+  });
+
+  it('reports FACE_TOO_DARK for an underexposed capture', async () => {
+    const dark = await editedDevPhoto('p01-1.jpg', (image) => image.linear(0.2, 0));
+    const error = await failure(engine.analyze(dark));
+    expect(error.code).toBe('FACE_TOO_DARK');
+    expect(error.message).toMatch(/iluminado/);
+  });
+
+  it('reports FACE_BLURRED for a blurred capture', async () => {
+    const blurred = await editedDevPhoto('p01-1.jpg', (image) => image.blur(8));
+    const error = await failure(engine.analyze(blurred));
+    expect(error.code).toBe('FACE_BLURRED');
+    expect(error.message).toMatch(/desfocada/);
+  });
+
+  it('reports IMAGE_INVALID for bytes that do not decode', async () => {
+    const error = await failure(engine.analyze(Buffer.from('não é uma imagem')));
+    expect(error.code).toBe('IMAGE_INVALID');
+  });
+
+  it('refuses a malformed template instead of calling it a non-match', async () => {
+    const face = await enrol('p01-1.jpg');
+    expect(() => engine.compare(face.descriptor.slice(0, 127), face)).toThrow(
+      expect.objectContaining({ code: 'FACE_TEMPLATE_INVALID' }),
+    );
+    const poisoned = [...face.descriptor];
+    poisoned[5] = Number.NaN;
+    expect(() => engine.compare(poisoned, face)).toThrow(
+      expect.objectContaining({ code: 'FACE_TEMPLATE_INVALID' }),
+    );
+  });
+
+  it('frees every tensor it allocates', async () => {
+    const image = await devPhoto('p02-1.jpg');
+    await engine.analyze(image);
+    const before = liveTensorCount();
+    await engine.analyze(image);
+    await failure(engine.analyze(await photoWithoutFace('p01-3.jpg')));
+    expect(liveTensorCount()).toBe(before);
+  });
+
+  describe('burst liveness signal', () => {
+    it('passes a burst of the same face moving a little', async () => {
+      const frames = await Promise.all([
+        webcamFrame('p01-1.jpg', 0, 0),
+        webcamFrame('p01-1.jpg', 3, 1),
+        webcamFrame('p01-1.jpg', 6, 3),
+      ]);
+      const result = await engine.checkBurst(frames);
+      expect(result.checks).toEqual({ sameFace: true, naturalMotion: true, notIdentical: true });
+      expect(result.passed).toBe(true);
+      expect(result.details.frames).toBe(3);
+      expect(result.details.motion).toHaveLength(2);
+    });
+
+    it('fails a burst of one frame sent three times', async () => {
+      const frame = await webcamFrame('p01-1.jpg');
+      const result = await engine.checkBurst([frame, frame, frame]);
+      expect(result.passed).toBe(false);
+      expect(result.checks.sameFace).toBe(true);
+      expect(result.checks.notIdentical).toBe(false);
+      expect(result.checks.naturalMotion).toBe(false);
+    });
+
+    it('fails a burst mixing two people', async () => {
+      const frames = await Promise.all([webcamFrame('p01-1.jpg'), webcamFrame('p03-1.jpg', 2, 1)]);
+      const result = await engine.checkBurst(frames);
+      expect(result.passed).toBe(false);
+      expect(result.checks.sameFace).toBe(false);
+    });
+
+    it('fails a burst with a jump between frames', async () => {
+      const frames = await Promise.all([
+        webcamFrame('p01-1.jpg', -40, -30),
+        webcamFrame('p01-1.jpg', 40, 30),
+      ]);
+      const result = await engine.checkBurst(frames);
+      expect(result.checks.naturalMotion).toBe(false);
+      expect(result.passed).toBe(false);
+    });
+
+    it('needs 2 to 5 frames and names the frame without a face', async () => {
+      const frame = await webcamFrame('p01-1.jpg');
+      expect((await failure(engine.checkBurst([frame]))).code).toBe('FACE_BURST_INVALID');
+      expect((await failure(engine.checkBurst(Array.from({ length: 6 }, () => frame)))).code).toBe(
+        'FACE_BURST_INVALID',
+      );
+      const error = await failure(engine.checkBurst([frame, await photoWithoutFace('p01-1.jpg')]));
+      expect(error.code).toBe('FACE_NOT_FOUND');
+      expect(error.details).toEqual([{ path: 'frames.1', message: error.message }]);
+    });
+  });
+});

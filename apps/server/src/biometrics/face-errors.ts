@@ -1,0 +1,52 @@
+/**
+ * Stable codes and pt-BR texts of the face engine. Each text tells the person
+ * what to change before trying again, because the capture screen shows it
+ * as is in the 'Falha na validação' modal.
+ */
+import { AppError } from '../lib/app-error';
+
+export const FACE_ERRORS = {
+  FACE_NOT_FOUND: {
+    status: 422,
+    message:
+      'Nenhum rosto foi encontrado na imagem. Posicione o rosto de frente para a câmera, sem óculos escuros, boné ou máscara.',
+  },
+  FACE_MULTIPLE: {
+    status: 422,
+    message:
+      'Mais de um rosto foi encontrado na imagem. Fique sozinho diante da câmera e tente novamente.',
+  },
+  FACE_TOO_SMALL: {
+    status: 422,
+    message: 'O rosto está muito pequeno na imagem. Aproxime-se da câmera.',
+  },
+  FACE_TOO_DARK: {
+    status: 422,
+    message: 'A imagem está escura demais. Procure um local mais iluminado ou acenda a luz.',
+  },
+  FACE_BLURRED: {
+    status: 422,
+    message:
+      'A imagem está desfocada ou tremida. Fique parado, limpe a lente da câmera e tente novamente.',
+  },
+  FACE_BURST_INVALID: {
+    status: 400,
+    message: 'Envie de 2 a 5 fotos tiradas em sequência.',
+  },
+  FACE_TEMPLATE_INVALID: {
+    status: 500,
+    message: 'O modelo biométrico armazenado é inválido. Faça um novo cadastro facial.',
+  },
+  FACE_ENGINE_UNAVAILABLE: {
+    status: 503,
+    message:
+      'A verificação facial está indisponível no momento. Tente novamente em alguns instantes.',
+  },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type FaceErrorCode = keyof typeof FACE_ERRORS;
+
+export function faceError(code: FaceErrorCode, details?: AppError['details']): AppError {
+  const { status, message } = FACE_ERRORS[code];
+  return new AppError(code, message, status, details);
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../lib/app-error';
+import { FaceEngine } from './face-engine';
+import { createFaceService, defaultThreadCount, FacePool } from './face-pool';
+import { faceFixturesDir, hasFaceFixtures } from './fixtures';
+import { devPhoto, photoWithoutFace, webcamFrame } from './test-captures';
+
+const hasFixtures = hasFaceFixtures('dev');
+// CI reruns the server suites on PostgreSQL; the engine has no database part.
+const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
+const skipReason = !hasFixtures
+  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
+  : onDatabaseRun
+    ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
+    : '';
+if (skipReason) console.warn(`face pool tests ${skipReason}`);
+
+describe.skipIf(Boolean(skipReason))(`face worker pool ${skipReason}`.trim(), () => {
+  let pool: FacePool;
+  let engine: FaceEngine;
+
+  beforeAll(async () => {
+    // Two workers even on a small machine, so that two tasks really run at once.
+    pool = new FacePool({ threads: 2 });
+    engine = new FaceEngine();
+    await Promise.all([pool.ready(), engine.ready()]);
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+    await engine?.close();
+  });
+
+  it('defaults to one worker per core but one', () => {
+    expect(defaultThreadCount()).toBeGreaterThanOrEqual(1);
+    expect(pool.threads).toBe(2);
+  });
+
+  it('gives, for two verifications at once, the results of the in-process engine', async () => {
+    const template = await engine.analyze(await devPhoto('p01-1.jpg'));
+    const genuine = await devPhoto('p01-4.jpg');
+    const impostor = await devPhoto('p03-1.jpg');
+
+    const [poolGenuine, poolImpostor] = await Promise.all([
+      pool.analyze(genuine),
+      pool.analyze(impostor),
+    ]);
+    const localGenuine = await engine.analyze(genuine);
+    const localImpostor = await engine.analyze(impostor);
+
+    expect(poolGenuine.descriptor).toEqual(localGenuine.descriptor);
+    expect(poolImpostor.descriptor).toEqual(localImpostor.descriptor);
+    expect(pool.compare(template, poolGenuine)).toEqual(engine.compare(template, localGenuine));
+    expect(pool.compare(template, poolImpostor)).toEqual(engine.compare(template, localImpostor));
+    expect(pool.compare(template, poolGenuine).match).toBe(true);
+    expect(pool.compare(template, poolImpostor).match).toBe(false);
+  });
+
+  it('brings the pt-BR errors back from the workers', async () => {
+    const noFace = await photoWithoutFace('p01-1.jpg');
+    await expect(pool.analyze(noFace)).rejects.toBeInstanceOf(AppError);
+    await expect(pool.analyze(noFace)).rejects.toMatchObject({
+      code: 'FACE_NOT_FOUND',
+      status: 422,
+    });
+    await expect(pool.analyze(Buffer.from('lixo'))).rejects.toMatchObject({
+      code: 'IMAGE_INVALID',
+    });
+  });
+
+  it('leaves the caller buffer intact when sending it to a worker', async () => {
+    const image = await devPhoto('p02-1.jpg');
+    const copy = Buffer.from(image);
+    await pool.analyze(image);
+    expect(image.equals(copy)).toBe(true);
+  });
+
+  it('checks a burst with its frames spread over the workers', async () => {
+    const frames = await Promise.all([
+      webcamFrame('p02-3.jpg', 0, 0),
+      webcamFrame('p02-3.jpg', 3, 1),
+      webcamFrame('p02-3.jpg', 6, 3),
+    ]);
+    const [fromPool, inProcess] = [await pool.checkBurst(frames), await engine.checkBurst(frames)];
+    expect(fromPool).toEqual(inProcess);
+    expect(fromPool.passed).toBe(true);
+  });
+
+  it('answers FACE_ENGINE_UNAVAILABLE once closed', async () => {
+    const service = await createFaceService({ threads: 1 });
+    await service.close();
+    await expect(service.analyze(await devPhoto('p01-1.jpg'))).rejects.toMatchObject({
+      code: 'FACE_ENGINE_UNAVAILABLE',
+      status: 503,
+    });
+  });
+});
