@@ -20,6 +20,11 @@ import { logoUrl } from '../../../lib/themes';
 import { signIn } from '../api/auth';
 import { identityErrorMessage } from '../identity-errors';
 import { ForgotPasswordButton } from './forgot-password';
+import { UnitSelector } from './unit-selector';
+import { resolveTenant } from '../../../lib/tenant';
+
+/** A unit named by the address (df.localhost) needs no selector. */
+const addressUnit = resolveTenant(window.location.hostname, null).federativeUnit;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -108,6 +113,7 @@ export function LoginPage() {
             <Center>
               <ForgotPasswordButton variant="link" />
             </Center>
+            {!addressUnit && <UnitSelector />}
           </Stack>
         </form>
       </Paper>
