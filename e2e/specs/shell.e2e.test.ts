@@ -90,6 +90,15 @@ describe('app shell in Chromium', () => {
     await page.close();
   });
 
+  it('the server shuts down gracefully on SIGTERM', async () => {
+    const other = await startServer({ SEED_DEMO: 'false' });
+    expect((await fetch(`${other.baseUrl}/api/FederativeUnit`)).status).toBe(200);
+    const started = Date.now();
+    const code = await other.stop();
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('an unknown address shows the not-found page', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.baseUrl}/nao/existe`);

@@ -28,7 +28,8 @@ export type RunningServer = {
   port: number;
   dataDir: string;
   output: () => string;
-  stop: () => Promise<void>;
+  /** Sends SIGTERM, waits for the exit, and returns the exit code (null if it had to be killed). */
+  stop: () => Promise<number | null>;
 };
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
@@ -83,12 +84,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     dataDir,
     output: () => output,
     stop: async () => {
+      let code: number | null = child.exitCode;
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+        code = child.exitCode;
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
     },
   };
 }
