@@ -107,7 +107,7 @@ async function measure(
   return { median: times[Math.floor(times.length / 2)] ?? Number.NaN, rows };
 }
 
-const withIndexes = [];
+const withIndexes: Array<{ median: number; rows: number }> = [];
 for (const item of cases) withIndexes.push(await measure(item.filter, item.sort));
 
 const indexes = await selectRows<{ indexname: string }>(
@@ -118,7 +118,7 @@ for (const { indexname } of indexes)
   await database.db.execute(sql.raw(`drop index "${indexname}"`));
 await database.db.execute(sql`analyze exams`);
 
-const withoutIndexes = [];
+const withoutIndexes: Array<{ median: number; rows: number }> = [];
 for (const item of cases) withoutIndexes.push(await measure(item.filter, item.sort));
 await database.close();
 

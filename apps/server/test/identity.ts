@@ -2,6 +2,8 @@
 import type { Role } from '@exame/shared';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+// Brings the app's decorations (database, identity) into the types of every project that imports this file.
+import type {} from '../src/app';
 import { cpfFromBase } from '../src/db/seed/first-start';
 import { mailOutbox } from '../src/db/schema/index';
 import { insertUser, type UserRow } from '../src/modules/users/users.repository';

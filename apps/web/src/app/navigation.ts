@@ -11,6 +11,30 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Página inicial',
   },
   {
+    label: 'Relatório dos postos',
+    to: '/exam-report/all',
+    roles: ['ADMIN'],
+    description: 'Contadores por posto, exames de cada contador e exportação',
+  },
+  {
+    label: 'Exames',
+    to: '/exames',
+    roles: ['ADMIN', 'AUDITOR'],
+    description: 'Consultar exames, ocorrências e fotos',
+  },
+  {
+    label: 'Postos de atendimento',
+    to: '/scheduling-locals',
+    roles: ['ADMIN'],
+    description: 'Cadastrar e desativar postos',
+  },
+  {
+    label: 'Integração',
+    to: '/integracao',
+    roles: ['ADMIN'],
+    description: 'Chaves do sistema de provas',
+  },
+  {
     label: 'Usuários',
     to: '/list-users',
     roles: ['ADMIN'],

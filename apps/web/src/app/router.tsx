@@ -1,12 +1,18 @@
 /** The route table (spec 2). Each route's `handle` carries its title and guard flag. */
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/components/login-page';
+import { DemoBiometryPage } from '../features/biometrics/components/demo-biometry-page';
 import { PasswordPage } from '../features/auth/components/password-page';
 import { CreateUserPage } from '../features/users/components/create-user-page';
+import { ExamReportPage } from '../features/exam-report/components/exam-report-page';
 import { DemoRegisterPage } from '../features/users/components/demo-register-page';
 import { ListUsersPage } from '../features/users/components/list-users-page';
+import { ExamDetailPage } from '../features/exams/components/exam-detail-page';
+import { ExamListPage } from '../features/exams/components/exam-list-page';
+import { IntegrationKeysPage } from '../features/integration/components/integration-keys-page';
+import { SchedulingLocalsPage } from '../features/scheduling-locals/components/scheduling-locals-page';
 import { AdminGuardLayout } from './layouts/admin-guard-layout';
-import { AdminOnly } from './layouts/admin-only';
+import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
 import { RootLayout } from './layouts/root-layout';
 import type { RouteHandle } from './route-handle';
@@ -46,6 +52,38 @@ export const routes: RouteObject[] = [
               </AdminOnly>
             ),
           },
+          {
+            path: 'exames',
+            element: (
+              <RequireRole roles={['ADMIN', 'AUDITOR']}>
+                <ExamListPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'exames/:schedulingId',
+            element: (
+              <RequireRole roles={['ADMIN', 'AUDITOR']}>
+                <ExamDetailPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'scheduling-locals',
+            element: (
+              <AdminOnly>
+                <SchedulingLocalsPage />
+              </AdminOnly>
+            ),
+          },
+          {
+            path: 'integracao',
+            element: (
+              <AdminOnly>
+                <IntegrationKeysPage />
+              </AdminOnly>
+            ),
+          },
         ],
       },
       {
@@ -53,8 +91,18 @@ export const routes: RouteObject[] = [
         handle: handle({ adminGuarded: true }),
         children: [
           {
+            path: '/demo-biometry/:cpf',
+            element: <DemoBiometryPage />,
+            handle: handle({ adminGuarded: true }),
+          },
+          {
             path: '/demo-register',
             element: <DemoRegisterPage />,
+            handle: handle({ adminGuarded: true }),
+          },
+          {
+            path: '/exam-report/:id',
+            element: <ExamReportPage />,
             handle: handle({ adminGuarded: true }),
           },
         ],

@@ -1,7 +1,7 @@
 /**
  * SQL of the exam report. Everything is counted in the database: one
- * aggregation over the unit's exams of the period (the `exams_report_idx`
- * range), grouped by the local id computed by the same rule as
+ * aggregation over the unit's exams of the period (an index range on unit +
+ * scheduling date), grouped by the local id computed by the same rule as
  * `localIdOf` in packages/shared, so a response grows with the number of
  * posts, never with the number of exams.
  */
@@ -40,29 +40,43 @@ function localIdSql(scope: ReportScope, column: SQL): SQL {
       '-', 1), ''), ${UNKNOWN_LOCAL_ID}::text)`;
 }
 
+/** What each exam weighs: 1 and its metadata for a row, the sums for a group of rows. */
+type Weights = { n: SQL; pendingAudit: SQL; absence: SQL; interrupted: SQL };
+
+const ROW_WEIGHTS: Weights = {
+  n: sql`1`,
+  pendingAudit: sql`pending_audit`,
+  absence: sql`absence`,
+  interrupted: sql`interrupted`,
+};
+
 /**
  * Spec 4 per counter: which exams it concerns and what each adds. The
  * aggregation, the exams behind a counter and their count all come from
  * this one table, so the screen, the list and the export agree.
  */
-const COUNTER_SQL: Readonly<Record<ReportCounter, { where: SQL; value: SQL }>> = {
-  total: { where: sql`true`, value: sql`1` },
-  scheduled: { where: sql`status = 'scheduled'`, value: sql`1` },
-  started: { where: sql`status = 'started'`, value: sql`1` },
-  finished: { where: sql`status = 'done'`, value: sql`1` },
-  approved: { where: sql`status = 'done' and result = 'approved'`, value: sql`1` },
-  reproved: { where: sql`status = 'done' and result = 'reproved'`, value: sql`1` },
-  disqualified: { where: sql`status = 'done' and result = 'disqualified'`, value: sql`1` },
-  pendingAudit: {
-    where: sql`((status = 'done' and result = 'in_analysis') or pending_audit <> 0)`,
-    value: sql`((case when status = 'done' and result = 'in_analysis' then 1 else 0 end) + pending_audit)`,
-  },
-  absence: {
-    where: sql`(status = 'absence' or absence <> 0)`,
-    value: sql`((case when status = 'absence' then 1 else 0 end) + absence)`,
-  },
-  interrupted: { where: sql`interrupted <> 0`, value: sql`interrupted` },
-};
+function counterSql(w: Weights): Readonly<Record<ReportCounter, { where: SQL; value: SQL }>> {
+  return {
+    total: { where: sql`true`, value: w.n },
+    scheduled: { where: sql`status = 'scheduled'`, value: w.n },
+    started: { where: sql`status = 'started'`, value: w.n },
+    finished: { where: sql`status = 'done'`, value: w.n },
+    approved: { where: sql`status = 'done' and result = 'approved'`, value: w.n },
+    reproved: { where: sql`status = 'done' and result = 'reproved'`, value: w.n },
+    disqualified: { where: sql`status = 'done' and result = 'disqualified'`, value: w.n },
+    pendingAudit: {
+      where: sql`((status = 'done' and result = 'in_analysis') or ${w.pendingAudit} <> 0)`,
+      value: sql`((case when status = 'done' and result = 'in_analysis' then ${w.n} else 0 end) + ${w.pendingAudit})`,
+    },
+    absence: {
+      where: sql`(status = 'absence' or ${w.absence} <> 0)`,
+      value: sql`((case when status = 'absence' then ${w.n} else 0 end) + ${w.absence})`,
+    },
+    interrupted: { where: sql`${w.interrupted} <> 0`, value: w.interrupted },
+  };
+}
+
+const COUNTER_SQL = counterSql(ROW_WEIGHTS);
 
 const SNAKE: Readonly<Record<ReportCounter, string>> = {
   total: 'total',
@@ -102,16 +116,27 @@ type Numeric = number | string | bigint | null;
 
 export type LocalCountsRow = { id: string; name: string; report: ReportCounters };
 
-/** One row per local id with exams in the period; `localId` narrows it to one. */
+/**
+ * One row per local id with exams in the period; `localId` narrows it to one.
+ * The exams are first grouped by their raw scheduling local, status and
+ * result (a few dozen groups), so the local-id rule and the counter rules run
+ * per group, not per exam.
+ */
 export async function countByLocal(
   db: Executor,
   scope: ReportScope,
   localId?: string,
 ): Promise<LocalCountsRow[]> {
+  const counters = counterSql({
+    n: sql`g.n`,
+    pendingAudit: sql`g.pending_audit`,
+    absence: sql`g.absence`,
+    interrupted: sql`g.interrupted`,
+  });
   const sums = sql.join(
     REPORT_COUNTERS.map(
       (counter) =>
-        sql`sum(case when ${COUNTER_SQL[counter].where} then ${COUNTER_SQL[counter].value} else 0 end)::bigint as ${sql.identifier(SNAKE[counter])}`,
+        sql`sum(case when ${counters[counter].where} then ${counters[counter].value} else 0 end)::bigint as ${sql.identifier(SNAKE[counter])}`,
     ),
     sql`, `,
   );
@@ -120,17 +145,23 @@ export async function countByLocal(
   >(
     db,
     sql`with ${namesCte(scope)},
-    scoped as (
-      select ${localIdSql(scope, sql`e.scheduling_local`)} as local_id,
-             e.status, e.result, e.pending_audit, e.absence, e.interrupted
+    raw_groups as (
+      select e.scheduling_local, e.status, e.result, count(*) as n,
+             sum(e.pending_audit) as pending_audit, sum(e.absence) as absence,
+             sum(e.interrupted) as interrupted
       from exams e
       where ${periodWhere(scope)}
+      group by e.scheduling_local, e.status, e.result
+    ),
+    g as (
+      select ${localIdSql(scope, sql`raw_groups.scheduling_local`)} as local_id, raw_groups.*
+      from raw_groups
     )
-    select s.local_id, n.description as name, ${sums}
-    from scoped s
-    left join names n on n.local_id = s.local_id
-    ${localId === undefined ? sql`` : sql`where s.local_id = ${localId}`}
-    group by s.local_id, n.description`,
+    select g.local_id, nm.description as name, ${sums}
+    from g
+    left join names nm on nm.local_id = g.local_id
+    ${localId === undefined ? sql`` : sql`where g.local_id = ${localId}`}
+    group by g.local_id, nm.description`,
   );
   return rows.map((row) => ({
     id: row.local_id,

@@ -1,11 +1,24 @@
-/** The menu page: a greeting and a card for each screen the role can open. */
+/**
+ * `home`: the service-post dashboard for ADMIN and AUDITOR; for the other
+ * roles, the menu page (a greeting and a card for each screen the role can open).
+ */
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { ROLE_LABELS } from '@exame/shared';
 import { Link } from 'react-router';
+import { DashboardPage } from '../../features/dashboard/components/dashboard-page';
 import { useAppState } from '../../lib/app-store';
 import { menuFor } from '../navigation';
 
 export function HomePage() {
+  const user = useAppState((state) => state.user);
+  // ADMIN and AUDITOR land on the service-post dashboard; other roles keep the menu page.
+  if (user?.roleDescription === 'ADMIN' || user?.roleDescription === 'AUDITOR') {
+    return <DashboardPage />;
+  }
+  return <MenuPage />;
+}
+
+function MenuPage() {
   const user = useAppState((state) => state.user);
   const entries = menuFor(user?.roleDescription).filter((entry) => entry.to !== '/home');
   return (

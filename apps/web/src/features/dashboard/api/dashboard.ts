@@ -1,0 +1,52 @@
+/**
+ * The dashboard's calls: the counters of each post (`api/ExamReport`) and the
+ * occurrences of the period. Picked days are sent as the first instant of the
+ * day in America/Sao_Paulo with its offset; the server includes the end day
+ * whole.
+ */
+import { zonedDayStartIso, type LocalReport, type ReportOccurrencePage } from '@exame/shared';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+
+export type Period = { startDate: string; endDate: string };
+
+export function periodQuery(period: Period) {
+  return {
+    startDate: zonedDayStartIso(period.startDate),
+    endDate: zonedDayStartIso(period.endDate),
+  };
+}
+
+export function fetchExamReport(period: Period, signal?: AbortSignal): Promise<LocalReport[]> {
+  return api.get<LocalReport[]>('api/ExamReport', { query: periodQuery(period), signal });
+}
+
+export type OccurrenceParams = Period & {
+  localId: string | null;
+  page: number;
+  pageSize: number;
+  /** The dashboard's load count: each reload of the counters refreshes the list too. */
+  version: number;
+};
+
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+  occurrences: (params: OccurrenceParams) => ['dashboard', 'occurrences', params] as const,
+};
+
+export function occurrencesQuery(params: OccurrenceParams) {
+  return queryOptions({
+    queryKey: dashboardKeys.occurrences(params),
+    queryFn: ({ signal }) =>
+      api.get<ReportOccurrencePage>('api/ExamReport/occurrences', {
+        query: {
+          ...periodQuery(params),
+          localId: params.localId ?? undefined,
+          page: params.page,
+          pageSize: params.pageSize,
+        },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,164 @@
+import { emptyCounters, type LocalReport, type Role } from '@exame/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { appStore } from '../../../lib/app-store';
+import { renderRoutes } from '../../../test/render';
+import { DashboardPage } from './dashboard-page';
+
+const LOCALS: LocalReport[] = [
+  {
+    id: 'DF.POSTO01',
+    name: 'Posto Centro',
+    report: {
+      ...emptyCounters(),
+      total: 12,
+      finished: 9,
+      approved: 6,
+      reproved: 2,
+      disqualified: 1,
+    },
+  },
+  {
+    id: 'DF.POSTO02',
+    name: 'Posto São Sebastião',
+    report: { ...emptyCounters(), total: 5, scheduled: 5 },
+  },
+];
+
+function signIn(role: Role) {
+  appStore.setUser({
+    name: 'Pessoa Teste',
+    email: 'pessoa@teste.gov.br',
+    cpf: '52998224725',
+    federativeUnit: 'DF',
+    roleDescription: role,
+    token: 'token-de-teste-0123456789',
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+  });
+}
+
+type Call = { url: URL; authorization: string | null };
+
+function stubApi(report: (url: URL) => Response) {
+  const calls: Call[] = [];
+  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+    const url = new URL(input, 'http://localhost');
+    const headers = new Headers(init?.headers);
+    calls.push({ url, authorization: headers.get('authorization') });
+    if (url.pathname === '/api/ExamReport/occurrences') {
+      return new Response(JSON.stringify({ items: [], total: 0, page: 1, pageSize: 10 }), {
+        status: 200,
+      });
+    }
+    return report(url);
+  });
+  return calls;
+}
+
+function renderDashboard() {
+  return renderRoutes(
+    [
+      { path: '/home', element: <DashboardPage /> },
+      { path: '/exam-report/:id', element: <p>relatório</p> },
+    ],
+    '/home',
+  );
+}
+
+describe('dashboard page', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    appStore.clearSession();
+  });
+
+  it('asks for today in São Paulo with the offset and shows one card per post with its counters', async () => {
+    signIn('ADMIN');
+    const calls = stubApi(() => new Response(JSON.stringify(LOCALS), { status: 200 }));
+    renderDashboard();
+    const cards = await screen.findAllByTestId('local-card');
+    expect(cards).toHaveLength(2);
+    const first = cards[0];
+    if (!first) throw new Error('sem card');
+    expect(within(first).getByText('Posto Centro')).toBeInTheDocument();
+    expect(within(first).getByText('Aprovados').closest('[data-counter]')).toHaveTextContent('6');
+    const reportCall = calls.find((call) => call.url.pathname === '/api/ExamReport');
+    expect(reportCall?.authorization).toBe('Bearer token-de-teste-0123456789');
+    expect(reportCall?.url.searchParams.get('startDate')).toMatch(
+      /^\d{4}-\d{2}-\d{2}T00:00:00-03:00$/,
+    );
+    expect(reportCall?.url.searchParams.get('endDate')).toBe(
+      reportCall?.url.searchParams.get('startDate'),
+    );
+    expect(screen.getByTestId('resume-total')).toHaveTextContent('17');
+    expect(
+      within(first).getByRole('link', { name: 'Abrir o relatório de Posto Centro' }),
+    ).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/exam-report\/DF\.POSTO01\?startDate=\d{4}-\d{2}-\d{2}&endDate=/),
+    );
+  });
+
+  it('searches the posts and filters them by counter', async () => {
+    signIn('AUDITOR');
+    stubApi(() => new Response(JSON.stringify(LOCALS), { status: 200 }));
+    renderDashboard();
+    await screen.findAllByTestId('local-card');
+    // AUDITOR sees the dashboard but not the admin-only report.
+    expect(screen.queryByRole('link', { name: /Abrir o relatório/ })).toBeNull();
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Buscar posto' }), 'sao seb');
+    expect(screen.getAllByTestId('local-card').map((card) => card.dataset.localId)).toEqual([
+      'DF.POSTO02',
+    ]);
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Buscar posto' }));
+
+    await userEvent.click(screen.getByTestId('resume-approved'));
+    expect(screen.getAllByTestId('local-card').map((card) => card.dataset.localId)).toEqual([
+      'DF.POSTO01',
+    ]);
+    expect(screen.getByRole('combobox', { name: 'Filtrar por' })).toHaveValue('Aprovados');
+    // Keyboard: the summary counters are buttons.
+    screen.getByTestId('resume-total').focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getAllByTestId('local-card')).toHaveLength(2);
+    expect(screen.getByRole('combobox', { name: 'Filtrar por' })).toHaveValue('Todos os exames');
+  });
+
+  it('a failed load opens the alert titled "Erro" with the spec message', async () => {
+    signIn('ADMIN');
+    stubApi(
+      () =>
+        new Response(
+          JSON.stringify({ Error: 'Banco indisponível.', code: 'SERVICE_UNAVAILABLE' }),
+          {
+            status: 503,
+          },
+        ),
+    );
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderDashboard();
+    const modal = await screen.findByTestId('alert-modal');
+    expect(within(modal).getByText('Erro')).toBeInTheDocument();
+    expect(within(modal).getByTestId('alert-modal-message')).toHaveTextContent(
+      'Falha ao carregar os dados dos Postos de Atendimento.',
+    );
+    expect(within(modal).getByText('Banco indisponível.')).toBeInTheDocument();
+    await userEvent.click(within(modal).getByRole('button', { name: 'Ok' }));
+    await waitFor(() => expect(screen.queryByTestId('alert-modal')).toBeNull());
+  });
+
+  it('stores the refresh interval in seconds under "timer"', async () => {
+    signIn('ADMIN');
+    stubApi(() => new Response(JSON.stringify(LOCALS), { status: 200 }));
+    renderDashboard();
+    await screen.findAllByTestId('local-card');
+    const input = screen.getByRole('textbox', { name: /Atualizar a cada/ });
+    await userEvent.clear(input);
+    await userEvent.type(input, '3');
+    await waitFor(() => expect(window.localStorage.getItem('timer')).toBe('180'));
+    expect(screen.getByTestId('timer-countdown')).toHaveTextContent(
+      /Próxima atualização em 0[23]:/,
+    );
+  });
+});

@@ -1,0 +1,292 @@
+/**
+ * The home of ADMIN and AUDITOR: the service posts of the unit with their
+ * counters for the period, a counter filter, a search, the occurrences and a
+ * refresh timer. The state lives in the dashboard controller (see
+ * dashboard-state.ts); this component only renders it.
+ */
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import {
+  Alert,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle, IconSearch, IconX } from '@tabler/icons-react';
+import {
+  ALL_EXAMS_FILTER,
+  REPORT_COUNTER_LABELS,
+  REPORT_COUNTERS,
+  type ReportCounter,
+} from '@exame/shared';
+import dayjs from 'dayjs';
+import { Link } from 'react-router';
+import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { PeriodPicker } from '../../../components/period-picker';
+import { useAppState } from '../../../lib/app-store';
+import { counterOfFilter, FILTER_OPTIONS } from '../dashboard-state';
+import { useDashboard } from '../use-dashboard';
+import { COUNTER_COLORS, numberFormat } from './counter-style';
+import { CounterTile, LocalCard } from './local-card';
+import { OccurrencesList } from './occurrences-list';
+import { RefreshTimer } from './refresh-timer';
+
+/** Spec 8: the dashboard load failure. */
+export const DASHBOARD_LOAD_ERROR = {
+  title: 'Erro',
+  message: 'Falha ao carregar os dados dos Postos de Atendimento.',
+} as const;
+
+export function DashboardPage() {
+  const user = useAppState((state) => state.user);
+  const { showAlert } = useAlert();
+  const { state, controller, visibleLocals } = useDashboard({
+    onError: (error) =>
+      showAlert({
+        icon: 'error',
+        title: DASHBOARD_LOAD_ERROR.title,
+        message: DASHBOARD_LOAD_ERROR.message,
+        detail: error instanceof Error ? error.message : undefined,
+      }),
+  });
+  const isAdmin = user?.roleDescription === 'ADMIN';
+  const highlighted = counterOfFilter(state.filterName);
+  const period =
+    state.startDate && state.endDate
+      ? { startDate: state.startDate, endDate: state.endDate }
+      : null;
+  const reportQuery = period ? `?startDate=${period.startDate}&endDate=${period.endDate}` : '';
+  const chartData = visibleLocals.map((local) => ({
+    posto: local.name,
+    [REPORT_COUNTER_LABELS[highlighted]]: local.report[highlighted],
+  }));
+
+  const pickCounter = (counter: ReportCounter) =>
+    controller.setFilter(
+      counter === 'total' || state.filterName === REPORT_COUNTER_LABELS[counter]
+        ? ALL_EXAMS_FILTER
+        : REPORT_COUNTER_LABELS[counter],
+    );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <div>
+          <Title order={2}>Postos de atendimento</Title>
+          <Text c="dimmed" size="sm">
+            Exames da unidade {user?.federativeUnit} por posto
+            {state.loadedAt ? ` · atualizado às ${dayjs(state.loadedAt).format('HH:mm:ss')}` : ''}
+          </Text>
+        </div>
+        <RefreshTimer
+          timerSeconds={state.timer}
+          secondsLeft={state.seconds}
+          loading={state.loading}
+          canReload={period !== null}
+          onMinutesChange={(minutes) => controller.setTimerMinutes(minutes)}
+          onReload={() => void controller.load()}
+        />
+      </Group>
+
+      <Paper withBorder radius="md" p="md">
+        <Group align="flex-end" gap="md" wrap="wrap">
+          <PeriodPicker
+            value={[state.startDate, state.endDate]}
+            onChange={([start, end]) => controller.setDates(start, end)}
+          />
+          <Select
+            label="Filtrar por"
+            data={FILTER_OPTIONS.map((option) => ({ value: option, label: option }))}
+            value={state.filterName}
+            onChange={(value) => controller.setFilter(value ?? ALL_EXAMS_FILTER)}
+            allowDeselect={false}
+            w={230}
+          />
+          <TextInput
+            label="Buscar posto"
+            placeholder="Nome ou identificador"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={state.search}
+            onChange={(event) => controller.setSearch(event.currentTarget.value)}
+            rightSection={
+              state.search ? (
+                <IconX
+                  size={16}
+                  role="button"
+                  tabIndex={0}
+                  aria-label="Limpar busca"
+                  style={{ cursor: 'pointer' }}
+                  onClick={() => controller.setSearch('')}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Enter' || event.key === ' ') controller.setSearch('');
+                  }}
+                />
+              ) : null
+            }
+            w={260}
+          />
+        </Group>
+      </Paper>
+
+      <section aria-labelledby="resumo-titulo">
+        <Text size="sm" c="dimmed" mb={6} id="resumo-titulo">
+          Resumo do período, todos os postos — selecione um contador para filtrar os postos
+        </Text>
+        <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
+          {REPORT_COUNTERS.map((counter) => (
+            <CounterTile
+              key={counter}
+              counter={counter}
+              value={state.resume[counter]}
+              active={
+                counter === 'total'
+                  ? state.filterName === ALL_EXAMS_FILTER
+                  : state.filterName === REPORT_COUNTER_LABELS[counter]
+              }
+              onClick={() => pickCounter(counter)}
+            />
+          ))}
+        </SimpleGrid>
+      </section>
+
+      <div aria-live="polite" className="visually-hidden">
+        {state.loading ? 'Carregando os dados dos postos…' : ''}
+      </div>
+
+      {!period ? (
+        <Paper withBorder radius="md" p="xl">
+          <Text ta="center" c="dimmed">
+            Selecione a data inicial e a data final para ver os postos.
+          </Text>
+        </Paper>
+      ) : state.loadedAt === null && state.loading ? (
+        <Center p="xl">
+          <Loader aria-label="Carregando os postos" />
+        </Center>
+      ) : state.loadedAt === null && state.failed ? (
+        <Alert color="red" icon={<IconAlertCircle size={18} />} title={DASHBOARD_LOAD_ERROR.title}>
+          {DASHBOARD_LOAD_ERROR.message} Use “Atualizar agora” para tentar de novo.
+        </Alert>
+      ) : state.locals.length === 0 ? (
+        <Paper withBorder radius="md" p="xl">
+          <Text ta="center" c="dimmed">
+            Nenhum exame no período selecionado.
+          </Text>
+        </Paper>
+      ) : (
+        <>
+          {chartData.length > 0 && (
+            <Paper
+              withBorder
+              radius="md"
+              p="md"
+              component="section"
+              aria-labelledby="grafico-titulo"
+            >
+              <Title order={3} size="h5" mb="sm" id="grafico-titulo">
+                {REPORT_COUNTER_LABELS[highlighted]} por posto
+              </Title>
+              <BarChart
+                h={220}
+                data={chartData}
+                dataKey="posto"
+                series={[
+                  {
+                    name: REPORT_COUNTER_LABELS[highlighted],
+                    color: COUNTER_COLORS[highlighted],
+                  },
+                ]}
+                valueFormatter={(value) => numberFormat.format(value)}
+                tickLine="y"
+                gridAxis="y"
+                withBarValueLabel
+                maxBarWidth={48}
+                aria-label={`Gráfico de ${REPORT_COUNTER_LABELS[highlighted].toLowerCase()} por posto`}
+              />
+            </Paper>
+          )}
+          {visibleLocals.length === 0 ? (
+            <Paper withBorder radius="md" p="xl">
+              <Text ta="center" c="dimmed">
+                Nenhum posto corresponde à busca ou ao filtro.
+              </Text>
+            </Paper>
+          ) : (
+            <SimpleGrid
+              cols={{ base: 1, md: 2, xl: 3 }}
+              spacing="md"
+              aria-busy={state.loading}
+              data-testid="local-cards"
+            >
+              {visibleLocals.map((local) => (
+                <LocalCard
+                  key={local.id}
+                  local={local}
+                  highlighted={highlighted}
+                  selected={state.selected?.id === local.id}
+                  onSelect={() =>
+                    controller.select(state.selected?.id === local.id ? null : local.id)
+                  }
+                  reportHref={
+                    isAdmin
+                      ? `/exam-report/${encodeURIComponent(local.id)}${reportQuery}`
+                      : undefined
+                  }
+                />
+              ))}
+            </SimpleGrid>
+          )}
+        </>
+      )}
+
+      {state.selected && (
+        <Paper withBorder radius="md" p="sm" data-testid="selected-local">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="sm">
+              Posto selecionado: <b>{state.selected.name}</b> ({state.selected.id}) ·{' '}
+              {numberFormat.format(state.selected.report.total)} exames
+              {state.selected.report.total === 0 ? ' no período' : ''}
+            </Text>
+            <Group gap="xs">
+              {isAdmin && (
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  component={Link}
+                  to={`/exam-report/${encodeURIComponent(state.selected.id)}${reportQuery}`}
+                >
+                  Relatório do posto
+                </Button>
+              )}
+              <Button size="xs" variant="default" onClick={() => controller.select(null)}>
+                Todos os postos
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      )}
+
+      <OccurrencesList
+        period={period}
+        local={state.selected ? { id: state.selected.id, name: state.selected.name } : null}
+        version={state.version}
+      />
+
+      {isAdmin && period && (
+        <Group justify="flex-end">
+          <Button component={Link} to={`/exam-report/all${reportQuery}`} variant="outline">
+            Relatório de todos os postos
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,187 @@
+/** One service post on the dashboard: its counters, a chart of its results and its actions. */
+import { DonutChart } from '@mantine/charts';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconFileAnalytics, IconListDetails } from '@tabler/icons-react';
+import {
+  REPORT_COUNTER_LABELS,
+  REPORT_COUNTERS,
+  type LocalReport,
+  type ReportCounter,
+} from '@exame/shared';
+import { Link } from 'react-router';
+import { COUNTER_COLORS, numberFormat } from './counter-style';
+
+const RESULT_COUNTERS = ['approved', 'reproved', 'disqualified'] as const;
+
+export type LocalCardProps = {
+  local: LocalReport;
+  highlighted: ReportCounter;
+  selected: boolean;
+  onSelect: () => void;
+  /** The report page of the post (ADMIN only); no link when absent. */
+  reportHref?: string;
+};
+
+export function LocalCard({ local, highlighted, selected, onSelect, reportHref }: LocalCardProps) {
+  const decided = RESULT_COUNTERS.reduce((sum, counter) => sum + local.report[counter], 0);
+  const approvalRate = decided > 0 ? Math.round((local.report.approved / decided) * 100) : null;
+  const titleId = `posto-${local.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return (
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      component="article"
+      aria-labelledby={titleId}
+      data-testid="local-card"
+      data-local-id={local.id}
+      style={selected ? { borderColor: 'var(--mantine-primary-color-filled)', borderWidth: 2 } : {}}
+    >
+      <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
+        <div style={{ minWidth: 0 }}>
+          <Text id={titleId} fw={700} size="md" truncate="end">
+            {local.name}
+          </Text>
+          <Text size="xs" c="dimmed" truncate="end">
+            {local.id}
+          </Text>
+        </div>
+        <Badge
+          size="lg"
+          variant="light"
+          color="brand"
+          aria-label={`Total de exames: ${local.report.total}`}
+        >
+          {numberFormat.format(local.report.total)}
+        </Badge>
+      </Group>
+      <Group align="center" wrap="nowrap" gap="md">
+        <Stack gap={2} align="center" miw={110}>
+          <DonutChart
+            size={96}
+            thickness={14}
+            withTooltip={decided > 0}
+            tooltipDataSource="segment"
+            chartLabel={approvalRate === null ? '—' : `${approvalRate}%`}
+            data={
+              decided > 0
+                ? RESULT_COUNTERS.map((counter) => ({
+                    name: REPORT_COUNTER_LABELS[counter],
+                    value: local.report[counter],
+                    color: COUNTER_COLORS[counter],
+                  }))
+                : [{ name: 'Sem resultados', value: 1, color: 'gray.3' }]
+            }
+            aria-label={
+              approvalRate === null
+                ? 'Sem resultados no período'
+                : `Aprovação de ${approvalRate}% entre ${decided} exames com resultado`
+            }
+            role="img"
+          />
+          <Text size="xs" c="dimmed">
+            Aprovação
+          </Text>
+        </Stack>
+        <SimpleGrid
+          cols={2}
+          spacing={4}
+          verticalSpacing={2}
+          style={{ flex: 1 }}
+          component="dl"
+          m={0}
+        >
+          {REPORT_COUNTERS.filter((counter) => counter !== 'total').map((counter) => (
+            <Group
+              key={counter}
+              gap={4}
+              wrap="nowrap"
+              justify="space-between"
+              px={4}
+              style={{
+                borderRadius: 4,
+                background:
+                  counter === highlighted ? 'var(--mantine-color-yellow-light)' : undefined,
+              }}
+              data-counter={counter}
+            >
+              <Text component="dt" size="xs" c="dimmed" truncate="end">
+                <span
+                  aria-hidden
+                  style={{
+                    display: 'inline-block',
+                    width: 8,
+                    height: 8,
+                    borderRadius: 8,
+                    marginRight: 4,
+                    background: `var(--mantine-color-${COUNTER_COLORS[counter].replace('.', '-')})`,
+                  }}
+                />
+                {REPORT_COUNTER_LABELS[counter]}
+              </Text>
+              <Text component="dd" size="sm" fw={600} m={0}>
+                {numberFormat.format(local.report[counter])}
+              </Text>
+            </Group>
+          ))}
+        </SimpleGrid>
+      </Group>
+      <Group justify="space-between" mt="sm" gap="xs">
+        <Button
+          size="xs"
+          variant={selected ? 'filled' : 'light'}
+          leftSection={<IconListDetails size={14} aria-hidden />}
+          onClick={onSelect}
+          aria-pressed={selected}
+          aria-label={`${selected ? 'Deixar de destacar' : 'Ver ocorrências de'} ${local.name}`}
+        >
+          {selected ? 'Selecionado' : 'Ocorrências'}
+        </Button>
+        {reportHref && (
+          <Button
+            size="xs"
+            variant="subtle"
+            component={Link}
+            to={reportHref}
+            leftSection={<IconFileAnalytics size={14} aria-hidden />}
+            aria-label={`Abrir o relatório de ${local.name}`}
+          >
+            Relatório
+          </Button>
+        )}
+      </Group>
+    </Card>
+  );
+}
+
+export type CounterTileProps = {
+  counter: ReportCounter;
+  value: number;
+  active: boolean;
+  onClick: () => void;
+};
+
+/** A summary counter; pressing it filters the posts by that counter. */
+export function CounterTile({ counter, value, active, onClick }: CounterTileProps) {
+  return (
+    <UnstyledButton
+      onClick={onClick}
+      aria-pressed={active}
+      data-testid={`resume-${counter}`}
+      p="sm"
+      style={{
+        borderRadius: 'var(--mantine-radius-md)',
+        border: `1px solid ${active ? 'var(--mantine-primary-color-filled)' : 'var(--mantine-color-default-border)'}`,
+        borderLeft: `4px solid var(--mantine-color-${COUNTER_COLORS[counter].replace('.', '-')})`,
+        background: active ? 'var(--mantine-primary-color-light)' : 'var(--mantine-color-body)',
+      }}
+    >
+      <Text size="xs" c="dimmed" lh={1.2}>
+        {REPORT_COUNTER_LABELS[counter]}
+      </Text>
+      <Text size="xl" fw={700} lh={1.3}>
+        {numberFormat.format(value)}
+      </Text>
+    </UnstyledButton>
+  );
+}

@@ -1,0 +1,169 @@
+import { emptyCounters, type LocalReportDetail, type ReportExamPage } from '@exame/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appStore } from '../../../lib/app-store';
+import { renderRoutes } from '../../../test/render';
+import { filenameFromDisposition } from '../api/exam-report';
+import { ExamReportPage } from './exam-report-page';
+
+const CENTRO = {
+  id: 'DF.POSTO01',
+  name: 'Posto Centro',
+  report: { ...emptyCounters(), total: 3, finished: 2, approved: 1, pendingAudit: 2 },
+};
+const NORTE = {
+  id: 'DF.POSTO02',
+  name: 'Posto Norte',
+  report: { ...emptyCounters(), total: 1, scheduled: 1 },
+};
+
+function detail(id: string): LocalReportDetail {
+  if (id === 'all') {
+    return {
+      id: 'all',
+      name: 'Todos os postos',
+      startDay: '2026-03-01',
+      endDay: '2026-03-31',
+      report: {
+        ...emptyCounters(),
+        total: 4,
+        finished: 2,
+        approved: 1,
+        pendingAudit: 2,
+        scheduled: 1,
+      },
+      locals: [CENTRO, NORTE],
+    };
+  }
+  return { ...CENTRO, startDay: '2026-03-01', endDay: '2026-03-31', locals: [CENTRO] };
+}
+
+const EXAMS: ReportExamPage = {
+  counter: 'pendingAudit',
+  counterValue: 2,
+  total: 1,
+  page: 1,
+  pageSize: 20,
+  items: [
+    {
+      id: 'e1',
+      schedulingId: 'DF-000000001',
+      candidateName: 'Ana Silva',
+      candidateCpf: '***.982.247-**',
+      schedulingDate: '2026-03-10T14:00:00.000Z',
+      status: 'done',
+      result: 'in_analysis',
+      schedulingLocal: 'DETRANDF-POSTO01-S1',
+      localId: 'DF.POSTO01',
+      localName: 'Posto Centro',
+      room: 'Sala 1',
+      station: 'Estação 02',
+      pendingAudit: 1,
+      absence: 0,
+      interrupted: 0,
+      contribution: 2,
+    },
+  ],
+};
+
+function stubApi() {
+  const urls: URL[] = [];
+  vi.stubGlobal('fetch', async (input: string) => {
+    const url = new URL(input, 'http://localhost');
+    urls.push(url);
+    if (url.pathname === '/api/ExamReport/export') {
+      return new Response(new Blob(['\uFEFFPosto;Nome\r\n']), {
+        status: 200,
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition':
+            'attachment; filename="relatorio-postos-DF.POSTO01-2026-03-01-a-2026-03-31.csv"; filename*=UTF-8\'\'relatorio-postos-DF.POSTO01-2026-03-01-a-2026-03-31.csv',
+        },
+      });
+    }
+    if (url.pathname.endsWith('/exams'))
+      return new Response(JSON.stringify(EXAMS), { status: 200 });
+    const id = decodeURIComponent(url.pathname.replace('/api/ExamReport/', ''));
+    return new Response(JSON.stringify(detail(id)), { status: 200 });
+  });
+  return urls;
+}
+
+describe('exam report page', () => {
+  beforeEach(() => {
+    appStore.setUser({
+      name: 'Admin Teste',
+      email: 'admin@teste.gov.br',
+      cpf: '52998224725',
+      federativeUnit: 'DF',
+      roleDescription: 'ADMIN',
+      token: 'token-de-teste-0123456789',
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    appStore.clearSession();
+  });
+
+  const render = (path: string) =>
+    renderRoutes([{ path: '/exam-report/:id', element: <ExamReportPage /> }], path);
+
+  it('shows every post and the total, and opens the exams behind a number in one click', async () => {
+    const urls = stubApi();
+    render('/exam-report/all?startDate=2026-03-01&endDate=2026-03-31');
+    const table = await screen.findByTestId('report-table');
+    expect(within(table).getAllByRole('row')).toHaveLength(4);
+    const totalRow = table.querySelector('[data-local-id="total"]');
+    expect(totalRow).toHaveTextContent('Todos os postos');
+    const detailCall = urls.find((url) => url.pathname === '/api/ExamReport/all');
+    expect(detailCall?.searchParams.get('startDate')).toBe('2026-03-01T00:00:00-03:00');
+    expect(detailCall?.searchParams.get('endDate')).toBe('2026-03-31T00:00:00-03:00');
+
+    // One keypress away, from the keyboard too.
+    screen.getByRole('button', { name: /^Pendentes de auditoria de Posto Centro: 2\./ }).focus();
+    await userEvent.keyboard('{Enter}');
+    const exams = await screen.findByTestId('counter-exams');
+    expect(within(exams).getByText('Ana Silva')).toBeInTheDocument();
+    expect(within(exams).getByText('***.982.247-**')).toBeInTheDocument();
+    const examsCall = urls.find((url) => url.pathname.endsWith('/exams'));
+    expect(examsCall?.pathname).toBe('/api/ExamReport/DF.POSTO01/exams');
+    expect(examsCall?.searchParams.get('counter')).toBe('pendingAudit');
+    // The counter is 2 for 1 exam: the page says why.
+    expect(screen.getByText(/um exame pode contar mais de uma vez/)).toBeInTheDocument();
+  });
+
+  it('downloads the export of the post with the server’s file name', async () => {
+    const urls = stubApi();
+    const created = vi.fn(() => 'blob:relatorio');
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }),
+    );
+    const clicks: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicks.push(this);
+    });
+    render('/exam-report/DF.POSTO01?startDate=2026-03-01&endDate=2026-03-31');
+    await screen.findByTestId('report-table');
+    await userEvent.click(screen.getByRole('button', { name: 'Baixar CSV' }));
+    await waitFor(() => expect(clicks).toHaveLength(1));
+    expect(clicks[0]?.download).toBe('relatorio-postos-DF.POSTO01-2026-03-01-a-2026-03-31.csv');
+    const exportCall = urls.find((url) => url.pathname === '/api/ExamReport/export');
+    expect(exportCall?.searchParams.get('format')).toBe('csv');
+    expect(exportCall?.searchParams.get('localId')).toBe('DF.POSTO01');
+    expect(created).toHaveBeenCalledOnce();
+  });
+
+  it('reads the file name from Content-Disposition', () => {
+    expect(
+      filenameFromDisposition('attachment; filename="a.csv"; filename*=UTF-8\'\'b%C3%A1.csv'),
+    ).toBe('bá.csv');
+    expect(filenameFromDisposition('attachment; filename="a.xlsx"')).toBe('a.xlsx');
+    expect(filenameFromDisposition(null)).toBeNull();
+  });
+});
