@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selectRows } from '../../db/client';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { lastMailTo, nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
 
@@ -57,7 +58,10 @@ describe('users API', () => {
   });
 
   it('refuses bad input with pt-BR messages and writes nothing', async () => {
-    const before = await t.database.db.execute(sql`select count(*)::int as n from users`);
+    const countUsers = async () =>
+      (await selectRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from users`))[0]
+        ?.n;
+    const before = await countUsers();
     const response = await create(dfAdmin.auth, {
       name: 'Jo',
       email: 'não-é-email',
@@ -76,8 +80,7 @@ describe('users API', () => {
         'body.role: Selecione um perfil válido.',
       ]),
     );
-    const after = await t.database.db.execute(sql`select count(*)::int as n from users`);
-    expect(after).toEqual(before);
+    expect(await countUsers()).toBe(before);
   });
 
   it('duplicates are a 409 with a clear message, and nothing half-written', async () => {
