@@ -10,3 +10,4 @@ export * from './users';
 export * from './exams';
 export * from './integration';
 export * from './exam-report';
+export * from './biometrics';

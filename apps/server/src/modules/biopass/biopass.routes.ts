@@ -1,5 +1,5 @@
 /** `api/BiopassID`: face enrolment, 1:1 verification and the logged view of enrolment captures. */
-import { errorBodySchema, ROLES } from '@exame/shared';
+import { enrolResponseSchema, errorBodySchema, ROLES, verifyResponseSchema } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -53,7 +53,7 @@ export function biopassRoutes(deps: BiopassDeps) {
               path: ['image'],
             }),
           response: {
-            201: z.object({ cpf: z.string(), captures: z.number().int(), enrolledAt: z.string() }),
+            201: enrolResponseSchema,
             ...errors,
           },
         },
@@ -83,28 +83,7 @@ export function biopassRoutes(deps: BiopassDeps) {
             deviceId: z.string().max(64).nullable().optional(),
           }),
           response: {
-            200: z.object({
-              verificationId: z.string(),
-              cpf: z.string(),
-              match: z.boolean(),
-              verified: z.boolean(),
-              distance: z.number(),
-              similarity: z.number(),
-              threshold: z.number(),
-              liveness: z.object({
-                checked: z.boolean(),
-                passed: z.boolean().nullable(),
-                checks: z
-                  .object({
-                    sameFace: z.boolean(),
-                    naturalMotion: z.boolean(),
-                    notIdentical: z.boolean(),
-                  })
-                  .nullable(),
-                note: z.string(),
-              }),
-              message: z.string(),
-            }),
+            200: verifyResponseSchema,
             ...errors,
           },
         },

@@ -4,7 +4,14 @@
  * every verification is recorded (who, when, result, score, device); every
  * view of a face image is logged.
  */
-import { stripCpf } from '@exame/shared';
+import {
+  FACE_VALIDATION_ONLY_DF,
+  FACE_VALIDATION_SUCCESS,
+  FACE_VALIDATION_UNIT,
+  stripCpf,
+  type EnrolResponse,
+  type VerifyResponse,
+} from '@exame/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FaceAnalysis, FaceService } from '../../biometrics/face-engine';
 import { validateAndNormalizeImage } from '../../biometrics/image';
@@ -21,11 +28,6 @@ export type BiopassDeps = {
   face: FaceService;
   signedUrlTtlMs: number;
 };
-
-/** Spec 5: face validation runs only for the Federal District. */
-export const FACE_VALIDATION_UNIT = 'DF';
-export const FACE_VALIDATION_ONLY_DF =
-  'A validação facial está disponível apenas para o Distrito Federal';
 
 const notEnrolled = () =>
   AppError.notFound(
@@ -70,7 +72,7 @@ export async function enrolFace(
   deps: BiopassDeps,
   actor: SessionUser,
   input: { cpf: string; images: string[] },
-): Promise<{ cpf: string; captures: number; enrolledAt: string }> {
+): Promise<EnrolResponse> {
   const cpf = stripCpf(input.cpf);
   const [person] = await deps.db
     .select({ id: users.id })
@@ -154,24 +156,7 @@ export async function enrolFace(
   return { cpf, captures: captures.length, enrolledAt: now.toISOString() };
 }
 
-export type VerifyResult = {
-  verificationId: string;
-  cpf: string;
-  /** The face matches the enrolled template. */
-  match: boolean;
-  /** The decision: a match, and the burst (when sent) looked live. */
-  verified: boolean;
-  distance: number;
-  similarity: number;
-  threshold: number;
-  liveness: {
-    checked: boolean;
-    passed: boolean | null;
-    checks: { sameFace: boolean; naturalMotion: boolean; notIdentical: boolean } | null;
-    note: string;
-  };
-  message: string;
-};
+export type VerifyResult = VerifyResponse;
 
 /** `POST api/BiopassID/Verify`: 1:1 against the enrolled template of the caller's unit. */
 export async function verifyFace(
@@ -268,7 +253,7 @@ export async function verifyFace(
     threshold: best.threshold,
     liveness,
     message: verified
-      ? 'Sua validação biométrica foi concluída.'
+      ? FACE_VALIDATION_SUCCESS
       : !best.match
         ? 'O rosto capturado não corresponde ao cadastro facial deste CPF.'
         : 'Não foi possível confirmar que a captura foi feita ao vivo. Movimente levemente o rosto durante a captura e tente novamente.',

@@ -1,24 +1,10 @@
 /** Face enrolment and verification calls (spec 7: `api/BiopassID/Create`, `api/BiopassID/Verify`). */
+import type { EnrolResponse, VerifyResponse } from '@exame/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { getDeviceId } from '../../../lib/storage';
 
-export type VerifyResponse = {
-  verificationId: string;
-  cpf: string;
-  match: boolean;
-  verified: boolean;
-  distance: number;
-  similarity: number;
-  threshold: number;
-  liveness: {
-    checked: boolean;
-    passed: boolean | null;
-    checks: { sameFace: boolean; naturalMotion: boolean; notIdentical: boolean } | null;
-    note: string;
-  };
-  message: string;
-};
+export type { VerifyResponse };
 
 export type Capture = { image: string; frames: string[] };
 
@@ -54,7 +40,7 @@ export function enrolFace(input: {
   uf: string;
   local: string | null;
 }) {
-  return api.post<{ cpf: string; captures: number; enrolledAt: string }>('api/BiopassID/Create', {
+  return api.post<EnrolResponse>('api/BiopassID/Create', {
     cpf: input.cpf,
     images: [input.capture.image],
     uf: input.uf,

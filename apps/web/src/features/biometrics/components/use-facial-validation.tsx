@@ -5,15 +5,17 @@
  * 'Tentar novamente' (which resets the photo). Outside DF nothing runs and
  * the notice 'Aviso' is shown (spec 5).
  */
+import {
+  FACE_VALIDATION_ONLY_DF,
+  FACE_VALIDATION_SUCCESS,
+  FACE_VALIDATION_UNIT,
+} from '@exame/shared';
 import { useState } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
 import { verifyFace, type Capture, type VerifyResponse } from '../api/biometrics';
 import { FacialValidationModal } from './facial-validation-modal';
-
-export const FACE_VALIDATION_ONLY_DF =
-  'A validação facial está disponível apenas para o Distrito Federal';
 
 export function useFacialValidation(
   options: { onVerified?: (result: VerifyResponse) => void } = {},
@@ -25,7 +27,7 @@ export function useFacialValidation(
   const [attempt, setAttempt] = useState(0);
 
   const start = (cpf: string) => {
-    if (unit !== 'DF') {
+    if (unit !== FACE_VALIDATION_UNIT) {
       showAlert({ icon: 'warning', title: 'Aviso', message: FACE_VALIDATION_ONLY_DF });
       return;
     }
@@ -60,7 +62,7 @@ export function useFacialValidation(
         showAlert({
           icon: 'success',
           title: 'Sucesso na validação',
-          message: 'Sua validação biométrica foi concluída.',
+          message: FACE_VALIDATION_SUCCESS,
           actions: [{ label: 'OK' }],
         });
         options.onVerified?.(result);

@@ -1,9 +1,6 @@
 /** `exames`: the exam list with filters, server-side pagination and sorting, and the CSV import (ADMIN). */
 import {
-  Alert,
-  Center,
   Group,
-  Loader,
   MultiSelect,
   Pagination,
   Paper,
@@ -18,7 +15,6 @@ import {
 import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
-  IconAlertCircle,
   IconChevronDown,
   IconChevronUp,
   IconFileImport,
@@ -39,6 +35,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { QueryContent } from '../../../components/query-content';
 import { useAppState } from '../../../lib/app-store';
 import { localOptionsQuery } from '../../scheduling-locals/api/locals';
 import { examListQuery, type ExamListParams } from '../api/exams';
@@ -207,78 +204,73 @@ export function ExamListPage() {
         </Group>
       </Paper>
       <Paper withBorder radius="md">
-        {list.isPending ? (
-          <Center p="xl">
-            <Loader aria-label="Carregando exames" />
-          </Center>
-        ) : list.isError ? (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
-            {list.error.message}
-          </Alert>
-        ) : data && data.items.length === 0 ? (
-          <Text p="xl" ta="center" c="dimmed">
-            Nenhum exame encontrado com esses filtros.
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortHeader
-                    label="Data"
-                    column="schedulingDate"
-                    sort={sort}
-                    order={order}
-                    onSort={onSort}
-                  />
-                  <SortHeader
-                    label="Candidato"
-                    column="candidateName"
-                    sort={sort}
-                    order={order}
-                    onSort={onSort}
-                  />
-                  <Table.Th>CPF</Table.Th>
-                  <SortHeader
-                    label="Posto"
-                    column="schedulingLocal"
-                    sort={sort}
-                    order={order}
-                    onSort={onSort}
-                  />
-                  <SortHeader
-                    label="Situação"
-                    column="status"
-                    sort={sort}
-                    order={order}
-                    onSort={onSort}
-                  />
-                  <Table.Th>Nota</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.items.map((exam) => (
-                  <Table.Tr key={exam.id}>
-                    <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
-                    <Table.Td>
-                      <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
-                        {exam.candidateName}
-                      </Link>
-                    </Table.Td>
-                    <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
-                    <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <ExamStatusBadge exam={exam} />
-                    </Table.Td>
-                    <Table.Td>
-                      {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
-                    </Table.Td>
+        <QueryContent
+          query={list}
+          loadingLabel="Carregando exames"
+          isEmpty={(page) => page.items.length === 0}
+          empty={'Nenhum exame encontrado com esses filtros.'}
+        >
+          {(page) => (
+            <Table.ScrollContainer minWidth={900}>
+              <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <SortHeader
+                      label="Data"
+                      column="schedulingDate"
+                      sort={sort}
+                      order={order}
+                      onSort={onSort}
+                    />
+                    <SortHeader
+                      label="Candidato"
+                      column="candidateName"
+                      sort={sort}
+                      order={order}
+                      onSort={onSort}
+                    />
+                    <Table.Th>CPF</Table.Th>
+                    <SortHeader
+                      label="Posto"
+                      column="schedulingLocal"
+                      sort={sort}
+                      order={order}
+                      onSort={onSort}
+                    />
+                    <SortHeader
+                      label="Situação"
+                      column="status"
+                      sort={sort}
+                      order={order}
+                      onSort={onSort}
+                    />
+                    <Table.Th>Nota</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {page.items.map((exam) => (
+                    <Table.Tr key={exam.id}>
+                      <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
+                      <Table.Td>
+                        <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
+                          {exam.candidateName}
+                        </Link>
+                      </Table.Td>
+                      <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
+                      <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
+                      <Table.Td>
+                        <ExamStatusBadge exam={exam} />
+                      </Table.Td>
+                      <Table.Td>
+                        {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </QueryContent>
       </Paper>
       {data && data.total > 0 && (
         <Group justify="space-between">

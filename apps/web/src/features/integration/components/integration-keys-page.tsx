@@ -3,11 +3,9 @@ import {
   Alert,
   Badge,
   Button,
-  Center,
   Code,
   CopyButton,
   Group,
-  Loader,
   Paper,
   Stack,
   Table,
@@ -15,12 +13,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconKey } from '@tabler/icons-react';
+import { IconKey } from '@tabler/icons-react';
 import type { ApiKey } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { QueryContent } from '../../../components/query-content';
 import { AppModal } from '../../../components/app-modal';
 import { toast } from '../../../components/toast';
 import { apiKeyQuery, createApiKey, revokeApiKey } from '../api/keys';
@@ -89,71 +88,70 @@ export function IntegrationKeysPage() {
         </form>
       </Paper>
       <Paper withBorder radius="md">
-        {keys.isPending ? (
-          <Center p="xl">
-            <Loader aria-label="Carregando chaves" />
-          </Center>
-        ) : keys.isError ? (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
-            {keys.error.message}
-          </Alert>
-        ) : keys.data.length === 0 ? (
-          <Text p="xl" ta="center" c="dimmed">
-            Nenhuma chave criada.
-          </Text>
-        ) : (
-          <Table verticalSpacing="sm" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Nome</Table.Th>
-                <Table.Th>Início da chave</Table.Th>
-                <Table.Th>Criada em</Table.Th>
-                <Table.Th>Último uso</Table.Th>
-                <Table.Th>Situação</Table.Th>
-                <Table.Th aria-label="Ações" />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.map((key) => (
-                <Table.Tr key={key.id}>
-                  <Table.Td>{key.name}</Table.Td>
-                  <Table.Td ff="monospace">{key.prefix}…</Table.Td>
-                  <Table.Td>{dayjs(key.createdAt).format('DD/MM/YYYY HH:mm')}</Table.Td>
-                  <Table.Td>
-                    {key.lastUsedAt ? dayjs(key.lastUsedAt).format('DD/MM/YYYY HH:mm') : 'Nunca'}
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={key.revokedAt ? 'gray' : 'teal'} variant="light">
-                      {key.revokedAt ? 'Revogada' : 'Ativa'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {!key.revokedAt && (
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="light"
-                        onClick={() =>
-                          showAlert({
-                            icon: 'warning',
-                            title: 'Revogar chave',
-                            message: `Revogar a chave <b>${key.name.replace(/[<>&"']/g, '')}</b>? O sistema que a usa deixa de conseguir enviar dados imediatamente.`,
-                            actions: [
-                              { label: 'Cancelar' },
-                              { label: 'Revogar', color: 'red', onClick: () => revoke.mutate(key) },
-                            ],
-                          })
-                        }
-                      >
-                        Revogar
-                      </Button>
-                    )}
-                  </Table.Td>
+        <QueryContent
+          query={keys}
+          loadingLabel="Carregando chaves"
+          isEmpty={(items) => items.length === 0}
+          empty={'Nenhuma chave criada.'}
+        >
+          {(items) => (
+            <Table verticalSpacing="sm" striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Nome</Table.Th>
+                  <Table.Th>Início da chave</Table.Th>
+                  <Table.Th>Criada em</Table.Th>
+                  <Table.Th>Último uso</Table.Th>
+                  <Table.Th>Situação</Table.Th>
+                  <Table.Th aria-label="Ações" />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((key) => (
+                  <Table.Tr key={key.id}>
+                    <Table.Td>{key.name}</Table.Td>
+                    <Table.Td ff="monospace">{key.prefix}…</Table.Td>
+                    <Table.Td>{dayjs(key.createdAt).format('DD/MM/YYYY HH:mm')}</Table.Td>
+                    <Table.Td>
+                      {key.lastUsedAt ? dayjs(key.lastUsedAt).format('DD/MM/YYYY HH:mm') : 'Nunca'}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={key.revokedAt ? 'gray' : 'teal'} variant="light">
+                        {key.revokedAt ? 'Revogada' : 'Ativa'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {!key.revokedAt && (
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="light"
+                          onClick={() =>
+                            showAlert({
+                              icon: 'warning',
+                              title: 'Revogar chave',
+                              message: `Revogar a chave <b>${key.name.replace(/[<>&"']/g, '')}</b>? O sistema que a usa deixa de conseguir enviar dados imediatamente.`,
+                              actions: [
+                                { label: 'Cancelar' },
+                                {
+                                  label: 'Revogar',
+                                  color: 'red',
+                                  onClick: () => revoke.mutate(key),
+                                },
+                              ],
+                            })
+                          }
+                        >
+                          Revogar
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </QueryContent>
       </Paper>
       <AppModal
         opened={created !== null}

@@ -1,11 +1,8 @@
 /** `scheduling-locals` (ADMIN): list, search, create, edit, deactivate and reactivate service posts. */
 import {
-  Alert,
   Badge,
   Button,
-  Center,
   Group,
-  Loader,
   Pagination,
   Paper,
   Stack,
@@ -15,11 +12,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertCircle, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import type { SchedulingLocal } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { QueryContent } from '../../../components/query-content';
 import { AppModal } from '../../../components/app-modal';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
@@ -186,62 +184,59 @@ export function SchedulingLocalsPage() {
         maw={420}
       />
       <Paper withBorder radius="md">
-        {list.isPending ? (
-          <Center p="xl">
-            <Loader aria-label="Carregando postos" />
-          </Center>
-        ) : list.isError ? (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
-            {list.error.message}
-          </Alert>
-        ) : data && data.items.length === 0 ? (
-          <Text p="xl" ta="center" c="dimmed">
-            {debouncedSearch ? 'Nenhum posto encontrado para a busca.' : 'Nenhum posto cadastrado.'}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Nome</Table.Th>
-                  <Table.Th>Identificador</Table.Th>
-                  <Table.Th>Endereço</Table.Th>
-                  <Table.Th>Situação</Table.Th>
-                  <Table.Th aria-label="Ações" />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.items.map((local) => (
-                  <Table.Tr key={local.id}>
-                    <Table.Td>{local.description}</Table.Td>
-                    <Table.Td ff="monospace">{local.identifier}</Table.Td>
-                    <Table.Td>{local.address ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <Badge color={local.isActive ? 'teal' : 'gray'} variant="light">
-                        {local.isActive ? 'Ativo' : 'Inativo'}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => setEditing(local)}>
-                          Editar
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color={local.isActive ? 'red' : 'teal'}
-                          onClick={() => confirmToggle(local)}
-                        >
-                          {local.isActive ? 'Desativar' : 'Reativar'}
-                        </Button>
-                      </Group>
-                    </Table.Td>
+        <QueryContent
+          query={list}
+          loadingLabel="Carregando postos"
+          isEmpty={(page) => page.items.length === 0}
+          empty={
+            debouncedSearch ? 'Nenhum posto encontrado para a busca.' : 'Nenhum posto cadastrado.'
+          }
+        >
+          {(page) => (
+            <Table.ScrollContainer minWidth={720}>
+              <Table striped highlightOnHover verticalSpacing="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Nome</Table.Th>
+                    <Table.Th>Identificador</Table.Th>
+                    <Table.Th>Endereço</Table.Th>
+                    <Table.Th>Situação</Table.Th>
+                    <Table.Th aria-label="Ações" />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {page.items.map((local) => (
+                    <Table.Tr key={local.id}>
+                      <Table.Td>{local.description}</Table.Td>
+                      <Table.Td ff="monospace">{local.identifier}</Table.Td>
+                      <Table.Td>{local.address ?? '—'}</Table.Td>
+                      <Table.Td>
+                        <Badge color={local.isActive ? 'teal' : 'gray'} variant="light">
+                          {local.isActive ? 'Ativo' : 'Inativo'}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" justify="flex-end" wrap="nowrap">
+                          <Button size="xs" variant="default" onClick={() => setEditing(local)}>
+                            Editar
+                          </Button>
+                          <Button
+                            size="xs"
+                            variant="light"
+                            color={local.isActive ? 'red' : 'teal'}
+                            onClick={() => confirmToggle(local)}
+                          >
+                            {local.isActive ? 'Desativar' : 'Reativar'}
+                          </Button>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </QueryContent>
       </Paper>
       {data && data.total > PAGE_SIZE && (
         <Group justify="flex-end">

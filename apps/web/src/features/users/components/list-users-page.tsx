@@ -1,11 +1,8 @@
 /** `list-users`: the users of the ADMIN's unit, paginated on the server, with search and enable/disable. */
 import {
-  Alert,
   Badge,
   Button,
-  Center,
   Group,
-  Loader,
   Pagination,
   Paper,
   Select,
@@ -16,12 +13,13 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertCircle, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { maskCpf, PAGE_SIZE_OPTIONS, ROLE_LABELS, type User } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
 import { setRegisterStatus, userKeys, userListQuery } from '../api/users';
@@ -97,74 +95,71 @@ export function ListUsersPage() {
         maw={420}
       />
       <Paper withBorder radius="md">
-        {list.isPending ? (
-          <Center p="xl">
-            <Loader aria-label="Carregando usuários" />
-          </Center>
-        ) : list.isError ? (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
-            {list.error.message}
-          </Alert>
-        ) : data && data.items.length === 0 ? (
-          <Text p="xl" ta="center" c="dimmed">
-            {debouncedSearch
+        <QueryContent
+          query={list}
+          loadingLabel="Carregando usuários"
+          isEmpty={(page) => page.items.length === 0}
+          empty={
+            debouncedSearch
               ? 'Nenhum usuário encontrado para a busca.'
-              : 'Nenhum usuário cadastrado na unidade.'}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Nome</Table.Th>
-                  <Table.Th>E-mail</Table.Th>
-                  <Table.Th>CPF</Table.Th>
-                  <Table.Th>Perfil</Table.Th>
-                  <Table.Th>Situação</Table.Th>
-                  <Table.Th aria-label="Ações" />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data?.items.map((user) => (
-                  <Table.Tr key={user.id}>
-                    <Table.Td>{user.name}</Table.Td>
-                    <Table.Td>{user.email}</Table.Td>
-                    <Table.Td>{maskCpf(user.cpf)}</Table.Td>
-                    <Table.Td>{ROLE_LABELS[user.roleDescription]}</Table.Td>
-                    <Table.Td>
-                      <Group gap={6}>
-                        <Badge
-                          color={user.registerStatus === 'enabled' ? 'teal' : 'gray'}
-                          variant="light"
-                        >
-                          {user.registerStatus === 'enabled' ? 'Habilitado' : 'Desabilitado'}
-                        </Badge>
-                        {!user.hasPassword && (
-                          <Badge color="yellow" variant="light">
-                            Senha pendente
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      {user.email !== me?.email && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
-                          onClick={() => confirmToggle(user)}
-                          loading={toggle.isPending && toggle.variables?.id === user.id}
-                        >
-                          {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
-                        </Button>
-                      )}
-                    </Table.Td>
+              : 'Nenhum usuário cadastrado na unidade.'
+          }
+        >
+          {(page) => (
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Nome</Table.Th>
+                    <Table.Th>E-mail</Table.Th>
+                    <Table.Th>CPF</Table.Th>
+                    <Table.Th>Perfil</Table.Th>
+                    <Table.Th>Situação</Table.Th>
+                    <Table.Th aria-label="Ações" />
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {page.items.map((user) => (
+                    <Table.Tr key={user.id}>
+                      <Table.Td>{user.name}</Table.Td>
+                      <Table.Td>{user.email}</Table.Td>
+                      <Table.Td>{maskCpf(user.cpf)}</Table.Td>
+                      <Table.Td>{ROLE_LABELS[user.roleDescription]}</Table.Td>
+                      <Table.Td>
+                        <Group gap={6}>
+                          <Badge
+                            color={user.registerStatus === 'enabled' ? 'teal' : 'gray'}
+                            variant="light"
+                          >
+                            {user.registerStatus === 'enabled' ? 'Habilitado' : 'Desabilitado'}
+                          </Badge>
+                          {!user.hasPassword && (
+                            <Badge color="yellow" variant="light">
+                              Senha pendente
+                            </Badge>
+                          )}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        {user.email !== me?.email && (
+                          <Button
+                            size="xs"
+                            variant="light"
+                            color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
+                            onClick={() => confirmToggle(user)}
+                            loading={toggle.isPending && toggle.variables?.id === user.id}
+                          >
+                            {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
+                          </Button>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </QueryContent>
       </Paper>
       {data && data.total > 0 && (
         <Group justify="space-between">

@@ -1,0 +1,45 @@
+/**
+ * The states every data panel has: loading (spinner), error (red alert titled
+ * 'Erro' with the message), empty (a pt-BR sentence), or the content.
+ */
+import { Alert, Center, Loader, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+
+export function QueryContent<T>({
+  query,
+  loadingLabel,
+  isEmpty,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T, Error>;
+  loadingLabel: string;
+  isEmpty: (data: T) => boolean;
+  empty: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) {
+    return (
+      <Center p="xl">
+        <Loader aria-label={loadingLabel} />
+      </Center>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
+        {query.error.message}
+      </Alert>
+    );
+  }
+  if (isEmpty(query.data)) {
+    return (
+      <Text p="xl" ta="center" c="dimmed">
+        {empty}
+      </Text>
+    );
+  }
+  return <>{children(query.data)}</>;
+}
