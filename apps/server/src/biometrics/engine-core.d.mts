@@ -14,6 +14,11 @@ export type FaceCoreOptions = {
   minLuminance: number;
   /** Minimum sharpness (FaceQuality.sharpness) of the face region. */
   minSharpness: number;
+  /**
+   * Faces darker than this (FaceQuality.luminance) are brightened to it
+   * before the descriptor is computed; 0 turns it off.
+   */
+  brightenFacesTo: number;
   /** Pixel cap handed to sharp before decoding. */
   maxInputPixels: number;
 };

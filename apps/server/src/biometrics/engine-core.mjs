@@ -261,6 +261,25 @@ function containsCentreOf(outer, inner) {
 }
 
 /**
+ * An under-exposed face scaled up so that its landmark region reaches
+ * `target` mean grey; anything already that bright is returned as is. The
+ * recognition net is not invariant to exposure: a darkened capture drifts
+ * towards other people's faces, not only away from its own. Takes ownership
+ * of `chip` (disposes it when it returns a new tensor).
+ * @param {any} chip int32 [h, w, 3]
+ * @param {number} luminance FaceQuality.luminance of the face
+ * @param {number} target 0 turns this off
+ * @returns {any}
+ */
+function brightened(chip, luminance, target) {
+  if (!(target > 0) || luminance >= target) return chip;
+  const gain = target / Math.max(luminance, 1);
+  const out = tf.tidy(() => tf.clipByValue(tf.mul(tf.cast(chip, 'float32'), gain), 0, 255));
+  chip.dispose();
+  return out;
+}
+
+/**
  * @param {Uint8Array} bytes
  * @param {number} maxInputPixels
  */
@@ -396,7 +415,11 @@ export async function analyzeFace(bytes, options) {
 
     const aligned = clipBox(landmarks.align(null, { useDlibAlignment: true }), width, height);
     if (!aligned) return { ok: false, code: 'FACE_NOT_FOUND' };
-    const chip = tf.slice(input, [aligned.y, aligned.x, 0], [aligned.height, aligned.width, 3]);
+    const chip = brightened(
+      tf.slice(input, [aligned.y, aligned.x, 0], [aligned.height, aligned.width, 3]),
+      luminance,
+      options.brightenFacesTo,
+    );
     /** @type {Float32Array} */
     let descriptor;
     try {

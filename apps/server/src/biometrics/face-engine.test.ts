@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error';
 import { liveTensorCount } from './engine-core.mjs';
-import { DEFAULT_FACE_MATCH_THRESHOLD, FaceEngine, type FaceAnalysis } from './face-engine';
+import {
+  DEFAULT_FACE_CORE_OPTIONS,
+  DEFAULT_FACE_MATCH_THRESHOLD,
+  FaceEngine,
+  type FaceAnalysis,
+} from './face-engine';
 import { faceFixturesDir, hasFaceFixtures, listFixtures } from './fixtures';
 import {
   devPhoto,
@@ -86,8 +91,10 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
     const subjects = listFixtures('dev').filter((p) => p.person === 'p01' || p.person === 'p02');
     expect(subjects.length).toBeGreaterThanOrEqual(10);
     for (const photo of subjects) {
-      const face = await enrol(photo.file);
-      expect(face.quality.faceSizePx).toBeGreaterThan(32);
+      const { quality } = await enrol(photo.file);
+      expect(quality.faceSizePx).toBeGreaterThan(2 * DEFAULT_FACE_CORE_OPTIONS.minFaceSizePx);
+      expect(quality.luminance).toBeGreaterThan(DEFAULT_FACE_CORE_OPTIONS.brightenFacesTo);
+      expect(quality.sharpness).toBeGreaterThan(3 * DEFAULT_FACE_CORE_OPTIONS.minSharpness);
     }
   });
 
@@ -106,16 +113,32 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
   });
 
   it('reports FACE_TOO_SMALL for a face far from the camera', async () => {
-    const error = await failure(engine.analyze(await distantFace('p01-1.jpg', 90)));
+    // The photo 70 px wide on a 640x400 frame: a face of about 21 px.
+    const error = await failure(engine.analyze(await distantFace('p01-1.jpg', 70)));
     expect(error.code).toBe('FACE_TOO_SMALL');
     expect(error.message).toMatch(/Aproxime-se da câmera/);
   });
 
   it('reports FACE_TOO_DARK for an underexposed capture', async () => {
-    const dark = await editedDevPhoto('p01-1.jpg', (image) => image.linear(0.2, 0));
+    // About 21 of 255 on the face, where it is still found.
+    const dark = await editedDevPhoto('p01-1.jpg', (image) => image.linear(0.15, 0));
     const error = await failure(engine.analyze(dark));
     expect(error.code).toBe('FACE_TOO_DARK');
     expect(error.message).toMatch(/iluminado/);
+  });
+
+  it('brightens an under-exposed face, and only that, before the descriptor', async () => {
+    const uncorrected = new FaceEngine({ brightenFacesTo: 0 });
+    const template = await enrol('p01-1.jpg');
+    // A well-lit face is left exactly as it was.
+    const lit = await devPhoto('p01-1.jpg');
+    expect((await uncorrected.analyze(lit)).descriptor).toEqual(template.descriptor);
+    // A dim capture of the same face lands nearer its own template corrected.
+    const dim = await editedDevPhoto('p01-1.jpg', (image) => image.linear(0.3, 0));
+    const corrected = engine.compare(template, await engine.analyze(dim));
+    const plain = engine.compare(template, await uncorrected.analyze(dim));
+    expect(corrected.distance).toBeLessThan(plain.distance);
+    expect(corrected.match).toBe(true);
   });
 
   it('reports FACE_BLURRED for a blurred capture', async () => {
@@ -148,6 +171,8 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
     const before = liveTensorCount();
     await engine.analyze(image);
     await failure(engine.analyze(await photoWithoutFace('p01-3.jpg')));
+    // An under-exposed face takes the brightening path.
+    await engine.analyze(await editedDevPhoto('p02-1.jpg', (image) => image.linear(0.4, 0)));
     expect(liveTensorCount()).toBe(before);
   });
 
