@@ -10,7 +10,7 @@ import type { SessionUser } from '../../plugins/auth';
 import { findUserByEmail } from '../users/users.repository';
 import type { IdentityDeps } from './identity-deps';
 import { accountKey, ipKey, readThrottle, recordFailure, resetKey } from './login-throttle';
-import { insertSession, revokeSession } from './sessions.repository';
+import { hasSignedInFrom, insertSession, revokeSession } from './sessions.repository';
 
 const invalidCredentials = () =>
   new AppError('invalid-credentials', 'E-mail ou senha incorretos.', 401);
@@ -23,18 +23,26 @@ export async function signIn(
   now: Date = new Date(),
 ): Promise<AuthUser> {
   const email = input.email.trim().toLowerCase();
-  const keys = [accountKey(email), ipKey(input.ip)];
+  const keys = { account: accountKey(email), ip: ipKey(input.ip) };
   const throttle = await readThrottle(deps.db, keys, now);
-  const until = throttle.blockedUntil;
-  if (until) {
-    const retryAfter = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  const user = await findUserByEmail(deps.db, email);
+  // An attacker elsewhere must not lock the owner out for good: while only the
+  // account is locked, a client address from which this user signed in during
+  // the last 30 days still gets through (its own per-address limit applies).
+  const blocked =
+    throttle.ipBlockedUntil ??
+    (throttle.accountBlockedUntil &&
+    !(user && (await hasSignedInFrom(deps.db, user.id, input.ip, now)))
+      ? throttle.accountBlockedUntil
+      : null);
+  if (blocked) {
+    const retryAfter = Math.max(1, Math.ceil((blocked.getTime() - now.getTime()) / 1000));
     throw new AppError('login-blocked', LOGIN_BLOCKED_MESSAGE, 429).withHeader(
       'retry-after',
       String(retryAfter),
     );
   }
 
-  const user = await findUserByEmail(deps.db, email);
   const passwordOk =
     user?.passwordHash !== null && user?.passwordHash !== undefined
       ? await deps.hasher.verify(user.passwordHash, input.password)

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { DEFAULT_PASSWORD, seedSignedIn, seedUser, signInAs } from '../../../test/identity';
+import {
+  DEFAULT_PASSWORD,
+  lastMailTo,
+  seedSignedIn,
+  seedUser,
+  signInAs,
+} from '../../../test/identity';
 import { createPasswordHasher } from '../../lib/password-hash';
 
 describe('sign-in (POST api/Auth)', () => {
@@ -140,6 +146,41 @@ describe('sign-in (POST api/Auth)', () => {
     ).rows;
     expect(Number(row?.wait)).toBeLessThanOrEqual(900);
     expect(Number(row?.wait)).toBeGreaterThan(890);
+  });
+
+  it('an attacker cannot lock the owner out: a known address still signs in, and a reset ends the lock', async () => {
+    const victim = await seedUser(t.app);
+    // The owner has signed in before from the office.
+    expect((await login(victim.email, DEFAULT_PASSWORD, {}, '10.5.0.10')).statusCode).toBe(200);
+    // An attacker elsewhere keeps failing, from many addresses.
+    for (let attempt = 1; attempt <= 6; attempt += 1) {
+      await login(victim.email, `chute-${attempt}`, {}, `198.18.0.${attempt}`);
+    }
+    expect((await login(victim.email, DEFAULT_PASSWORD, {}, '198.18.0.99')).statusCode).toBe(429);
+    // The owner, from the known address, is not blocked.
+    expect((await login(victim.email, DEFAULT_PASSWORD, {}, '10.5.0.10')).statusCode).toBe(200);
+    // From a new address the owner can end the lock by resetting the password.
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/User/reset/${victim.email}`,
+      remoteAddress: '10.5.0.11',
+    });
+    const link = (await lastMailTo(t.app, victim.email))?.link;
+    const reset = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/User/password',
+      payload: { cpf: victim.cpf, token: link?.token, password: 'Recomeço#2026' },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await login(victim.email, 'Recomeço#2026', {}, '10.5.0.12')).statusCode).toBe(200);
+  });
+
+  it('the whole password counts: a pair sharing the first 72 bytes is not interchangeable', async () => {
+    const prefix = 'a'.repeat(72);
+    const user = await seedUser(t.app, { password: `${prefix}-primeira` });
+    expect((await login(user.email, `${prefix}-segunda`, {}, '10.6.0.1')).statusCode).toBe(401);
+    expect((await login(user.email, prefix, {}, '10.6.0.2')).statusCode).toBe(401);
+    expect((await login(user.email, `${prefix}-primeira`, {}, '10.6.0.3')).statusCode).toBe(200);
   });
 
   it('a spoofed X-Forwarded-For does not escape the per-address limit', async () => {

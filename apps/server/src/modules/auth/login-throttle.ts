@@ -23,22 +23,32 @@ export const accountKey = (email: string) => `account:${email.trim().toLowerCase
 export const ipKey = (ip: string) => `ip:${ip}`;
 
 /**
- * The moment the last blocked key opens again (null when none is blocked), and
- * which keys have a counter at all (so a success only deletes what exists).
+ * When the account and the client address open again (null when not
+ * blocked), and which keys have a counter at all (so a success only deletes
+ * what exists).
  */
 export async function readThrottle(
   db: Executor,
-  keys: string[],
+  keys: { account: string; ip: string },
   now: Date,
-): Promise<{ blockedUntil: Date | null; counted: Set<string> }> {
-  const rows = await db.select().from(loginThrottle).where(inArray(loginThrottle.key, keys));
-  let until: Date | null = null;
-  for (const row of rows) {
-    if (row.lockedUntil && row.lockedUntil > now && (!until || row.lockedUntil > until)) {
-      until = row.lockedUntil;
-    }
-  }
-  return { blockedUntil: until, counted: new Set(rows.map((row) => row.key)) };
+): Promise<{
+  accountBlockedUntil: Date | null;
+  ipBlockedUntil: Date | null;
+  counted: Set<string>;
+}> {
+  const rows = await db
+    .select()
+    .from(loginThrottle)
+    .where(inArray(loginThrottle.key, [keys.account, keys.ip]));
+  const until = (key: string) => {
+    const row = rows.find((item) => item.key === key);
+    return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
+  };
+  return {
+    accountBlockedUntil: until(keys.account),
+    ipBlockedUntil: until(keys.ip),
+    counted: new Set(rows.map((row) => row.key)),
+  };
 }
 
 export function waitFor(failures: number, factor: number, settings: ThrottleSettings): number {

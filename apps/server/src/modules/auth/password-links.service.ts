@@ -21,6 +21,7 @@ import {
   type UserRow,
 } from '../users/users.repository';
 import { PASSWORD_LINK_TTL_MS, type IdentityDeps } from './identity-deps';
+import { accountKey, resetKey } from './login-throttle';
 import { revokeUserSessions } from './sessions.repository';
 
 export const LINK_REQUEST_ACCEPTED =
@@ -162,6 +163,8 @@ export async function setPasswordWithLink(
         ),
       );
     await revokeUserSessions(tx, user.id, 'password_change');
+    // Proving control of the mailbox ends any lock an attacker caused on the account.
+    await resetKey(tx, accountKey(user.email));
     await insertActivity(tx, {
       type: 'password_set',
       actorId: user.id,

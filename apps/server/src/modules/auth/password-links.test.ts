@@ -190,6 +190,29 @@ describe('password links', () => {
     expect(await lastMailTo(t.app, active.email)).toBeUndefined();
   });
 
+  it('first-password requests answer the same for new, active, missing and disabled accounts', async () => {
+    const fresh = await seedUser(t.app, { password: null });
+    const active = await seedUser(t.app);
+    const disabled = await seedUser(t.app, { password: null, registerStatus: 'disabled' });
+    const answers = new Set<string>();
+    for (const value of [
+      fresh.email,
+      active.email,
+      'ninguem@teste.gov.br',
+      disabled.email,
+      disabled.cpf,
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/User/verifyEmail/${encodeURIComponent(value)}`,
+        remoteAddress: nextAddress(),
+      });
+      answers.add(`${response.statusCode} ${response.body}`);
+    }
+    expect([...answers]).toHaveLength(1);
+    expect(await lastMailTo(t.app, disabled.email)).toBeUndefined();
+  });
+
   it('link requests are rate limited per address', async () => {
     let last = 0;
     for (let attempt = 0; attempt < 11; attempt += 1) {
