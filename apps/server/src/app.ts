@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { DatabaseHandle } from './db/client';
+import { requestSerializer } from './lib/log-safety';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hash';
 import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -57,6 +58,7 @@ export type BuildAppOptions = {
 export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
+    serializers: { req: requestSerializer },
     // Secrets never reach the log (security guide: passwords, tokens, images).
     redact: {
       paths: [
