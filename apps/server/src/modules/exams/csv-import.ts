@@ -81,7 +81,13 @@ const FIELD_LABELS: Record<string, string> = {
   station: 'station',
 };
 
-export type CsvParseResult = { exams: IntegrationExam[]; errors: ErrorDetail[]; rows: number };
+export type CsvParseResult = {
+  exams: IntegrationExam[];
+  errors: ErrorDetail[];
+  rows: number;
+  /** The file line of each exam, for problems found later (e.g. a schedulingId already stored). */
+  lines: number[];
+};
 
 export function readExamCsv(text: string): CsvParseResult {
   const clean = text.replace(/^\uFEFF/, '');
@@ -92,7 +98,12 @@ export function readExamCsv(text: string): CsvParseResult {
   const errors: ErrorDetail[] = [];
   const header = rows[0]?.map((cell) => cell.trim());
   if (!header || header.length === 0) {
-    return { exams: [], rows: 0, errors: [{ path: 'linha 1', message: 'O arquivo está vazio.' }] };
+    return {
+      exams: [],
+      rows: 0,
+      lines: [],
+      errors: [{ path: 'linha 1', message: 'O arquivo está vazio.' }],
+    };
   }
   const missing = CSV_IMPORT_COLUMNS.filter(
     (column) =>
@@ -102,6 +113,7 @@ export function readExamCsv(text: string): CsvParseResult {
     return {
       exams: [],
       rows: rows.length - 1,
+      lines: [],
       errors: [{ path: 'linha 1', message: `Cabeçalho sem as colunas: ${missing.join(', ')}.` }],
     };
   }
@@ -109,6 +121,7 @@ export function readExamCsv(text: string): CsvParseResult {
     return {
       exams: [],
       rows: rows.length - 1,
+      lines: [],
       errors: [
         {
           path: 'arquivo',
@@ -123,6 +136,7 @@ export function readExamCsv(text: string): CsvParseResult {
     return value === '' ? undefined : value;
   };
   const exams: IntegrationExam[] = [];
+  const lines: number[] = [];
   const seen = new Map<string, number>();
   rows.slice(1).forEach((cells, index) => {
     const line = index + 2;
@@ -135,13 +149,14 @@ export function readExamCsv(text: string): CsvParseResult {
     }
     const rawDate = column(cells, 'schedulingDate') ?? '';
     const date = parseImportDate(rawDate);
+    const rowErrors: ErrorDetail[] = [];
     if (!date) {
-      errors.push({
+      rowErrors.push({
         path: `linha ${line}, schedulingDate`,
         message: `Data inválida "${rawDate}" (use dd/mm/aaaa hh:mm).`,
       });
-      return;
     }
+    // The other fields are checked too, so the report lists every problem of the line.
     const parsed = integrationExamSchema.safeParse({
       schedulingId: column(cells, 'schedulingId') ?? '',
       candidate: {
@@ -149,7 +164,7 @@ export function readExamCsv(text: string): CsvParseResult {
         cpf: column(cells, 'candidateCpf') ?? '',
         renach: column(cells, 'candidateRenach') ?? null,
       },
-      schedulingDate: date,
+      schedulingDate: date ?? '2000-01-01T00:00:00-03:00',
       status: 'scheduled',
       metadata: { schedulingLocal: column(cells, 'schedulingLocal') ?? null },
       room: column(cells, 'room') ?? null,
@@ -158,8 +173,11 @@ export function readExamCsv(text: string): CsvParseResult {
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = FIELD_LABELS[issue.path.join('.')] ?? issue.path.join('.');
-        errors.push({ path: `linha ${line}, ${field}`, message: issue.message });
+        rowErrors.push({ path: `linha ${line}, ${field}`, message: issue.message });
       }
+    }
+    if (rowErrors.length > 0 || !parsed.success) {
+      errors.push(...rowErrors);
       return;
     }
     const previous = seen.get(parsed.data.schedulingId);
@@ -172,6 +190,7 @@ export function readExamCsv(text: string): CsvParseResult {
     }
     seen.set(parsed.data.schedulingId, line);
     exams.push(parsed.data);
+    lines.push(line);
   });
-  return { exams, errors, rows: rows.length - 1 };
+  return { exams, errors, rows: rows.length - 1, lines };
 }

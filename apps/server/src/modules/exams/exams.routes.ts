@@ -14,8 +14,14 @@ import type { FileStorage } from '../../lib/file-storage';
 import { currentUser } from '../../plugins/auth';
 import { insertActivity } from '../activity/activity.repository';
 import { readExamCsv } from './csv-import';
-import { findPhotoWithUnit } from './exams.repository';
+import { findExamsForUpdate, findPhotoWithUnit } from './exams.repository';
 import { getExamDetail, searchExams, upsertExams } from './exams.service';
+
+/** The line number in a problem's place ("linha 12, schedulingDate" -> 12), to list problems in file order. */
+function lineOf(path: string): number {
+  const match = /linha (\d+)/.exec(path);
+  return match ? Number(match[1]) : 0;
+}
 
 const errors = {
   400: errorBodySchema,
@@ -223,12 +229,35 @@ export function examRoutes(files: FileStorage) {
       async (request) => {
         const actor = currentUser(request);
         const parsed = readExamCsv(request.body);
-        if (parsed.errors.length > 0) {
+        // Agendamentos already stored are problems of the file too: report them with the rest.
+        const stored = new Set(
+          (
+            await findExamsForUpdate(
+              db,
+              actor.federativeUnit,
+              parsed.exams.map((exam) => exam.schedulingId),
+            )
+          ).map((row) => row.schedulingId),
+        );
+        const problems = [
+          ...parsed.errors,
+          ...parsed.exams.flatMap((exam, index) =>
+            stored.has(exam.schedulingId)
+              ? [
+                  {
+                    path: `linha ${parsed.lines[index]}, schedulingId`,
+                    message: `O agendamento ${exam.schedulingId} já existe.`,
+                  },
+                ]
+              : [],
+          ),
+        ].sort((a, b) => lineOf(a.path) - lineOf(b.path));
+        if (problems.length > 0) {
           throw new AppError(
             'IMPORT_REJECTED',
-            `Nenhum exame foi importado: ${parsed.errors.length} ${parsed.errors.length === 1 ? 'problema encontrado' : 'problemas encontrados'} no arquivo.`,
+            `Nenhum exame foi importado: ${problems.length} ${problems.length === 1 ? 'problema encontrado' : 'problemas encontrados'} no arquivo.`,
             400,
-            parsed.errors.slice(0, 500),
+            problems.slice(0, 500),
           );
         }
         if (parsed.exams.length === 0) {
