@@ -35,11 +35,12 @@ export function biopassRoutes(deps: BiopassDeps) {
     routes.post(
       '/api/BiopassID/Create',
       {
-        config: { access: ['ADMIN', 'AUDITOR'] },
-        bodyLimit: 36 * 1024 * 1024,
+        // Enrolment is done on the admin-guarded biometry screen: ADMIN only, as that screen.
+        config: { access: ['ADMIN'] },
+        bodyLimit: 48 * 1024 * 1024,
         schema: {
           tags: ['biometrics'],
-          summary: 'Cadastrar o rosto de um usuário da unidade (1 a 5 fotos)',
+          summary: 'Cadastrar o rosto de um usuário da unidade (1 a 5 fotos; ADMIN)',
           body: z
             .object({
               cpf,
@@ -70,7 +71,8 @@ export function biopassRoutes(deps: BiopassDeps) {
       '/api/BiopassID/Verify',
       {
         config: { access: ROLES },
-        bodyLimit: 24 * 1024 * 1024,
+        // An image and up to 5 frames, each up to the 7 MB of base64 the schema allows.
+        bodyLimit: 48 * 1024 * 1024,
         schema: {
           tags: ['biometrics'],
           summary: 'Verificar 1:1 um rosto contra o cadastro do CPF (apenas no Distrito Federal)',

@@ -205,8 +205,14 @@ export async function verifyFace(
   };
 
   let probe: FaceAnalysis;
+  let probeJpeg: Buffer;
+  const frames: Buffer[] = [];
   try {
-    probe = (await analyzeCapture(deps.face, input.image)).analysis;
+    const analysed = await analyzeCapture(deps.face, input.image);
+    probe = analysed.analysis;
+    probeJpeg = analysed.jpeg;
+    for (const frame of input.frames ?? [])
+      frames.push((await validateAndNormalizeImage(frame)).jpeg);
   } catch (error) {
     if (error instanceof AppError) await record({ errorCode: error.code });
     throw error;
@@ -221,20 +227,28 @@ export async function verifyFace(
     checks: null,
     note: 'Sequência de quadros não enviada: prova de vida não verificada.',
   };
-  if (input.frames && input.frames.length > 0) {
-    const frames = [];
-    for (const frame of input.frames) frames.push((await validateAndNormalizeImage(frame)).jpeg);
-    try {
-      const burst = await deps.face.checkBurst(frames);
+  if (frames.length > 0) {
+    if (!frames.some((frame) => frame.equals(probeJpeg))) {
+      // The burst must contain the verified picture, or a live burst of anyone could vouch for a photo.
       liveness = {
         checked: true,
-        passed: burst.passed,
-        checks: burst.checks,
-        note: 'Sinal de vivacidade (mesmo rosto, movimento natural, quadros distintos); não é prova de vida.',
+        passed: false,
+        checks: null,
+        note: 'A foto validada não faz parte da sequência capturada.',
       };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      liveness = { checked: true, passed: false, checks: null, note: error.message };
+    } else {
+      try {
+        const burst = await deps.face.checkBurst(frames);
+        liveness = {
+          checked: true,
+          passed: burst.passed,
+          checks: burst.checks,
+          note: 'Sinal de vivacidade (mesmo rosto, movimento natural, quadros distintos); não é prova de vida.',
+        };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        liveness = { checked: true, passed: false, checks: null, note: error.message };
+      }
     }
   }
   const verified = best.match && liveness.passed !== false;

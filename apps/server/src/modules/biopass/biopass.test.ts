@@ -163,6 +163,24 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(replay.json().message).toMatch(/ao vivo/);
   });
 
+  it('the burst must contain the verified picture: a live burst cannot vouch for another photo', async () => {
+    const frames = await Promise.all([
+      webcamFrame('p01-2.jpg', 0, 0),
+      webcamFrame('p01-2.jpg', 6, 3),
+      webcamFrame('p01-2.jpg', 12, 5),
+    ]);
+    const photo = await devPhoto('p01-3.jpg');
+    const response = await verify(person.cpf, b64(photo), { frames: frames.map(b64) });
+    expect(response.json()).toMatchObject({
+      verified: false,
+      liveness: {
+        checked: true,
+        passed: false,
+        note: 'A foto validada não faz parte da sequência capturada.',
+      },
+    });
+  });
+
   it('records every verification with who, device, result and score', async () => {
     const rows = (
       (await t.database.db.execute(
