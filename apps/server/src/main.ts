@@ -10,6 +10,7 @@ import { openDatabase, targetFromConfig } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { seedDemoOnEmpty } from './db/seed/demo-exams';
 import { ensureReferenceData } from './db/seed/reference-data';
+import { scheduleRetention } from './modules/retention/retention';
 
 async function main(): Promise<void> {
   let config;
@@ -70,6 +71,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
+  const stopRetention = scheduleRetention(database.db, app.files, config.retention, app.log);
+  app.addHook('onClose', async () => stopRetention());
   await app.listen({ host: config.host, port: config.port });
   const where = database.kind === 'pglite' ? `PGlite em ${config.dataDir}` : 'PostgreSQL';
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

@@ -90,6 +90,13 @@ const envSchema = z.object({
   FACE_MATCH_THRESHOLD: z.coerce.number().positive().max(2).optional(),
   /** Face-engine worker threads; default: cores - 1 (at least 1). */
   FACE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * LGPD retention of face data and exam photos, in days: verification
+   * records, face enrolments not renewed and exam photos older than this are
+   * purged automatically. Per unit: RETENTION_DAYS_BY_UNIT='{"DF":180}'.
+   */
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  RETENTION_DAYS_BY_UNIT: z.string().trim().optional(),
   /** How long a signed address of a stored image stays valid. */
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** argon2id cost: memory in KiB and iterations (security guide: >= 19 MiB, t=2, p=1). */
@@ -129,6 +136,7 @@ export type AppConfig = {
   reportLocalPrefixes: Readonly<Record<string, string>>;
   fileEncryptionKey: Buffer | undefined;
   face: { matchThreshold: number | undefined; workers: number | undefined };
+  retention: { defaultDays: number; byUnit: Record<string, number> };
   signedUrlTtlMs: number;
 };
 
@@ -136,6 +144,27 @@ const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function parseRetentionByUnit(value: string | undefined): Record<string, number> {
+  if (!value) return {};
+  const parsed = z
+    .record(z.string().regex(/^[A-Z]{2,4}$/), z.number().int().min(1).max(3650))
+    .safeParse(
+      (() => {
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          return null;
+        }
+      })(),
+    );
+  if (!parsed.success) {
+    throw new ConfigError(
+      'Configuração inválida:\n  - RETENTION_DAYS_BY_UNIT: use JSON com a sigla e os dias, ex.: {"DF":180}',
+    );
+  }
+  return parsed.data;
 }
 
 /** Parses an environment (process.env by default) into the typed configuration. */
@@ -196,5 +225,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : undefined,
     signedUrlTtlMs: env.SIGNED_URL_TTL_SECONDS * 1000,
     face: { matchThreshold: env.FACE_MATCH_THRESHOLD, workers: env.FACE_WORKERS },
+    retention: {
+      defaultDays: env.RETENTION_DAYS,
+      byUnit: parseRetentionByUnit(env.RETENTION_DAYS_BY_UNIT),
+    },
   };
 }

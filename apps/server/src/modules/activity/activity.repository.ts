@@ -17,6 +17,7 @@ export type ActivityType =
   | 'photo_view'
   | 'biometric_enrol'
   | 'face_image_view'
+  | 'retention_purge'
   | 'load_audit'
   | 'load_exam'
   | 'stream_log'
