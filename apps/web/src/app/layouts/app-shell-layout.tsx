@@ -15,7 +15,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { ROLE_LABELS } from '@exame/shared';
-import { NavLink as RouterNavLink, Outlet } from 'react-router';
+import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { logout, sessionQuery } from '../../features/auth/api/auth';
 import { useAppState } from '../../lib/app-store';
@@ -30,6 +30,7 @@ function initials(name: string): string {
 
 export function AppShellLayout() {
   const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
   const user = useAppState((state) => state.user);
   const theme = useAppState((state) => state.theme);
   const pageTitle = useAppState((state) => state.pageTitle);
@@ -101,7 +102,9 @@ export function AppShellLayout() {
           </ScrollArea>
         </AppShell.Navbar>
         <AppShell.Main>
-          <Outlet />
+          <div key={location.pathname} className="page-fade">
+            <Outlet />
+          </div>
         </AppShell.Main>
       </AppShell>
     </RequireUser>

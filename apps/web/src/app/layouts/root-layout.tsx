@@ -30,7 +30,8 @@ export function RootLayout() {
 
   return (
     <>
-      <div key={location.pathname} className="page-fade">
+      {/* Keyed by the top-level route: moving inside the shell does not remount the shell. */}
+      <div key={matches[1]?.id ?? location.pathname} className="page-fade">
         <Outlet />
       </div>
       <LibrasWidget scriptUrl={webConfig.librasWidgetUrl} hidden={isAdminGuarded(matches)} />

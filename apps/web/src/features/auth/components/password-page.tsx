@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import { formatCpf, validatePassword } from '@exame/shared';
+import { maskCpf, validatePassword } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
@@ -78,6 +78,10 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
       const result = await setPasswordWithLink({ cpf, token, password });
       setDone(result.message);
     } catch (caught) {
+      // Spec 8: the policy may have changed on the server; read it again.
+      if (caught instanceof ApiError && caught.code === 'password-does-not-meet-requirements') {
+        void policy.refetch();
+      }
       setError(
         caught instanceof ApiError
           ? identityErrorMessage(caught.code, caught.message)
@@ -98,7 +102,7 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
               {title}
             </Title>
             <Text size="sm" c="dimmed">
-              CPF {formatCpf(cpf)}
+              CPF {maskCpf(cpf)}
             </Text>
           </div>
           {done ? (

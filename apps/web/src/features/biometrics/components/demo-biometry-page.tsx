@@ -23,6 +23,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useParams } from 'react-router';
+import { BackHome } from '../../../components/back-home';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api';
 import { ApiError } from '../../../lib/api-client';
@@ -66,6 +67,7 @@ export function DemoBiometryPage() {
 
   return (
     <Stack gap="md" p="md" maw={960} mx="auto">
+      <BackHome to="/list-users" label="Voltar aos usuários" />
       <div>
         <Title order={2}>Biometria facial — demonstração</Title>
         <Text c="dimmed" size="sm">

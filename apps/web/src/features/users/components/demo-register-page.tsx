@@ -1,6 +1,7 @@
 /** `/demo-register/` (admin-guarded): registers a demonstration user in the DEMO unit. */
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { CreateUserInput } from '@exame/shared';
+import { BackHome } from '../../../components/back-home';
 import { toast } from '../../../components/toast';
 import { createUser } from '../api/users';
 import { serverFieldErrors } from './create-user-page';
@@ -22,6 +23,7 @@ export function DemoRegisterPage() {
   };
   return (
     <Stack gap="md" p="md" maw={720} mx="auto">
+      <BackHome />
       <div>
         <Title order={2}>Cadastro de demonstração</Title>
         <Text c="dimmed" size="sm">

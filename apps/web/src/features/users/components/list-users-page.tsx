@@ -141,17 +141,27 @@ export function ListUsersPage() {
                         </Group>
                       </Table.Td>
                       <Table.Td>
-                        {user.email !== me?.email && (
+                        <Group gap="xs" justify="flex-end" wrap="nowrap">
                           <Button
                             size="xs"
-                            variant="light"
-                            color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
-                            onClick={() => confirmToggle(user)}
-                            loading={toggle.isPending && toggle.variables?.id === user.id}
+                            variant="default"
+                            component={Link}
+                            to={`/demo-biometry/${user.cpf}`}
                           >
-                            {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
+                            Biometria
                           </Button>
-                        )}
+                          {user.email !== me?.email && (
+                            <Button
+                              size="xs"
+                              variant="light"
+                              color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
+                              onClick={() => confirmToggle(user)}
+                              loading={toggle.isPending && toggle.variables?.id === user.id}
+                            >
+                              {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
+                            </Button>
+                          )}
+                        </Group>
                       </Table.Td>
                     </Table.Tr>
                   ))}
