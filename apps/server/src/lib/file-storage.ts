@@ -15,6 +15,7 @@ import {
 import fs from 'node:fs/promises';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { AppError } from './app-error';
 
 const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const IV_BYTES = 12;
@@ -74,6 +75,15 @@ export function createFileStorage(options: { root: string; key: Buffer }) {
 
     async get(key: string): Promise<Buffer> {
       return open(await fs.readFile(locate(key)));
+    },
+
+    /** Like get, but a file that is missing or does not decrypt (key changed) is a clear 404. */
+    async read(key: string): Promise<Buffer> {
+      try {
+        return open(await fs.readFile(locate(key)));
+      } catch {
+        throw AppError.notFound('O arquivo da imagem não está disponível.', 'FILE_UNAVAILABLE');
+      }
     },
 
     async remove(key: string): Promise<void> {

@@ -316,7 +316,7 @@ export async function readFaceImage(
     .where(sqlContains(key))
     .limit(1);
   if (!template) throw AppError.notFound('Imagem não encontrada.', 'FACE_IMAGE_NOT_FOUND');
-  const content = await deps.files.get(key);
+  const content = await deps.files.read(key);
   await insertActivity(deps.db, {
     type: 'face_image_view',
     actorId: access.viewer,

@@ -195,7 +195,7 @@ export function examRoutes(files: FileStorage) {
         }
         const found = await findPhotoWithUnit(db, photoId);
         if (!found) throw AppError.notFound('Foto não encontrada.', 'PHOTO_NOT_FOUND');
-        const content = await files.get(found.photo.storageKey);
+        const content = await files.read(found.photo.storageKey);
         await insertActivity(db, {
           type: 'photo_view',
           actorId: viewer,

@@ -295,6 +295,19 @@ describe('integration API', () => {
       await count(sql`select count(*)::int as n from activity_log where type = 'load_exam'`),
     ).toBeGreaterThan(0);
 
+    // A file lost from the store (or a changed key) is a clear 404, not a crash.
+    const [stored] = (
+      (await t.database.db.execute(
+        sql`select storage_key from exam_photos where id = ${body.photos[0].id}`,
+      )) as unknown as {
+        rows: Array<{ storage_key: string }>;
+      }
+    ).rows;
+    await t.app.files.remove(stored!.storage_key);
+    const lost = await t.app.inject({ method: 'GET', url: body.photos[0].url });
+    expect(lost.statusCode).toBe(404);
+    expect(lost.json().code).toBe('FILE_UNAVAILABLE');
+
     const forged = body.photos[1].url.replace(
       /signature=[^&]+/,
       'signature=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
