@@ -3,6 +3,7 @@ import { enrolResponseSchema, errorBodySchema, ROLES, verifyResponseSchema } fro
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sendPrivateImage, signedAccessQuery } from '../../lib/signed-access';
 import { currentUser } from '../../plugins/auth';
 import {
   enrolFace,
@@ -130,21 +131,13 @@ export function biopassRoutes(deps: BiopassDeps) {
           tags: ['biometrics'],
           summary: 'Foto do cadastro facial por endereço assinado (cada visualização é registrada)',
           params: z.object({ key: z.uuid() }),
-          querystring: z.object({
-            viewer: z.uuid(),
-            expires: z.coerce.number().int(),
-            signature: z.string().min(10).max(100),
-          }),
+          querystring: signedAccessQuery,
           response: { 403: errorBodySchema, 404: errorBodySchema },
         },
       },
       async (request, reply) => {
         const content = await readFaceImage(deps, request.params.key, request.query);
-        return reply
-          .header('content-type', 'image/jpeg')
-          .header('cache-control', 'private, no-store')
-          .header('x-content-type-options', 'nosniff')
-          .send(content as never);
+        return sendPrivateImage(reply, content, 'private, no-store');
       },
     );
   };

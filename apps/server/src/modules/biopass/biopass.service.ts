@@ -19,6 +19,7 @@ import type { Database } from '../../db/client';
 import { biometricTemplates, biometricVerifications, users } from '../../db/schema/index';
 import { AppError } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
+import { signedPath } from '../../lib/signed-access';
 import type { SessionUser } from '../../plugins/auth';
 import { insertActivity } from '../activity/activity.repository';
 
@@ -293,7 +294,7 @@ export async function getEnrolment(deps: BiopassDeps, actor: SessionUser, cpfInp
     cpf,
     enrolledAt: template.updatedAt.toISOString(),
     captures: template.imageKeys.map((key) => ({
-      url: `/api/BiopassID/image/${key}?viewer=${actor.id}&expires=${expiresAt}&signature=${deps.files.signAccess(key, actor.id, expiresAt)}`,
+      url: signedPath(deps.files, `/api/BiopassID/image/${key}`, key, actor.id, expiresAt),
     })),
   };
 }

@@ -11,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
+import { sendPrivateImage, signedAccessQuery } from '../../lib/signed-access';
 import { currentUser } from '../../plugins/auth';
 import { insertActivity } from '../activity/activity.repository';
 import { readExamCsv } from './csv-import';
@@ -179,11 +180,7 @@ export function examRoutes(files: FileStorage) {
           tags: ['exams'],
           summary: 'Foto do exame por endereço assinado e temporário',
           params: z.object({ photoId: z.uuid() }),
-          querystring: z.object({
-            viewer: z.uuid(),
-            expires: z.coerce.number().int(),
-            signature: z.string().min(10).max(100),
-          }),
+          querystring: signedAccessQuery,
           response: { 403: errorBodySchema, 404: errorBodySchema },
         },
       },
@@ -202,15 +199,7 @@ export function examRoutes(files: FileStorage) {
           federativeUnit: found.federativeUnit,
           payload: { photoId, schedulingId: found.schedulingId },
         });
-        return (
-          reply
-            .header('content-type', 'image/jpeg')
-            .header('cache-control', 'private, max-age=300')
-            .header('x-content-type-options', 'nosniff')
-            .header('content-disposition', 'inline')
-            // Raw bytes: no 200 schema, so no JSON serializer touches them.
-            .send(content as never)
-        );
+        return sendPrivateImage(reply, content, 'private, max-age=300');
       },
     );
 

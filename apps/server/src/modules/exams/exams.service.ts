@@ -15,6 +15,7 @@ import {
 import type { Database, Executor } from '../../db/client';
 import { AppError, type ErrorDetail } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
+import { signedPath } from '../../lib/signed-access';
 import type { SessionUser } from '../../plugins/auth';
 import { insertActivity } from '../activity/activity.repository';
 import {
@@ -337,7 +338,7 @@ export async function getExamDetail(
   });
   const expiresAt = Date.now() + ttlMs;
   const link = (photoId: string) =>
-    `/api/ExamPhoto/${photoId}?viewer=${actor.id}&expires=${expiresAt}&signature=${files.signAccess(photoId, actor.id, expiresAt)}`;
+    signedPath(files, `/api/ExamPhoto/${photoId}`, photoId, actor.id, expiresAt);
   return {
     exam: toExam(row, name),
     history: history.map((entry) => ({

@@ -1,0 +1,34 @@
+/**
+ * Short-lived addresses for images an <img> must load without the bearer
+ * header: `<path>?viewer=<user>&expires=<ms>&signature=<hmac>`, made by
+ * FileStorage.signAccess and checked by FileStorage.verifyAccess.
+ */
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { FileStorage } from './file-storage';
+
+export const signedAccessQuery = z.object({
+  viewer: z.uuid(),
+  expires: z.coerce.number().int(),
+  signature: z.string().min(10).max(100),
+});
+
+export function signedPath(
+  files: Pick<FileStorage, 'signAccess'>,
+  path: string,
+  subject: string,
+  viewer: string,
+  expiresAt: number,
+): string {
+  return `${path}?viewer=${viewer}&expires=${expiresAt}&signature=${files.signAccess(subject, viewer, expiresAt)}`;
+}
+
+/** Sends stored JPEG bytes (no 200 schema, so no JSON serializer touches them). */
+export function sendPrivateImage(reply: FastifyReply, content: Buffer, cacheControl: string) {
+  return reply
+    .header('content-type', 'image/jpeg')
+    .header('cache-control', cacheControl)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', 'inline')
+    .send(content as never);
+}
