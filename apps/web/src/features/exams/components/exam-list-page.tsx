@@ -2,9 +2,7 @@
 import {
   Group,
   MultiSelect,
-  Pagination,
   Paper,
-  Select,
   Stack,
   Table,
   Text,
@@ -27,7 +25,6 @@ import {
   EXAM_STATUS_LABELS,
   EXAM_STATUSES,
   maskCpf,
-  PAGE_SIZE_OPTIONS,
   type ExamResult,
   type ExamStatus,
 } from '@exame/shared';
@@ -35,6 +32,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { PaginationFooter } from '../../../components/pagination-footer';
 import { QueryContent } from '../../../components/query-content';
 import { useAppState } from '../../../lib/app-store';
 import { localOptionsQuery } from '../../scheduling-locals/api/locals';
@@ -115,7 +113,6 @@ export function ExamListPage() {
   };
 
   const data = list.data;
-  const totalPages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
 
   return (
     <Stack gap="md">
@@ -272,29 +269,18 @@ export function ExamListPage() {
           )}
         </QueryContent>
       </Paper>
-      {data && data.total > 0 && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {data.total.toLocaleString('pt-BR')} {data.total === 1 ? 'exame' : 'exames'}
-          </Text>
-          <Group gap="sm">
-            <Select
-              aria-label="Itens por página"
-              data={PAGE_SIZE_OPTIONS.map((size) => ({
-                value: String(size),
-                label: `${size} por página`,
-              }))}
-              value={String(pageSize)}
-              onChange={(value) => {
-                setPageSize(Number(value ?? 20));
-                resetPage();
-              }}
-              w={150}
-              allowDeselect={false}
-            />
-            <Pagination total={totalPages} value={page} onChange={setPage} aria-label="Páginas" />
-          </Group>
-        </Group>
+      {data && (
+        <PaginationFooter
+          total={data.total}
+          page={page}
+          pageSize={pageSize}
+          noun={['exame', 'exames']}
+          onPage={setPage}
+          onPageSize={(size) => {
+            setPageSize(size);
+            resetPage();
+          }}
+        />
       )}
       {list.isFetching && !list.isPending && (
         <Text size="xs" c="dimmed" aria-live="polite">

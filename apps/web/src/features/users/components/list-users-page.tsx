@@ -1,24 +1,13 @@
 /** `list-users`: the users of the ADMIN's unit, paginated on the server, with search and enable/disable. */
-import {
-  Badge,
-  Button,
-  Group,
-  Pagination,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { maskCpf, PAGE_SIZE_OPTIONS, ROLE_LABELS, type User } from '@exame/shared';
+import { maskCpf, ROLE_LABELS, type User } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { PaginationFooter } from '../../../components/pagination-footer';
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
@@ -68,7 +57,6 @@ export function ListUsersPage() {
   };
 
   const data = list.data;
-  const totalPages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
 
   return (
     <Stack gap="md">
@@ -171,29 +159,18 @@ export function ListUsersPage() {
           )}
         </QueryContent>
       </Paper>
-      {data && data.total > 0 && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {data.total} {data.total === 1 ? 'usuário' : 'usuários'}
-          </Text>
-          <Group gap="sm">
-            <Select
-              aria-label="Itens por página"
-              data={PAGE_SIZE_OPTIONS.map((size) => ({
-                value: String(size),
-                label: `${size} por página`,
-              }))}
-              value={String(pageSize)}
-              onChange={(value) => {
-                setPageSize(Number(value ?? 10));
-                setPage(1);
-              }}
-              w={150}
-              allowDeselect={false}
-            />
-            <Pagination total={totalPages} value={page} onChange={setPage} aria-label="Páginas" />
-          </Group>
-        </Group>
+      {data && (
+        <PaginationFooter
+          total={data.total}
+          page={page}
+          pageSize={pageSize}
+          noun={['usuário', 'usuários']}
+          onPage={setPage}
+          onPageSize={(size) => {
+            setPageSize(size);
+            setPage(1);
+          }}
+        />
       )}
     </Stack>
   );
