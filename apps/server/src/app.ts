@@ -21,7 +21,12 @@ import { examRoutes } from './modules/exams/exams.routes';
 import { integrationRoutes } from './modules/integration/integration.routes';
 import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-locals.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
-import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from './biometrics/face-engine';
+import {
+  DEFAULT_FACE_CORE_OPTIONS,
+  DEFAULT_FACE_MATCH_THRESHOLD,
+  descriptorVersionOf,
+  type FaceService,
+} from './biometrics/face-engine';
 import { createFaceService } from './biometrics/face-pool';
 import { biopassRoutes } from './modules/biopass/biopass.routes';
 import { lazyFaceService } from './modules/biopass/lazy-face-service';
@@ -186,6 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           threads: config.face.workers,
         }),
       config.face.matchThreshold ?? DEFAULT_FACE_MATCH_THRESHOLD,
+      descriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS),
     );
   app.addHook('onClose', async () => {
     if (!options.faceService) await face.close();

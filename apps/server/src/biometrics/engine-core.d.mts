@@ -21,6 +21,16 @@ export type FaceCoreOptions = {
   brightenFacesTo: number;
   /** Pixel cap handed to sharp before decoding. */
   maxInputPixels: number;
+  /**
+   * How the face is cut for the recognition net: 'chip' rotates and scales it
+   * onto the 150x150 mean-face chip the net was trained on; 'box' is the
+   * upright square face-api cuts from eyes and mouth (no rotation).
+   */
+  alignment: 'chip' | 'box';
+  /** Average the descriptors of the face and of its mirror image. */
+  mirrorAverage: boolean;
+  /** Crops of the face box (shifted and scaled a little) whose descriptors are averaged; 1 = the box only. */
+  jitterCrops: number;
 };
 
 export type FaceQuality = {
@@ -69,3 +79,12 @@ export function baselineDescriptor(
   options: { inputSize: number; scoreThreshold: number },
 ): Promise<number[] | null>;
 export function liveTensorCount(): number;
+/** Similarity transform image = [a -b; b a] chip + t fitted from 68 landmarks to the mean-face chip. */
+export type ChipTransform = { a: number; b: number; tx: number; ty: number };
+export function chipTransform(points: { x: number; y: number }[]): ChipTransform;
+export function extractChip(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  transform: ChipTransform,
+): Int32Array;

@@ -96,6 +96,7 @@ function loadNet(net, manifestName) {
 async function warmUp(detectorInputSizes) {
   const frame = tf.zeros([400, 640, 3], 'int32');
   const crop = tf.zeros([240, 240, 3], 'int32');
+  const chip = tf.zeros([CHIP_SIZE, CHIP_SIZE, 3], 'int32');
   try {
     for (let round = 0; round < 2; round++) {
       for (const inputSize of detectorInputSizes) {
@@ -106,10 +107,12 @@ async function warmUp(detectorInputSizes) {
       }
       await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
       await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(crop);
+      await faceapi.nets.faceRecognitionNet.computeFaceDescriptor([chip, chip]);
     }
   } finally {
     frame.dispose();
     crop.dispose();
+    chip.dispose();
   }
 }
 
@@ -155,6 +158,37 @@ function clipBox(box, width, height) {
 }
 
 /**
+ * Adds `weight` times the bilinear sample of an RGB image at (x, y), clamped
+ * to the image, to acc[0..2].
+ * @param {Uint8Array} rgb
+ * @param {number} width
+ * @param {number} height
+ * @param {number} px
+ * @param {number} py
+ * @param {number} weight
+ * @param {number[]} acc
+ */
+function addBilinear(rgb, width, height, px, py, weight, acc) {
+  const x = Math.min(Math.max(px, 0), width - 1);
+  const y = Math.min(Math.max(py, 0), height - 1);
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const x1 = Math.min(x0 + 1, width - 1);
+  const y1 = Math.min(y0 + 1, height - 1);
+  const fx = x - x0;
+  const fy = y - y0;
+  const o00 = (y0 * width + x0) * 3;
+  const o01 = (y0 * width + x1) * 3;
+  const o10 = (y1 * width + x0) * 3;
+  const o11 = (y1 * width + x1) * 3;
+  for (let c = 0; c < 3; c++) {
+    const top = (rgb[o00 + c] ?? 0) * (1 - fx) + (rgb[o01 + c] ?? 0) * fx;
+    const bottom = (rgb[o10 + c] ?? 0) * (1 - fx) + (rgb[o11 + c] ?? 0) * fx;
+    acc[c] = (acc[c] ?? 0) + weight * (top * (1 - fy) + bottom * fy);
+  }
+}
+
+/**
  * Grey patch of a region resampled to a fixed size, so that brightness and
  * sharpness are judged on one scale whatever the face's size in the photo.
  * Several bilinear taps per output pixel average away aliasing when the
@@ -170,24 +204,12 @@ function greyPatch(rgb, width, height, region, size) {
   const stepX = region.width / size;
   const stepY = region.height / size;
   const taps = Math.max(1, Math.ceil(Math.max(stepX, stepY)));
+  const rgbSample = [0, 0, 0];
   /** @param {number} px @param {number} py */
   const sample = (px, py) => {
-    const x = Math.min(Math.max(px, 0), width - 1);
-    const y = Math.min(Math.max(py, 0), height - 1);
-    const x0 = Math.floor(x);
-    const y0 = Math.floor(y);
-    const x1 = Math.min(x0 + 1, width - 1);
-    const y1 = Math.min(y0 + 1, height - 1);
-    const fx = x - x0;
-    const fy = y - y0;
-    /** @param {number} xx @param {number} yy */
-    const grey = (xx, yy) => {
-      const o = (yy * width + xx) * 3;
-      return 0.299 * (rgb[o] ?? 0) + 0.587 * (rgb[o + 1] ?? 0) + 0.114 * (rgb[o + 2] ?? 0);
-    };
-    const top = grey(x0, y0) * (1 - fx) + grey(x1, y0) * fx;
-    const bottom = grey(x0, y1) * (1 - fx) + grey(x1, y1) * fx;
-    return top * (1 - fy) + bottom * fy;
+    rgbSample.fill(0);
+    addBilinear(rgb, width, height, px, py, 1, rgbSample);
+    return 0.299 * (rgbSample[0] ?? 0) + 0.587 * (rgbSample[1] ?? 0) + 0.114 * (rgbSample[2] ?? 0);
   };
   for (let v = 0; v < size; v++) {
     for (let u = 0; u < size; u++) {
@@ -277,6 +299,186 @@ function brightened(chip, luminance, target) {
   const out = tf.tidy(() => tf.clipByValue(tf.mul(tf.cast(chip, 'float32'), gain), 0, 255));
   chip.dispose();
   return out;
+}
+
+/**
+ * Mean face of the recognition net's training chips: positions of 68-point
+ * landmarks 17..67 in a unit square, as dlib's get_face_chip_details defines
+ * them (dlib, Boost Software License). The 128-d network in face-api is
+ * dlib's ResNet, trained on 150x150 chips aligned to these points with 25%
+ * padding, so feeding it the same alignment (rotation included) matters.
+ */
+const MEAN_FACE_X = [
+  0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991,
+  0.98004, 0.490127, 0.490127, 0.490127, 0.490127, 0.36688, 0.426036, 0.490127, 0.554217, 0.613373,
+  0.121737, 0.187122, 0.265825, 0.334606, 0.260918, 0.182743, 0.645647, 0.714428, 0.793132,
+  0.858516, 0.79751, 0.719335, 0.254149, 0.340985, 0.428858, 0.490127, 0.551395, 0.639268, 0.726104,
+  0.642159, 0.556721, 0.490127, 0.423532, 0.338094, 0.290379, 0.428096, 0.490127, 0.552157,
+  0.689874, 0.553364, 0.490127, 0.42689,
+];
+const MEAN_FACE_Y = [
+  0.106454, 0.038915, 0.0187482, 0.0344891, 0.0773906, 0.0773906, 0.0344891, 0.0187482, 0.038915,
+  0.106454, 0.203352, 0.307009, 0.409805, 0.515625, 0.587326, 0.609345, 0.628106, 0.609345,
+  0.587326, 0.216423, 0.178758, 0.179852, 0.231733, 0.245099, 0.244077, 0.231733, 0.179852,
+  0.178758, 0.216423, 0.244077, 0.245099, 0.780233, 0.745405, 0.727388, 0.742578, 0.727388,
+  0.745405, 0.780233, 0.864805, 0.902192, 0.909281, 0.902192, 0.864805, 0.784792, 0.778746,
+  0.785343, 0.778746, 0.784792, 0.824182, 0.831803, 0.824182,
+];
+/** Side of the chip the recognition net takes, and the padding it was trained with. */
+const CHIP_SIZE = 150;
+const CHIP_PADDING = 0.25;
+
+/**
+ * Landmarks used to place the chip: nose, eyes and upper lip (17..67 without
+ * the eyebrows and the lower lip, which move with expression), as in dlib.
+ * @param {number} i
+ */
+function usedForAlignment(i) {
+  return i >= 27 && !(i >= 55 && i <= 59) && !(i >= 65 && i <= 67);
+}
+
+/**
+ * Least-squares similarity transform (rotation, uniform scale, translation;
+ * no reflection) taking chip coordinates to image coordinates, fitted on the
+ * landmarks against the mean face.
+ * @param {{ x: number; y: number }[]} points 68 landmarks in image pixels
+ * @returns {{ a: number; b: number; tx: number; ty: number }} image = [a -b; b a] chip + t
+ */
+export function chipTransform(points) {
+  /** @type {Array<[number, number, number, number]>} chip x, chip y, image x, image y */
+  const pairs = [];
+  for (let i = 17; i < 68; i++) {
+    if (!usedForAlignment(i)) continue;
+    const p = points[i];
+    const mx = MEAN_FACE_X[i - 17];
+    const my = MEAN_FACE_Y[i - 17];
+    if (!p || mx === undefined || my === undefined) continue;
+    pairs.push([
+      ((CHIP_PADDING + mx) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
+      ((CHIP_PADDING + my) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
+      p.x,
+      p.y,
+    ]);
+  }
+  const n = pairs.length;
+  let sx = 0;
+  let sy = 0;
+  let dx = 0;
+  let dy = 0;
+  for (const [x, y, u, v] of pairs) {
+    sx += x;
+    sy += y;
+    dx += u;
+    dy += v;
+  }
+  sx /= n;
+  sy /= n;
+  dx /= n;
+  dy /= n;
+  // Closed form for a 2-D similarity: with centred points, a = sum(x.u + y.v) / sum(|x|^2)
+  // and b = sum(x.v - y.u) / sum(|x|^2).
+  let dot = 0;
+  let cross = 0;
+  let norm = 0;
+  for (const [x, y, u, v] of pairs) {
+    const cx = x - sx;
+    const cy = y - sy;
+    const cu = u - dx;
+    const cv = v - dy;
+    dot += cx * cu + cy * cv;
+    cross += cx * cv - cy * cu;
+    norm += cx * cx + cy * cy;
+  }
+  const a = dot / norm;
+  const b = cross / norm;
+  return { a, b, tx: dx - (a * sx - b * sy), ty: dy - (b * sx + a * sy) };
+}
+
+/**
+ * The 150x150 RGB chip the recognition net expects, sampled from the image
+ * through `chipTransform`. When a chip pixel covers several image pixels
+ * (faces larger than the chip) several bilinear taps are averaged so the
+ * chip is not aliased; outside the image the nearest edge pixel is used.
+ * @param {Uint8Array} rgb
+ * @param {number} width
+ * @param {number} height
+ * @param {{ a: number; b: number; tx: number; ty: number }} t
+ * @returns {Int32Array}
+ */
+export function extractChip(rgb, width, height, t) {
+  const out = new Int32Array(CHIP_SIZE * CHIP_SIZE * 3);
+  const scale = Math.hypot(t.a, t.b);
+  const taps = Math.max(1, Math.min(8, Math.ceil(scale)));
+  const weight = 1 / (taps * taps);
+  const acc = [0, 0, 0];
+  for (let v = 0; v < CHIP_SIZE; v++) {
+    for (let u = 0; u < CHIP_SIZE; u++) {
+      acc[0] = 0;
+      acc[1] = 0;
+      acc[2] = 0;
+      for (let j = 0; j < taps; j++) {
+        const cy = v + (j + 0.5) / taps - 0.5;
+        for (let i = 0; i < taps; i++) {
+          const cx = u + (i + 0.5) / taps - 0.5;
+          addBilinear(
+            rgb,
+            width,
+            height,
+            t.a * cx - t.b * cy + t.tx,
+            t.b * cx + t.a * cy + t.ty,
+            weight,
+            acc,
+          );
+        }
+      }
+      const o = (v * CHIP_SIZE + u) * 3;
+      out[o] = Math.round(acc[0] ?? 0);
+      out[o + 1] = Math.round(acc[1] ?? 0);
+      out[o + 2] = Math.round(acc[2] ?? 0);
+    }
+  }
+  return out;
+}
+
+/**
+ * Crops of the face box whose descriptors are averaged (`jitterCrops` of
+ * them, in this order): [shift x, shift y, scale], shifts as fractions of the
+ * box. The descriptor moves by ~0.08 when the box moves by a pixel; the mean
+ * over a few crops is steadier (descriptor-study.ts).
+ * @type {Array<[number, number, number]>}
+ */
+const JITTER = [
+  [0, 0, 1],
+  [0, 0, 0.95],
+  [0, 0, 1.05],
+  [0.03, 0, 1],
+  [-0.03, 0, 1],
+  [0, 0.03, 1],
+  [0, -0.03, 1],
+];
+
+/**
+ * The 128-d descriptor of a face: the mean of the descriptors of its crops
+ * (and, with `mirror`, of their mirror images), in one batch through the net.
+ * @param {any[]} chips int32 or float32 [h, w, 3]
+ * @param {boolean} mirror
+ * @returns {Promise<number[]>}
+ */
+async function describe(chips, mirror) {
+  const flipped = mirror ? chips.map((c) => tf.reverse(c, 1)) : [];
+  try {
+    const batch = [...chips, ...flipped];
+    const out = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
+      batch.length === 1 ? batch[0] : batch,
+    );
+    /** @type {Float32Array[]} */
+    const all = Array.isArray(out) ? out : [out];
+    const mean = new Array(128).fill(0);
+    for (const d of all) for (let i = 0; i < 128; i++) mean[i] += (d[i] ?? 0) / all.length;
+    return mean;
+  } finally {
+    for (const f of flipped) f.dispose();
+  }
 }
 
 /**
@@ -413,25 +615,61 @@ export async function analyzeFace(bytes, options) {
     if (luminance < options.minLuminance) return { ok: false, code: 'FACE_TOO_DARK', quality };
     if (sharpness < options.minSharpness) return { ok: false, code: 'FACE_BLURRED', quality };
 
-    const aligned = clipBox(landmarks.align(null, { useDlibAlignment: true }), width, height);
-    if (!aligned) return { ok: false, code: 'FACE_NOT_FOUND' };
-    const chip = brightened(
-      tf.slice(input, [aligned.y, aligned.x, 0], [aligned.height, aligned.width, 3]),
-      luminance,
-      options.brightenFacesTo,
-    );
-    /** @type {Float32Array} */
+    /** @type {any[]} */
+    const chips = [];
+    try {
+      if (options.alignment === 'box') {
+        const box = landmarks.align(null, { useDlibAlignment: true });
+        for (const [dx, dy, ds] of JITTER.slice(0, Math.max(1, options.jitterCrops))) {
+          const side = box.width * ds;
+          const moved = clipBox(
+            {
+              x: box.x + box.width * dx - (side - box.width) / 2,
+              y: box.y + box.height * dy - (box.height * ds - box.height) / 2,
+              width: side,
+              height: box.height * ds,
+            },
+            width,
+            height,
+          );
+          if (!moved) return { ok: false, code: 'FACE_NOT_FOUND' };
+          chips.push(
+            brightened(
+              tf.slice(input, [moved.y, moved.x, 0], [moved.height, moved.width, 3]),
+              luminance,
+              options.brightenFacesTo,
+            ),
+          );
+        }
+      } else {
+        chips.push(
+          brightened(
+            tf.tensor3d(
+              extractChip(rgb, width, height, chipTransform(points)),
+              [CHIP_SIZE, CHIP_SIZE, 3],
+              'int32',
+            ),
+            luminance,
+            options.brightenFacesTo,
+          ),
+        );
+      }
+    } catch (error) {
+      for (const c of chips) c.dispose();
+      throw error;
+    }
+    /** @type {number[]} */
     let descriptor;
     try {
-      descriptor = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(chip);
+      descriptor = await describe(chips, options.mirrorAverage);
     } finally {
-      chip.dispose();
+      for (const c of chips) c.dispose();
     }
 
     return {
       ok: true,
       face: {
-        descriptor: Array.from(descriptor),
+        descriptor,
         landmarks: points.flatMap((p) => [p.x, p.y]),
         box: main.box,
         detectionScore: main.score,

@@ -92,7 +92,7 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
     expect(subjects.length).toBeGreaterThanOrEqual(10);
     for (const photo of subjects) {
       const { quality } = await enrol(photo.file);
-      expect(quality.faceSizePx).toBeGreaterThan(2 * DEFAULT_FACE_CORE_OPTIONS.minFaceSizePx);
+      expect(quality.faceSizePx).toBeGreaterThan(1.5 * DEFAULT_FACE_CORE_OPTIONS.minFaceSizePx);
       expect(quality.luminance).toBeGreaterThan(DEFAULT_FACE_CORE_OPTIONS.brightenFacesTo);
       expect(quality.sharpness).toBeGreaterThan(3 * DEFAULT_FACE_CORE_OPTIONS.minSharpness);
     }

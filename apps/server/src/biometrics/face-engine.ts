@@ -29,16 +29,18 @@ export type { FaceBox, FaceQuality } from './engine-core.mjs';
  * impostor pairs (the largest one that does, rounded down to two decimals),
  * preferred to the equal-error threshold because a false match lets someone
  * sit an exam in another person's name while a false non-match costs a retry.
- * Last run, with the gates and exposure correction of
+ * Last run, with the gates, exposure correction and 3-crop descriptor of
  * DEFAULT_FACE_CORE_OPTIONS below: 34 genuine and 137 impostor dev pairs
  * (p09 has no usable face; no other dev photo is refused by a gate, and none
- * is dark enough to be brightened), threshold for FMR <= 1% 0.5866, EER 2.6%
- * at 0.599; at 0.58 FNMR 5.9% and FMR 0.7% on dev. With so few pairs the
- * value is coarse: re-run the script when the engine or its gates change.
+ * is dark enough to be brightened), genuine distances 0.271-0.577, impostor
+ * 0.550-0.885, threshold for FMR <= 1% 0.5753, EER 0.7% at 0.582; at 0.57
+ * FNMR 2.9% and FMR 0.7% on dev. (The single-crop descriptor gave 0.58 with
+ * FNMR 5.9%, EER 2.6%.) With so few pairs the value is coarse: re-run the
+ * script when the engine or its gates change.
  * Deployments set FACE_MATCH_THRESHOLD; holdout/ only measures it
  * (bench/face.bench.ts).
  */
-export const DEFAULT_FACE_MATCH_THRESHOLD = 0.58;
+export const DEFAULT_FACE_MATCH_THRESHOLD = 0.57;
 
 /**
  * Quality gates, exposure correction and detector settings, all chosen on
@@ -54,9 +56,11 @@ export const DEFAULT_FACE_MATCH_THRESHOLD = 0.58;
  * fixed first ("as good as full size": FNMR within 5 points of full size,
  * FMR <= 1%), would have refused faces under 40 px and every
  * under-exposed capture; the study prints both verdicts.
- * Full-size dev photos, for scale: FNMR 5.9% (68 genuine), FMR 0.7% (274
- * impostor ordered pairs) at 0.58; p01/p02 measure size >= 50, luminance
- * >= 125, sharpness >= 374, and pass every gate.
+ * Full-size dev photos, for scale: FNMR 2.9% (68 genuine), FMR 0.7% (274
+ * impostor ordered pairs) at 0.57; p01/p02 measure size >= 50, luminance
+ * >= 125, sharpness >= 374, and pass every gate. Last run with the 3-crop
+ * descriptor at 0.57; it moved the size gate from 24 to 28 and left the
+ * others where they were.
  */
 export const DEFAULT_FACE_CORE_OPTIONS: Readonly<FaceCoreOptions> = Object.freeze({
   // 416 is the library's documented size; the others run only when it finds
@@ -69,30 +73,38 @@ export const DEFAULT_FACE_CORE_OPTIONS: Readonly<FaceCoreOptions> = Object.freez
   minDetectionScore: 0.5,
   secondaryFaceMinRatio: 1 / 3,
   // Dev faces scaled to s px on a 640x480 frame, against full-size photos:
-  // s=40 FNMR 8.8%, 32 23.5%, 28 20.6%, 24 29.4% (FMR <= 0.4%, and <= 0.8%
-  // between two faces of that size), then s=20 FNMR 64.7% and only 10 of 19
+  // s=40 FNMR 7.4%, 32 17.6%, 28 20.6% (FMR <= 1.1%, and 0% between two
+  // faces of that size); at 24 FNMR 26.5% and two 24 px faces of different
+  // people matched (FMR 3.4%, 4 of 119); s=20 FNMR 64.7% with only 10 of 19
   // faces found at all. Caveat: p09, a full-body shot whose 31 px face only a
   // 608 detector pass finds (so it stays "not found" here), would match p08
-  // at 0.55 if found; one real small-face false match on dev.
-  minFaceSizePx: 24,
+  // if found; one real small-face false match on dev.
+  minFaceSizePx: 28,
   // Dev photos darkened (pixels x k) drift towards other people: without
-  // exposure correction, FMR at k=0.4 (luminance ~54) was 1.5% against
-  // full-size photos and 2.9% between two dark captures, 20.7% at k=0.12.
+  // exposure correction, FMR at k=0.4 (luminance ~54) was 1.1% against
+  // full-size photos and 2.9% between two dark captures, 24.1% at k=0.12.
   // Brightening dark faces to 100 before the descriptor (100: just under the
   // darkest well-exposed dev face, 103, so no dev photo is touched) brought
-  // that to 0.4-1.3% and 0.7-3.4% down to k=0.12, with FNMR <= 12.5%. Binned
-  // by measured luminance, 30-40 still matched like full size (FNMR 4.9%,
-  // FMR 0.3%), 20-30 did not (FMR 1.6%: 6 of 373, two over the allowance);
+  // that to 0.4-1.3% and 0-3.4% down to k=0.12, with FNMR <= 8.8%. Binned by
+  // measured luminance, 30-40 still matched like full size (FNMR 3.9%, FMR
+  // 0.3%), 20-30 did not (FMR 1.3% vs full, 2.9% between two dark captures);
   // 10-20 passed again, so this boundary is coarse. Under ~15 the detector
   // finds no face.
   minLuminance: 30,
   brightenFacesTo: 100,
   // Dev photos blurred (sigma = r x face size), binned by measured sharpness:
-  // 100-150 FNMR 5.0%, 75-100 42.1% with two blurred captures of different
-  // people matching (2 of 22), 35-50 58.2%, and blurred faces match each
-  // other more and more below (r=0.04, median sharpness 39: FMR 7.3%).
+  // 100-150 FNMR 5.0%, 75-100 39.5% with two blurred captures of different
+  // people matching (2 of 22), 35-50 56.4%, and blurred faces match each
+  // other more and more below (r=0.04, median sharpness 39: FMR 8.0%).
   minSharpness: 100,
   maxInputPixels: 16_000_000,
+  // descriptor-study.ts on dev: the mean descriptor of the face box at 100%,
+  // 95% and 105% ranks genuine and impostor pairs better than the box alone
+  // (pooled AUC 0.9982 vs 0.9974, EER 1.8% vs 2.1%), for ~40 ms per capture;
+  // the dlib-style rotated chip and the mirror average did worse.
+  alignment: 'box',
+  mirrorAverage: false,
+  jitterCrops: 3,
 });
 
 export type FaceEngineOptions = Partial<FaceCoreOptions> & {
@@ -106,9 +118,40 @@ export type FaceAnalysis = CoreFace;
 export type { Descriptor, FaceComparison } from './descriptor';
 export { compareFaces, descriptorDistance, DESCRIPTOR_LENGTH } from './descriptor';
 
+/**
+ * Names everything that shapes a descriptor (model, crop, averaging, exposure
+ * correction). Descriptors are only comparable within one version: stored
+ * templates carry theirs, and one made by another version is recomputed from
+ * its enrolment captures before it is used (biopass.service.ts).
+ */
+export function descriptorVersionOf(
+  core: Pick<FaceCoreOptions, 'alignment' | 'mirrorAverage' | 'jitterCrops' | 'brightenFacesTo'>,
+): string {
+  return [
+    'face-api-1.7.15',
+    `align=${core.alignment}`,
+    `crops=${core.jitterCrops}`,
+    `mirror=${core.mirrorAverage ? 1 : 0}`,
+    `bright=${core.brightenFacesTo}`,
+  ].join(';');
+}
+
+/**
+ * The version of templates enrolled before versions were recorded: one crop,
+ * no mirror, brightening to 100.
+ */
+export const LEGACY_DESCRIPTOR_VERSION = descriptorVersionOf({
+  alignment: 'box',
+  mirrorAverage: false,
+  jitterCrops: 1,
+  brightenFacesTo: 100,
+});
+
 /** What both the in-process engine and the worker pool offer. */
 export interface FaceService {
   readonly threshold: number;
+  /** descriptorVersionOf() the options this service computes descriptors with. */
+  readonly descriptorVersion: string;
   ready(): Promise<void>;
   analyze(image: Uint8Array): Promise<FaceAnalysis>;
   compare(a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison;
@@ -141,7 +184,16 @@ export function resolveFaceOptions(options: FaceEngineOptions = {}): {
     minSharpness: options.minSharpness ?? DEFAULT_FACE_CORE_OPTIONS.minSharpness,
     brightenFacesTo: options.brightenFacesTo ?? DEFAULT_FACE_CORE_OPTIONS.brightenFacesTo,
     maxInputPixels: options.maxInputPixels ?? DEFAULT_FACE_CORE_OPTIONS.maxInputPixels,
+    alignment: options.alignment ?? DEFAULT_FACE_CORE_OPTIONS.alignment,
+    mirrorAverage: options.mirrorAverage ?? DEFAULT_FACE_CORE_OPTIONS.mirrorAverage,
+    jitterCrops: options.jitterCrops ?? DEFAULT_FACE_CORE_OPTIONS.jitterCrops,
   };
+  if (!Number.isInteger(core.jitterCrops) || core.jitterCrops < 1 || core.jitterCrops > 7) {
+    throw new TypeError(`Opção inválida do motor facial: jitterCrops=${core.jitterCrops} (1 a 7)`);
+  }
+  if (core.alignment !== 'chip' && core.alignment !== 'box') {
+    throw new TypeError(`Opção inválida do motor facial: alignment=${String(core.alignment)}`);
+  }
   if (
     core.detectorInputSizes.length === 0 ||
     core.detectorInputSizes.some((s) => !Number.isInteger(s) || s < 128 || s % 32 !== 0)
@@ -177,6 +229,7 @@ export function unwrapCoreResult(result: CoreResult): FaceAnalysis {
  */
 export class FaceEngine implements FaceService {
   readonly threshold: number;
+  readonly descriptorVersion: string;
   private readonly core: FaceCoreOptions;
   private readonly burst: Partial<BurstOptions>;
   private readonly loading: Promise<void>;
@@ -186,6 +239,7 @@ export class FaceEngine implements FaceService {
     const resolved = resolveFaceOptions(options);
     this.core = resolved.core;
     this.threshold = resolved.matchThreshold;
+    this.descriptorVersion = descriptorVersionOf(resolved.core);
     this.burst = resolved.burst;
     this.loading = loadFaceModels(this.core.detectorInputSizes);
     // A failed load surfaces in ready()/analyze(); do not crash on an unobserved rejection.

@@ -10,6 +10,7 @@ import { Piscina } from 'piscina';
 import type { CoreResult } from './engine-core.mjs';
 import { compareFaces, type Descriptor, type FaceComparison } from './descriptor';
 import {
+  descriptorVersionOf,
   FaceEngine,
   resolveFaceOptions,
   unwrapCoreResult,
@@ -50,6 +51,7 @@ function isWorkerMessage(value: unknown): value is WorkerMessage {
 
 export class FacePool implements FaceService {
   readonly threshold: number;
+  readonly descriptorVersion: string;
   readonly threads: number;
   private readonly pool: Piscina;
   private readonly burst: Partial<BurstOptions>;
@@ -59,6 +61,7 @@ export class FacePool implements FaceService {
   constructor(options: FacePoolOptions = {}) {
     const resolved = resolveFaceOptions(options);
     this.threshold = resolved.matchThreshold;
+    this.descriptorVersion = descriptorVersionOf(resolved.core);
     this.burst = resolved.burst;
     this.threads = options.threads ?? defaultThreadCount();
     if (!Number.isInteger(this.threads) || this.threads < 1) {

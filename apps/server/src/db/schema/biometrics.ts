@@ -26,6 +26,11 @@ export const biometricTemplates = pgTable(
     cpf: text('cpf').notNull(),
     /** AES-256-GCM of the descriptors (one per capture), base64. */
     templateSealed: text('template_sealed').notNull(),
+    /**
+     * descriptorVersionOf() the engine that computed the descriptors; null for
+     * templates enrolled before it was recorded (LEGACY_DESCRIPTOR_VERSION).
+     */
+    descriptorVersion: text('descriptor_version'),
     /** Storage keys of the encrypted enrolment captures. */
     imageKeys: jsonb('image_keys').$type<string[]>().notNull(),
     enrolledBy: uuid('enrolled_by'),

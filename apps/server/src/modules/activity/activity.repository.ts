@@ -16,6 +16,7 @@ export type ActivityType =
   | 'exam_import'
   | 'photo_view'
   | 'biometric_enrol'
+  | 'biometric_template_upgrade'
   | 'face_image_view'
   | 'retention_purge'
   | 'load_audit'

@@ -13,7 +13,11 @@ import {
   type VerifyResponse,
 } from '@exame/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FaceAnalysis, FaceService } from '../../biometrics/face-engine';
+import {
+  LEGACY_DESCRIPTOR_VERSION,
+  type FaceAnalysis,
+  type FaceService,
+} from '../../biometrics/face-engine';
 import { validateAndNormalizeImage } from '../../biometrics/image';
 import type { Database } from '../../db/client';
 import { biometricTemplates, biometricVerifications, users } from '../../db/schema/index';
@@ -137,12 +141,19 @@ export async function enrolFace(
         federativeUnit: actor.federativeUnit,
         cpf,
         templateSealed,
+        descriptorVersion: deps.face.descriptorVersion,
         imageKeys,
         enrolledBy: actor.id,
       })
       .onConflictDoUpdate({
         target: [biometricTemplates.federativeUnit, biometricTemplates.cpf],
-        set: { templateSealed, imageKeys, enrolledBy: actor.id, updatedAt: now },
+        set: {
+          templateSealed,
+          descriptorVersion: deps.face.descriptorVersion,
+          imageKeys,
+          enrolledBy: actor.id,
+          updatedAt: now,
+        },
       });
     await insertActivity(tx, {
       type: 'biometric_enrol',
@@ -155,6 +166,63 @@ export async function enrolFace(
   // Captures of a replaced enrolment serve no purpose any more (LGPD: keep only what is needed).
   for (const key of previous) await deps.files.remove(key);
   return { cpf, captures: captures.length, enrolledAt: now.toISOString() };
+}
+
+const templateOutdated = () =>
+  new AppError(
+    'FACE_TEMPLATE_OUTDATED',
+    'O cadastro facial deste CPF foi feito por uma versão anterior do reconhecimento facial e não pôde ser atualizado. Faça um novo cadastro facial.',
+    409,
+  );
+
+/**
+ * Descriptors of another engine version are not comparable with this one's,
+ * so a template enrolled under another version is recomputed from its stored
+ * enrolment captures, saved (unless it was re-enrolled meanwhile) and logged.
+ * Without its captures it cannot be trusted and must be enrolled again.
+ */
+async function upToDateTemplate(
+  deps: BiopassDeps,
+  template: typeof biometricTemplates.$inferSelect,
+): Promise<number[][]> {
+  const from = template.descriptorVersion ?? LEGACY_DESCRIPTOR_VERSION;
+  if (from === deps.face.descriptorVersion) {
+    return openTemplate(deps.files, template.templateSealed);
+  }
+  const descriptors: number[][] = [];
+  for (const key of template.imageKeys) {
+    try {
+      const analysis = await deps.face.analyze(await deps.files.read(key));
+      descriptors.push(Array.from(analysis.descriptor));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'FACE_ENGINE_UNAVAILABLE') throw error;
+      const outdated = templateOutdated();
+      outdated.cause = error;
+      throw outdated;
+    }
+  }
+  if (descriptors.length === 0) throw templateOutdated();
+  const templateSealed = sealTemplate(deps.files, descriptors);
+  await deps.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(biometricTemplates)
+      .set({ templateSealed, descriptorVersion: deps.face.descriptorVersion })
+      .where(
+        and(
+          eq(biometricTemplates.id, template.id),
+          eq(biometricTemplates.templateSealed, template.templateSealed),
+        ),
+      )
+      .returning({ id: biometricTemplates.id });
+    if (updated.length === 0) return;
+    await insertActivity(tx, {
+      type: 'biometric_template_upgrade',
+      actorId: null,
+      federativeUnit: template.federativeUnit,
+      payload: { cpf: template.cpf, from, to: deps.face.descriptorVersion },
+    });
+  });
+  return descriptors;
 }
 
 export type VerifyResult = VerifyResponse;
@@ -186,7 +254,7 @@ export async function verifyFace(
     )
     .limit(1);
   if (!template) throw notEnrolled();
-  const enrolled = openTemplate(deps.files, template.templateSealed);
+  const enrolled = await upToDateTemplate(deps, template);
 
   const record = async (values: Partial<typeof biometricVerifications.$inferInsert>) => {
     const [row] = await deps.db

@@ -6,7 +6,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaceService } from '../../biometrics/face-engine';
+import {
+  FaceEngine,
+  LEGACY_DESCRIPTOR_VERSION,
+  type FaceService,
+} from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { faceFixturesDir, hasFaceFixtures } from '../../biometrics/fixtures';
 import {
@@ -261,5 +265,106 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       }
     ).rows[0]?.n;
     expect(views).toBe(1);
+  });
+
+  type TemplateRow = {
+    id: string;
+    template_sealed: string;
+    descriptor_version: string | null;
+    image_keys: string[];
+  };
+  const templateOf = async (cpf: string) =>
+    (
+      (await t.database.db.execute(
+        sql`select id, template_sealed, descriptor_version, image_keys from biometric_templates where cpf = ${cpf}`,
+      )) as unknown as { rows: TemplateRow[] }
+    ).rows[0];
+  const openSealed = (sealed: string): number[][] =>
+    JSON.parse(t.app.files.open(Buffer.from(sealed, 'base64')).toString('utf8')) as number[][];
+  /** Turns an enrolment into one made before descriptor versions (one crop per face). */
+  const makeLegacy = async (cpf: string) => {
+    const row = await templateOf(cpf);
+    if (!row) throw new Error('sem cadastro');
+    const legacy = new FaceEngine({ jitterCrops: 1 });
+    expect(legacy.descriptorVersion).toBe(LEGACY_DESCRIPTOR_VERSION);
+    const descriptors = [];
+    for (const key of row.image_keys) {
+      descriptors.push((await legacy.analyze(await t.app.files.read(key))).descriptor);
+    }
+    await legacy.close();
+    const sealed = t.app.files.seal(Buffer.from(JSON.stringify(descriptors))).toString('base64');
+    await t.database.db.execute(
+      sql`update biometric_templates set template_sealed = ${sealed}, descriptor_version = null where id = ${row.id}`,
+    );
+    return { ...row, template_sealed: sealed, descriptor_version: null };
+  };
+
+  it('a template of an earlier engine version is recomputed from its captures, saved and logged', async () => {
+    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    expect(
+      (
+        await enrol(subject.cpf, [
+          b64(await devPhoto('p02-1.jpg')),
+          b64(await devPhoto('p02-2.jpg')),
+        ])
+      ).statusCode,
+    ).toBe(201);
+    const current = await templateOf(subject.cpf);
+    expect(current?.descriptor_version).toBe(face.descriptorVersion);
+    expect(face.descriptorVersion).not.toBe(LEGACY_DESCRIPTOR_VERSION);
+    const legacy = await makeLegacy(subject.cpf);
+    // The two versions really differ: comparing across them would add noise to every decision.
+    const before = openSealed(legacy.template_sealed);
+    const expected = openSealed(current?.template_sealed ?? '');
+    expect(before[0]).not.toEqual(expected[0]);
+
+    const response = await verify(subject.cpf, b64(await webcamFrame('p02-3.jpg')));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ match: true, verified: true });
+
+    const upgraded = await templateOf(subject.cpf);
+    expect(upgraded?.descriptor_version).toBe(face.descriptorVersion);
+    expect(upgraded?.image_keys).toEqual(legacy.image_keys);
+    const after = openSealed(upgraded?.template_sealed ?? '');
+    expect(after).toHaveLength(2);
+    after.forEach((descriptor, i) =>
+      descriptor.forEach((value, j) => expect(value).toBeCloseTo(expected[i]?.[j] ?? NaN, 5)),
+    );
+    const log = (
+      (await t.database.db.execute(
+        sql`select payload from activity_log where type = 'biometric_template_upgrade'`,
+      )) as unknown as { rows: Array<{ payload: Record<string, unknown> }> }
+    ).rows;
+    expect(log).toEqual([
+      {
+        payload: { cpf: subject.cpf, from: LEGACY_DESCRIPTOR_VERSION, to: face.descriptorVersion },
+      },
+    ]);
+    // Once upgraded it is used as is.
+    expect((await verify(subject.cpf, b64(await devPhoto('p02-4.jpg')))).json().match).toBe(true);
+    expect(
+      (
+        (await t.database.db.execute(
+          sql`select count(*)::int as n from activity_log where type = 'biometric_template_upgrade'`,
+        )) as unknown as { rows: Array<{ n: number }> }
+      ).rows[0]?.n,
+    ).toBe(1);
+  });
+
+  it('an old-version template whose captures are gone asks for a new enrolment and is left as it was', async () => {
+    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    expect((await enrol(subject.cpf, [b64(await devPhoto('p02-1.jpg'))])).statusCode).toBe(201);
+    const legacy = await makeLegacy(subject.cpf);
+    for (const key of legacy.image_keys) await t.app.files.remove(key);
+    const response = await verify(subject.cpf, b64(await devPhoto('p02-2.jpg')));
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      Error:
+        'O cadastro facial deste CPF foi feito por uma versão anterior do reconhecimento facial e não pôde ser atualizado. Faça um novo cadastro facial.',
+      code: 'FACE_TEMPLATE_OUTDATED',
+    });
+    const row = await templateOf(subject.cpf);
+    expect(row?.descriptor_version).toBeNull();
+    expect(row?.template_sealed).toBe(legacy.template_sealed);
   });
 });

@@ -15,6 +15,7 @@ import {
 export function lazyFaceService(
   create: () => Promise<FaceService>,
   threshold: number,
+  descriptorVersion: string,
 ): FaceService {
   let service: Promise<FaceService> | undefined;
   const get = () => {
@@ -26,6 +27,7 @@ export function lazyFaceService(
   };
   return {
     threshold,
+    descriptorVersion,
     ready: async () => {
       await (await get()).ready();
     },

@@ -1,0 +1,1 @@
+ALTER TABLE "biometric_templates" ADD COLUMN "descriptor_version" text;
