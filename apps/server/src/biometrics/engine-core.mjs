@@ -617,46 +617,43 @@ export async function analyzeFace(bytes, options) {
 
     /** @type {any[]} */
     const chips = [];
-    try {
-      if (options.alignment === 'box') {
-        const box = landmarks.align(null, { useDlibAlignment: true });
-        for (const [dx, dy, ds] of JITTER.slice(0, Math.max(1, options.jitterCrops))) {
-          const side = box.width * ds;
-          const moved = clipBox(
-            {
-              x: box.x + box.width * dx - (side - box.width) / 2,
-              y: box.y + box.height * dy - (box.height * ds - box.height) / 2,
-              width: side,
-              height: box.height * ds,
-            },
-            width,
-            height,
-          );
-          if (!moved) return { ok: false, code: 'FACE_NOT_FOUND' };
-          chips.push(
-            brightened(
-              tf.slice(input, [moved.y, moved.x, 0], [moved.height, moved.width, 3]),
-              luminance,
-              options.brightenFacesTo,
-            ),
-          );
-        }
-      } else {
+    if (options.alignment === 'box') {
+      const box = landmarks.align(null, { useDlibAlignment: true });
+      // Every crop is placed first, so a failure leaves no tensor behind.
+      const crops = JITTER.slice(0, Math.max(1, options.jitterCrops)).map(([dx, dy, ds]) =>
+        clipBox(
+          {
+            x: box.x + box.width * dx - (box.width * ds - box.width) / 2,
+            y: box.y + box.height * dy - (box.height * ds - box.height) / 2,
+            width: box.width * ds,
+            height: box.height * ds,
+          },
+          width,
+          height,
+        ),
+      );
+      if (crops.some((crop) => !crop)) return { ok: false, code: 'FACE_NOT_FOUND' };
+      for (const crop of /** @type {FaceBox[]} */ (crops)) {
         chips.push(
           brightened(
-            tf.tensor3d(
-              extractChip(rgb, width, height, chipTransform(points)),
-              [CHIP_SIZE, CHIP_SIZE, 3],
-              'int32',
-            ),
+            tf.slice(input, [crop.y, crop.x, 0], [crop.height, crop.width, 3]),
             luminance,
             options.brightenFacesTo,
           ),
         );
       }
-    } catch (error) {
-      for (const c of chips) c.dispose();
-      throw error;
+    } else {
+      chips.push(
+        brightened(
+          tf.tensor3d(
+            extractChip(rgb, width, height, chipTransform(points)),
+            [CHIP_SIZE, CHIP_SIZE, 3],
+            'int32',
+          ),
+          luminance,
+          options.brightenFacesTo,
+        ),
+      );
     }
     /** @type {number[]} */
     let descriptor;
