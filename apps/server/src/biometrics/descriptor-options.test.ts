@@ -4,7 +4,7 @@
  * alignment that descriptor-study.ts compares.
  */
 import { describe, expect, it } from 'vitest';
-import { chipTransform, type FaceCoreOptions } from './engine-core.mjs';
+import { chipTransform, FACE_API_VERSION, type FaceCoreOptions } from './engine-core.mjs';
 import {
   DEFAULT_FACE_CORE_OPTIONS,
   descriptorVersionOf,
@@ -27,14 +27,15 @@ describe('descriptor options', () => {
 
   it('names every setting that changes a descriptor in the template version', () => {
     const current = descriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS);
-    expect(current).toBe('face-api-1.7.15;align=box;crops=3;mirror=0;bright=100');
+    expect(current).toBe(`face-api-${FACE_API_VERSION};align=box;crops=3;mirror=0;bright=100`);
+    expect(FACE_API_VERSION).toMatch(/^\d+\.\d+\.\d+/);
     expect(LEGACY_DESCRIPTOR_VERSION).toBe('face-api-1.7.15;align=box;crops=1;mirror=0;bright=100');
     const variants = [
       { ...DEFAULT_FACE_CORE_OPTIONS, jitterCrops: 5 },
       { ...DEFAULT_FACE_CORE_OPTIONS, mirrorAverage: true },
       { ...DEFAULT_FACE_CORE_OPTIONS, alignment: 'chip' as const },
       { ...DEFAULT_FACE_CORE_OPTIONS, brightenFacesTo: 0 },
-    ].map(descriptorVersionOf);
+    ].map((options) => descriptorVersionOf(options));
     expect(new Set([current, ...variants]).size).toBe(5);
     // Gates decide whether a face is used, not its descriptor: same version.
     const stricter: FaceCoreOptions = { ...DEFAULT_FACE_CORE_OPTIONS, minFaceSizePx: 40 };

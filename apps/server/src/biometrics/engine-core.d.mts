@@ -71,6 +71,8 @@ export type CoreResult =
   | { ok: true; face: CoreFace }
   | { ok: false; code: CoreFailureCode; quality?: FaceQuality; faces?: number };
 
+/** Installed @vladmandic/face-api version. */
+export const FACE_API_VERSION: string;
 /** Loads and warms the networks once per thread; later calls return the same promise. */
 export function loadFaceModels(warmInputSizes?: number[]): Promise<void>;
 export function analyzeFace(bytes: Uint8Array, options: FaceCoreOptions): Promise<CoreResult>;

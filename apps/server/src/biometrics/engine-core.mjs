@@ -43,6 +43,10 @@ function packageDir(name) {
 
 const FACE_API_DIR = packageDir('@vladmandic/face-api');
 const MODEL_DIR = path.join(FACE_API_DIR, 'model');
+/** Installed face-api version: part of every descriptor version (face-engine.ts). */
+export const FACE_API_VERSION = /** @type {string} */ (
+  JSON.parse(fs.readFileSync(path.join(FACE_API_DIR, 'package.json'), 'utf8')).version
+);
 // The package's exports do not expose the node-wasm build by subpath.
 /** @type {any} */
 const faceapi = require(path.join(FACE_API_DIR, 'dist', 'face-api.node-wasm.js'));
@@ -465,8 +469,10 @@ const JITTER = [
  * @returns {Promise<number[]>}
  */
 async function describe(chips, mirror) {
-  const flipped = mirror ? chips.map((c) => tf.reverse(c, 1)) : [];
+  /** @type {any[]} */
+  const flipped = [];
   try {
+    if (mirror) for (const chip of chips) flipped.push(tf.reverse(chip, 1));
     const batch = [...chips, ...flipped];
     const out = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
       batch.length === 1 ? batch[0] : batch,
@@ -617,50 +623,45 @@ export async function analyzeFace(bytes, options) {
 
     /** @type {any[]} */
     const chips = [];
-    if (options.alignment === 'box') {
-      const box = landmarks.align(null, { useDlibAlignment: true });
-      // Every crop is placed first, so a failure leaves no tensor behind.
-      const crops = JITTER.slice(0, Math.max(1, options.jitterCrops)).map(([dx, dy, ds]) =>
-        clipBox(
-          {
-            x: box.x + box.width * dx - (box.width * ds - box.width) / 2,
-            y: box.y + box.height * dy - (box.height * ds - box.height) / 2,
-            width: box.width * ds,
-            height: box.height * ds,
-          },
-          width,
-          height,
-        ),
-      );
-      if (crops.some((crop) => !crop)) return { ok: false, code: 'FACE_NOT_FOUND' };
-      for (const crop of /** @type {FaceBox[]} */ (crops)) {
-        chips.push(
-          brightened(
-            tf.slice(input, [crop.y, crop.x, 0], [crop.height, crop.width, 3]),
-            luminance,
-            options.brightenFacesTo,
+    /** @param {any} chip */
+    const keep = (chip) => {
+      chips.push(chip);
+      // brightened() disposes its input only when it returns a new tensor.
+      chips[chips.length - 1] = brightened(chip, luminance, options.brightenFacesTo);
+    };
+    /** @type {number[]} */
+    let descriptor;
+    try {
+      if (options.alignment === 'box') {
+        const box = landmarks.align(null, { useDlibAlignment: true });
+        const crops = JITTER.slice(0, Math.max(1, options.jitterCrops)).map(([dx, dy, ds]) =>
+          clipBox(
+            {
+              x: box.x + box.width * dx - (box.width * ds - box.width) / 2,
+              y: box.y + box.height * dy - (box.height * ds - box.height) / 2,
+              width: box.width * ds,
+              height: box.height * ds,
+            },
+            width,
+            height,
           ),
         );
-      }
-    } else {
-      chips.push(
-        brightened(
+        if (crops.some((crop) => !crop)) return { ok: false, code: 'FACE_NOT_FOUND' };
+        for (const crop of /** @type {FaceBox[]} */ (crops)) {
+          keep(tf.slice(input, [crop.y, crop.x, 0], [crop.height, crop.width, 3]));
+        }
+      } else {
+        keep(
           tf.tensor3d(
             extractChip(rgb, width, height, chipTransform(points)),
             [CHIP_SIZE, CHIP_SIZE, 3],
             'int32',
           ),
-          luminance,
-          options.brightenFacesTo,
-        ),
-      );
-    }
-    /** @type {number[]} */
-    let descriptor;
-    try {
+        );
+      }
       descriptor = await describe(chips, options.mirrorAverage);
     } finally {
-      for (const c of chips) c.dispose();
+      for (const chip of chips) chip.dispose();
     }
 
     return {

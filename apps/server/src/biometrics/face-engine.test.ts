@@ -176,6 +176,23 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
     expect(liveTensorCount()).toBe(before);
   });
 
+  it('frees every tensor on the study-only descriptor paths too (rotated chip, mirror)', async () => {
+    const image = await devPhoto('p02-1.jpg');
+    const variants = [
+      new FaceEngine({ alignment: 'chip', mirrorAverage: true }),
+      new FaceEngine({ jitterCrops: 7, mirrorAverage: true }),
+    ];
+    for (const variant of variants) await variant.analyze(image);
+    const before = liveTensorCount();
+    for (const variant of variants) {
+      const face = await variant.analyze(image);
+      expect(face.descriptor).toHaveLength(128);
+      // Still the same person as the shipped descriptor says.
+      expect(variant.compare(face, await engine.analyze(image)).distance).toBeLessThan(0.3);
+    }
+    expect(liveTensorCount()).toBe(before);
+  });
+
   describe('burst liveness signal', () => {
     it('passes a burst of the same face moving a little', async () => {
       const frames = await Promise.all([

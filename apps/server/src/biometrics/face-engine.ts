@@ -9,6 +9,7 @@
  */
 import {
   analyzeFace,
+  FACE_API_VERSION,
   loadFaceModels,
   type CoreFace,
   type CoreResult,
@@ -126,9 +127,10 @@ export { compareFaces, descriptorDistance, DESCRIPTOR_LENGTH } from './descripto
  */
 export function descriptorVersionOf(
   core: Pick<FaceCoreOptions, 'alignment' | 'mirrorAverage' | 'jitterCrops' | 'brightenFacesTo'>,
+  library: string = FACE_API_VERSION,
 ): string {
   return [
-    'face-api-1.7.15',
+    `face-api-${library}`,
     `align=${core.alignment}`,
     `crops=${core.jitterCrops}`,
     `mirror=${core.mirrorAverage ? 1 : 0}`,
@@ -137,15 +139,13 @@ export function descriptorVersionOf(
 }
 
 /**
- * The version of templates enrolled before versions were recorded: one crop,
- * no mirror, brightening to 100.
+ * The version of templates enrolled before versions were recorded: face-api
+ * 1.7.15, one crop, no mirror, brightening to 100.
  */
-export const LEGACY_DESCRIPTOR_VERSION = descriptorVersionOf({
-  alignment: 'box',
-  mirrorAverage: false,
-  jitterCrops: 1,
-  brightenFacesTo: 100,
-});
+export const LEGACY_DESCRIPTOR_VERSION = descriptorVersionOf(
+  { alignment: 'box', mirrorAverage: false, jitterCrops: 1, brightenFacesTo: 100 },
+  '1.7.15',
+);
 
 /** What both the in-process engine and the worker pool offer. */
 export interface FaceService {

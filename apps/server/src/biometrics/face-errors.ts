@@ -37,6 +37,11 @@ export const FACE_ERRORS = {
     status: 500,
     message: 'O modelo biométrico armazenado é inválido. Faça um novo cadastro facial.',
   },
+  FACE_TEMPLATE_OUTDATED: {
+    status: 409,
+    message:
+      'O cadastro facial deste CPF foi feito por uma versão anterior do reconhecimento facial e não pôde ser atualizado. Faça um novo cadastro facial.',
+  },
   FACE_ENGINE_UNAVAILABLE: {
     status: 503,
     message:

@@ -19,8 +19,10 @@ const errors = {
   403: errorBodySchema,
   404: errorBodySchema,
   413: errorBodySchema,
+  409: errorBodySchema,
   415: errorBodySchema,
   422: errorBodySchema,
+  503: errorBodySchema,
 };
 /** Base64 of an image, with or without its data-URL prefix. */
 const image = z

@@ -21,7 +21,8 @@ import {
 import { validateAndNormalizeImage } from '../../biometrics/image';
 import type { Database } from '../../db/client';
 import { biometricTemplates, biometricVerifications, users } from '../../db/schema/index';
-import { AppError } from '../../lib/app-error';
+import { faceError } from '../../biometrics/face-errors';
+import { AppError, type ErrorDetail } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
 import { signedPath } from '../../lib/signed-access';
 import type { SessionUser } from '../../plugins/auth';
@@ -168,40 +169,61 @@ export async function enrolFace(
   return { cpf, captures: captures.length, enrolledAt: now.toISOString() };
 }
 
-const templateOutdated = () =>
-  new AppError(
-    'FACE_TEMPLATE_OUTDATED',
-    'O cadastro facial deste CPF foi feito por uma versão anterior do reconhecimento facial e não pôde ser atualizado. Faça um novo cadastro facial.',
-    409,
-  );
+type TemplateRow = typeof biometricTemplates.$inferSelect;
+
+async function findTemplate(db: Database, unit: string, cpf: string): Promise<TemplateRow | null> {
+  const [row] = await db
+    .select()
+    .from(biometricTemplates)
+    .where(and(eq(biometricTemplates.federativeUnit, unit), eq(biometricTemplates.cpf, cpf)))
+    .limit(1);
+  return row ?? null;
+}
 
 /**
  * Descriptors of another engine version are not comparable with this one's,
  * so a template enrolled under another version is recomputed from its stored
- * enrolment captures, saved (unless it was re-enrolled meanwhile) and logged.
- * Without its captures it cannot be trusted and must be enrolled again.
+ * enrolment captures (all at once, so the pool's workers share them), saved
+ * (unless it was re-enrolled meanwhile) and logged. A capture the current
+ * engine refuses (a gate that became stricter) or whose file is gone is left
+ * out while at least one remains; with none, the person must enrol again.
+ * Failures of the engine itself are not the template's fault and pass through.
  */
 async function upToDateTemplate(
   deps: BiopassDeps,
-  template: typeof biometricTemplates.$inferSelect,
+  template: TemplateRow,
+  retried = false,
 ): Promise<number[][]> {
   const from = template.descriptorVersion ?? LEGACY_DESCRIPTOR_VERSION;
   if (from === deps.face.descriptorVersion) {
     return openTemplate(deps.files, template.templateSealed);
   }
+  const results = await Promise.allSettled(
+    template.imageKeys.map(async (key) =>
+      Array.from((await deps.face.analyze(await deps.files.read(key))).descriptor),
+    ),
+  );
   const descriptors: number[][] = [];
-  for (const key of template.imageKeys) {
-    try {
-      const analysis = await deps.face.analyze(await deps.files.read(key));
-      descriptors.push(Array.from(analysis.descriptor));
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'FACE_ENGINE_UNAVAILABLE') throw error;
-      const outdated = templateOutdated();
-      outdated.cause = error;
-      throw outdated;
+  const leftOut: ErrorDetail[] = [];
+  for (const [index, result] of results.entries()) {
+    if (result.status === 'fulfilled') {
+      descriptors.push(result.value);
+      continue;
     }
+    const error: unknown = result.reason;
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    if (error.code === 'FILE_UNAVAILABLE' && !retried) {
+      // A new enrolment (or the retention purge) may have replaced the
+      // captures while they were read: start again from the row as it is now.
+      const current = await findTemplate(deps.db, template.federativeUnit, template.cpf);
+      if (!current) throw notEnrolled();
+      if (current.templateSealed !== template.templateSealed) {
+        return upToDateTemplate(deps, current, true);
+      }
+    }
+    leftOut.push({ path: `captures.${index}`, message: `${error.code}: ${error.message}` });
   }
-  if (descriptors.length === 0) throw templateOutdated();
+  if (descriptors.length === 0) throw faceError('FACE_TEMPLATE_OUTDATED', leftOut);
   const templateSealed = sealTemplate(deps.files, descriptors);
   await deps.db.transaction(async (tx) => {
     const updated = await tx
@@ -219,7 +241,13 @@ async function upToDateTemplate(
       type: 'biometric_template_upgrade',
       actorId: null,
       federativeUnit: template.federativeUnit,
-      payload: { cpf: template.cpf, from, to: deps.face.descriptorVersion },
+      payload: {
+        cpf: template.cpf,
+        from,
+        to: deps.face.descriptorVersion,
+        captures: descriptors.length,
+        leftOut: leftOut.map((detail) => detail.message),
+      },
     });
   });
   return descriptors;
@@ -243,16 +271,7 @@ export async function verifyFace(
     throw new AppError('FACE_VALIDATION_UNAVAILABLE', FACE_VALIDATION_ONLY_DF, 400);
   }
   const cpf = stripCpf(input.cpf);
-  const [template] = await deps.db
-    .select()
-    .from(biometricTemplates)
-    .where(
-      and(
-        eq(biometricTemplates.federativeUnit, actor.federativeUnit),
-        eq(biometricTemplates.cpf, cpf),
-      ),
-    )
-    .limit(1);
+  const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
   if (!template) throw notEnrolled();
   const enrolled = await upToDateTemplate(deps, template);
 
@@ -346,16 +365,7 @@ export async function verifyFace(
 /** The enrolment of a CPF with short-lived addresses of its captures (each view is logged when opened). */
 export async function getEnrolment(deps: BiopassDeps, actor: SessionUser, cpfInput: string) {
   const cpf = stripCpf(cpfInput);
-  const [template] = await deps.db
-    .select()
-    .from(biometricTemplates)
-    .where(
-      and(
-        eq(biometricTemplates.federativeUnit, actor.federativeUnit),
-        eq(biometricTemplates.cpf, cpf),
-      ),
-    )
-    .limit(1);
+  const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
   if (!template) throw notEnrolled();
   const expiresAt = Date.now() + deps.signedUrlTtlMs;
   return {

@@ -337,7 +337,13 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     ).rows;
     expect(log).toEqual([
       {
-        payload: { cpf: subject.cpf, from: LEGACY_DESCRIPTOR_VERSION, to: face.descriptorVersion },
+        payload: {
+          cpf: subject.cpf,
+          from: LEGACY_DESCRIPTOR_VERSION,
+          to: face.descriptorVersion,
+          captures: 2,
+          leftOut: [],
+        },
       },
     ]);
     // Once upgraded it is used as is.
@@ -351,6 +357,26 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     ).toBe(1);
   });
 
+  it('an old-version template with one capture gone is recomputed from the ones left', async () => {
+    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    expect(
+      (
+        await enrol(subject.cpf, [
+          b64(await devPhoto('p02-1.jpg')),
+          b64(await devPhoto('p02-3.jpg')),
+        ])
+      ).statusCode,
+    ).toBe(201);
+    const legacy = await makeLegacy(subject.cpf);
+    await t.app.files.remove(legacy.image_keys[0] ?? '');
+    const response = await verify(subject.cpf, b64(await devPhoto('p02-4.jpg')));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().match).toBe(true);
+    const row = await templateOf(subject.cpf);
+    expect(row?.descriptor_version).toBe(face.descriptorVersion);
+    expect(openSealed(row?.template_sealed ?? '')).toHaveLength(1);
+  });
+
   it('an old-version template whose captures are gone asks for a new enrolment and is left as it was', async () => {
     const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
     expect((await enrol(subject.cpf, [b64(await devPhoto('p02-1.jpg'))])).statusCode).toBe(201);
@@ -358,10 +384,11 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     for (const key of legacy.image_keys) await t.app.files.remove(key);
     const response = await verify(subject.cpf, b64(await devPhoto('p02-2.jpg')));
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       Error:
         'O cadastro facial deste CPF foi feito por uma versão anterior do reconhecimento facial e não pôde ser atualizado. Faça um novo cadastro facial.',
       code: 'FACE_TEMPLATE_OUTDATED',
+      details: [{ path: 'captures.0', message: expect.stringMatching(/^FILE_UNAVAILABLE: /) }],
     });
     const row = await templateOf(subject.cpf);
     expect(row?.descriptor_version).toBeNull();

@@ -19,10 +19,22 @@ export function lazyFaceService(
 ): FaceService {
   let service: Promise<FaceService> | undefined;
   const get = () => {
-    service ??= create().catch((error: unknown) => {
-      service = undefined;
-      throw error;
-    });
+    service ??= create().then(
+      (created) => {
+        // Templates are stamped with the version announced here: it must be the engine's.
+        if (created.descriptorVersion !== descriptorVersion) {
+          void created.close();
+          throw new Error(
+            `Versão do descritor divergente: ${created.descriptorVersion} != ${descriptorVersion}`,
+          );
+        }
+        return created;
+      },
+      (error: unknown) => {
+        service = undefined;
+        throw error;
+      },
+    );
     return service;
   };
   return {
