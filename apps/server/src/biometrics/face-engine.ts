@@ -16,7 +16,7 @@ import {
   type FaceCoreOptions,
 } from './engine-core.mjs';
 import { compareFaces, type Descriptor, type FaceComparison } from './descriptor';
-import { faceError } from './face-errors';
+import { engineUnavailable, faceError } from './face-errors';
 import { imageInvalid } from './image';
 import { evaluateBurst, type BurstOptions, type BurstResult } from './liveness';
 
@@ -250,9 +250,7 @@ export class FaceEngine implements FaceService {
     try {
       await this.loading;
     } catch (error) {
-      const unavailable = faceError('FACE_ENGINE_UNAVAILABLE');
-      unavailable.cause = error;
-      throw unavailable;
+      throw engineUnavailable(error);
     }
   }
 

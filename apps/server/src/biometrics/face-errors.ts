@@ -55,3 +55,10 @@ export function faceError(code: FaceErrorCode, details?: AppError['details']): A
   const { status, message } = FACE_ERRORS[code];
   return new AppError(code, message, status, details);
 }
+
+/** FACE_ENGINE_UNAVAILABLE, keeping what failed underneath for the server log. */
+export function engineUnavailable(cause: unknown): AppError {
+  const error = faceError('FACE_ENGINE_UNAVAILABLE');
+  error.cause = cause;
+  return error;
+}

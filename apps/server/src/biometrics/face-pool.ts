@@ -18,7 +18,7 @@ import {
   type FaceEngineOptions,
   type FaceService,
 } from './face-engine';
-import { faceError } from './face-errors';
+import { engineUnavailable, faceError } from './face-errors';
 import { evaluateBurst, type BurstOptions, type BurstResult } from './liveness';
 
 const WORKER_FILE = fileURLToPath(new URL('./face-worker.mjs', import.meta.url));
@@ -114,9 +114,7 @@ export class FacePool implements FaceService {
     try {
       await this.warmed;
     } catch (error) {
-      const unavailable = faceError('FACE_ENGINE_UNAVAILABLE');
-      unavailable.cause = error;
-      throw unavailable;
+      throw engineUnavailable(error);
     }
   }
 
@@ -133,9 +131,7 @@ export class FacePool implements FaceService {
         { transferList: [copy.buffer] },
       )) as CoreResult;
     } catch (error) {
-      const unavailable = faceError('FACE_ENGINE_UNAVAILABLE');
-      unavailable.cause = error;
-      throw unavailable;
+      throw engineUnavailable(error);
     }
     return unwrapCoreResult(result);
   }
