@@ -12,9 +12,17 @@ import type { DatabaseHandle } from './db/client';
 import { requestSerializer } from './lib/log-safety';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hash';
 import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
+import { resolveOperatorToken } from './lib/operator-token';
+import { createPseudonymizer, type Pseudonymizer } from './lib/pseudonym';
+import { createRateLimiter, type RateLimitOverrides } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { IdentityDeps } from './modules/auth/identity-deps';
+import {
+  createLinkRequestWorker,
+  type LinkRequestWorker,
+} from './modules/auth/password-links.service';
 import { createMailer, type Mailer } from './modules/mail/mailer';
+import { mailRoutes } from './modules/mail/mail.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { examReportRoutes } from './modules/exam-report/exam-report.routes';
 import { examRoutes } from './modules/exams/exams.routes';
@@ -44,8 +52,10 @@ declare module 'fastify' {
     database: DatabaseHandle;
     lifecycle: { shuttingDown: boolean };
     registeredRoutes: RegisteredRoute[];
-    identity: IdentityDeps;
+    identity: IdentityDeps & { linkRequests: LinkRequestWorker };
     files: FileStorage;
+    /** Keyed pseudonyms of personal data (rate-limit keys, retention). */
+    pseudonym: Pseudonymizer;
   }
 }
 
@@ -58,6 +68,14 @@ export type BuildAppOptions = {
   /** Tests may pass a cheaper hasher; production uses the configured argon2id cost. */
   hasher?: PasswordHasher;
   mailer?: Mailer;
+  /**
+   * Link requests are worked off right after each answer (`auto`, the
+   * default); tests that look at the answer alone take `manual` and run the
+   * worker themselves.
+   */
+  linkRequests?: 'auto' | 'manual';
+  /** Tests that make many calls on purpose raise the limits they are not about. */
+  rateLimits?: RateLimitOverrides;
 };
 
 export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
@@ -152,19 +170,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // App tier.
   registerErrorHandler(app);
-  registerAuth(app);
+  registerAuth(app, resolveOperatorToken(config.dataDir));
   const mailer =
     options.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
-  const identity: IdentityDeps = {
+  const masterKey = resolveFileKey(config.dataDir, config.fileEncryptionKey);
+  const pseudonym = createPseudonymizer(masterKey);
+  app.decorate('pseudonym', pseudonym);
+  const limiter = createRateLimiter(database.db, pseudonym, options.rateLimits);
+  const linkRequests = createLinkRequestWorker(
+    { db: database.db, config, mailer, log: app.log },
+    { auto: (options.linkRequests ?? 'auto') === 'auto' },
+  );
+  const identity = {
     db: database.db,
     config,
     hasher: options.hasher ?? createPasswordHasher(config.argon2),
     mailer,
     log: app.log,
-  };
+    limiter,
+    linkRequests,
+  } satisfies IdentityDeps;
   app.decorate('identity', identity);
+  app.addHook('onReady', async () => {
+    linkRequests.start();
+  });
   app.addHook('onClose', async () => {
+    linkRequests.stop();
+    await linkRequests.idle();
     mailer.close();
   });
 
@@ -173,11 +206,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(federativeUnitRoutes);
   await app.register(authRoutes(identity));
   await app.register(userRoutes(identity));
+  await app.register(mailRoutes(database.db));
   await app.register(examReportRoutes);
-  const files = createFileStorage({
-    root: path.join(config.dataDir, 'files'),
-    key: resolveFileKey(config.dataDir, config.fileEncryptionKey),
-  });
+  const files = createFileStorage({ root: path.join(config.dataDir, 'files'), key: masterKey });
   app.decorate('files', files);
   await app.register(schedulingLocalRoutes);
   await app.register(examRoutes(files));
@@ -197,7 +228,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (!options.faceService) await face.close();
   });
   await app.register(
-    biopassRoutes({ db: database.db, files, face, signedUrlTtlMs: config.signedUrlTtlMs }),
+    biopassRoutes({
+      db: database.db,
+      files,
+      face,
+      signedUrlTtlMs: config.signedUrlTtlMs,
+      limiter,
+    }),
   );
   await registerWeb(app, config);
 

@@ -10,6 +10,7 @@ import { openDatabase, targetFromConfig } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { seedDemoOnEmpty } from './db/seed/demo-exams';
 import { ensureReferenceData } from './db/seed/reference-data';
+import { upgradeSealedData } from './db/sealed-data-upgrade';
 import { scheduleRetention } from './modules/retention/retention';
 
 async function main(): Promise<void> {
@@ -45,7 +46,20 @@ async function main(): Promise<void> {
   app.addHook('onClose', async () => {
     await faceService?.close();
   });
-  const firstStart = await seedFirstStart(database.db, config, app.identity.hasher);
+  const sealed = await upgradeSealedData(database.db, app.files);
+  if (sealed.templates + sealed.files > 0) {
+    app.log.info(sealed, 'dados cifrados convertidos para o formato vinculado ao dono');
+  }
+  let firstStart;
+  try {
+    firstStart = await seedFirstStart(database.db, config, app.identity.hasher);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    await app.close();
+    await database.close();
+    process.exit(1);
+  }
   if (config.seedDemo) await seedDemoOnEmpty(database.db, app.files);
 
   let closing = false;
@@ -71,15 +85,22 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  const stopRetention = scheduleRetention(database.db, app.files, config.retention, app.log);
+  const stopRetention = scheduleRetention(
+    { db: database.db, files: app.files, pseudonym: app.pseudonym },
+    config.retention,
+    app.log,
+  );
   app.addHook('onClose', async () => stopRetention());
   await app.listen({ host: config.host, port: config.port });
   const where = database.kind === 'pglite' ? `PGlite em ${config.dataDir}` : 'PostgreSQL';
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const mail = config.smtpUrl
+    ? 'SMTP'
+    : 'sem SMTP_URL: os e-mails (links de senha) ficam na caixa de saída; leia-os com `npm run mail:outbox`';
   console.log(
-    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  API: http://${shownHost}:${port}/docs\n`,
+    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  API: http://${shownHost}:${port}/docs\n  E-mails: ${mail}\n`,
   );
   if (firstStart) console.log(`${describeFirstStart(firstStart)}\n`);
   else

@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app';
+import { buildApp, type BuildAppOptions } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config/env';
-import { openDatabase, type DatabaseHandle } from '../src/db/client';
+import { openDatabase, type DatabaseHandle, type QueryObserver } from '../src/db/client';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
 import type { PasswordHasher } from '../src/lib/password-hash';
 import type { FaceService } from '../src/biometrics/face-engine';
@@ -20,9 +20,11 @@ export const engineName = testDatabaseUrl ? 'postgres' : 'pglite';
 export type TestDatabase = DatabaseHandle & { drop: () => Promise<void> };
 
 /** Opens an empty, migrated database on the engine under test. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { onQuery?: QueryObserver } = {},
+): Promise<TestDatabase> {
   if (!testDatabaseUrl) {
-    const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
+    const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory', ...options });
     await handle.migrate();
     return { ...handle, drop: handle.close };
   }
@@ -37,6 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     kind: 'postgres',
     url: url.toString(),
     poolSize: 4,
+    ...options,
   });
   await handle.migrate();
   return {
@@ -74,19 +77,28 @@ export type BuildTestAppOptions = {
   config?: Partial<AppConfig>;
   hasher?: PasswordHasher;
   faceService?: FaceService;
+  linkRequests?: BuildAppOptions['linkRequests'];
+  rateLimits?: BuildAppOptions['rateLimits'];
+  /** Pino options (e.g. a stream the test reads); silent by default. */
+  logger?: BuildAppOptions['logger'];
+  /** Another app on the same database (a second instance behind the load balancer). */
+  database?: TestDatabase;
   /** Runs before `ready()`, to register extra routes for a test. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 };
 
 export async function buildTestApp(options: BuildTestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  await ensureReferenceData(database.db);
+  const shared = options.database;
+  const database = shared ?? (await createTestDatabase());
+  if (!shared) await ensureReferenceData(database.db);
   const app = await buildApp({
     config: testConfig(options.config),
     database,
-    logger: false,
+    logger: options.logger ?? false,
     hasher: options.hasher,
     faceService: options.faceService,
+    linkRequests: options.linkRequests,
+    rateLimits: options.rateLimits,
   });
   await options.beforeReady?.(app);
   await app.ready();
@@ -95,7 +107,8 @@ export async function buildTestApp(options: BuildTestAppOptions = {}): Promise<T
     database,
     close: async () => {
       await app.close();
-      await database.drop();
+      // The app that created the database drops it.
+      if (!shared) await database.drop();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '../src/app';
 import { cpfFromBase } from '../src/db/seed/first-start';
 import { mailOutbox } from '../src/db/schema/index';
+import { renderMail } from '../src/modules/mail/mailer';
 import { insertUser, type UserRow } from '../src/modules/users/users.repository';
 
 let sequence = 0;
@@ -65,8 +66,12 @@ export async function seedSignedIn(app: FastifyInstance, options: SeedUserOption
   return { user, token, auth: { authorization: `Bearer ${token}` } };
 }
 
-/** The newest e-mail queued for a recipient, with the token of the link it carries. */
+/**
+ * The newest e-mail queued for a recipient (once the queued link requests are
+ * worked off), as the recipient reads it, with the token of its link.
+ */
 export async function lastMailTo(app: FastifyInstance, recipient: string) {
+  await app.identity.linkRequests.run();
   const [message] = await app.database.db
     .select()
     .from(mailOutbox)
@@ -74,7 +79,8 @@ export async function lastMailTo(app: FastifyInstance, recipient: string) {
     .orderBy(desc(mailOutbox.createdAt))
     .limit(1);
   if (!message) return undefined;
-  return { ...message, link: extractLink(message.text) };
+  const rendered = renderMail(message);
+  return { ...message, ...rendered, link: extractLink(rendered.text) };
 }
 
 export function extractLink(

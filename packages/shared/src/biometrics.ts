@@ -7,25 +7,60 @@ export const FACE_VALIDATION_ONLY_DF =
   'A validação facial está disponível apenas para o Distrito Federal';
 export const FACE_VALIDATION_SUCCESS = 'Sua validação biométrica foi concluída.';
 
+/**
+ * The device identifier each browser creates once (spec 3: a UUID v4,
+ * persisted as deviceId), whether it comes in a body or in `x-device-id`.
+ */
+export const deviceIdSchema = z.uuid({
+  version: 'v4',
+  message: 'Identificador de dispositivo inválido.',
+});
+
+/**
+ * Size caps of the pictures, in base64 characters. A camera capture (640x400
+ * JPEG, spec 9) is about 60 KB; 1 MiB of base64 (768 KB of JPEG) leaves room
+ * for larger cameras. Enrolment may use photos taken elsewhere: 4 MiB each
+ * (3 MB of JPEG), at most three.
+ */
+export const FACE_CAPTURE_MAX_CHARS = 1_048_576;
+export const FACE_BURST_MAX_FRAMES = 5;
+export const FACE_ENROL_IMAGE_MAX_CHARS = 4 * 1_048_576;
+export const FACE_ENROL_MAX_IMAGES = 3;
+/** Room for the other fields and the JSON around the pictures. */
+const BODY_OVERHEAD = 64 * 1024;
+/** Body limits that follow from the caps: the picture plus the burst; the enrolment photos. */
+export const FACE_VERIFY_BODY_LIMIT =
+  (1 + FACE_BURST_MAX_FRAMES) * FACE_CAPTURE_MAX_CHARS + BODY_OVERHEAD;
+export const FACE_ENROL_BODY_LIMIT =
+  FACE_ENROL_MAX_IMAGES * FACE_ENROL_IMAGE_MAX_CHARS + BODY_OVERHEAD;
+
+/** The roles that judge a verification and see its scores; the others get the decision only. */
+export const FACE_SCORE_ROLES = ['ADMIN', 'AUDITOR'] as const;
+
+export const FACE_LIVENESS_REQUIRED =
+  'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.';
+
 export const verifyResponseSchema = z.object({
   verificationId: z.string(),
   cpf: z.string(),
-  /** The face matches the enrolled template. */
-  match: z.boolean(),
-  /** The decision: a match, and the burst (when sent) looked live. */
+  /** The decision: the face matches the template and the burst looked live. */
   verified: z.boolean(),
-  distance: z.number(),
-  similarity: z.number(),
-  threshold: z.number(),
-  liveness: z.object({
-    checked: z.boolean(),
-    passed: z.boolean().nullable(),
-    checks: z
-      .object({ sameFace: z.boolean(), naturalMotion: z.boolean(), notIdentical: z.boolean() })
-      .nullable(),
-    note: z.string(),
-  }),
   message: z.string(),
+  /** Scores and checks, for the roles of FACE_SCORE_ROLES only. */
+  match: z.boolean().optional(),
+  distance: z.number().optional(),
+  similarity: z.number().optional(),
+  threshold: z.number().optional(),
+  liveness: z
+    .object({
+      checked: z.boolean(),
+      passed: z.boolean().nullable(),
+      checks: z
+        .object({ sameFace: z.boolean(), naturalMotion: z.boolean(), notIdentical: z.boolean() })
+        .nullable(),
+      note: z.string(),
+    })
+    .optional(),
 });
 export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
 

@@ -49,4 +49,14 @@ export const userPageSchema = z.object({
 });
 export type UserPage = z.infer<typeof userPageSchema>;
 
+/**
+ * `joana.silva@detran.df.gov.br` -> `j***@detran.df.gov.br`: enough to
+ * recognise one's own address, not enough to collect others'.
+ */
+export function maskEmail(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${value.slice(0, 1)}***${value.slice(at)}`;
+}
+
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;

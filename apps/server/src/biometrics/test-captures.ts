@@ -103,3 +103,19 @@ export async function photoWithoutFace(file: string): Promise<Buffer> {
     image.extract({ left: 0, top, width, height: height - top }),
   );
 }
+
+/**
+ * A burst as the capture modal sends it: the picture itself, then two frames
+ * of the same scene moved by a few pixels (a person holding still is never
+ * perfectly still).
+ */
+export async function burstAround(jpeg: Buffer): Promise<Buffer[]> {
+  const { width = 0, height = 0 } = await sharp(jpeg).metadata();
+  const moved = (dx: number, dy: number) =>
+    sharp(jpeg)
+      .extend({ top: dy, left: dx, background: GREY })
+      .extract({ left: 0, top: 0, width, height })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+  return [jpeg, await moved(6, 3), await moved(12, 5)];
+}

@@ -39,4 +39,52 @@ describe('loadConfig', () => {
       '192.168.0.0/16',
     ]);
   });
+
+  const production = {
+    NODE_ENV: 'production',
+    TRUST_PROXY: '10.0.0.2',
+    FILE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    SMTP_URL: 'smtp://mail.detran.gov.br:587',
+  };
+
+  it('production states the proxy, the file key and the mail delivery explicitly', () => {
+    expect(() => loadConfig(production)).not.toThrow();
+    for (const name of ['TRUST_PROXY', 'FILE_ENCRYPTION_KEY', 'SMTP_URL'] as const) {
+      const { [name]: _omitted, ...rest } = production;
+      expect(() => loadConfig(rest), name).toThrow(new RegExp(name));
+    }
+    // No proxy is a statement too; outbox-only mail must be asked for.
+    expect(loadConfig({ ...production, TRUST_PROXY: 'none' }).trustProxy).toEqual([]);
+    const { SMTP_URL: _smtp, ...withoutSmtp } = production;
+    expect(() => loadConfig({ ...withoutSmtp, MAIL_OUTBOX_ONLY: 'true' })).not.toThrow();
+    // Outside production the defaults stay convenient.
+    expect(loadConfig({}).trustProxy).toEqual([]);
+  });
+
+  it('ADMIN_PASSWORD follows the password policy and the common-password list', () => {
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'abc12' })).toThrow(/ADMIN_PASSWORD.*Pelo menos 6/);
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'senha123' })).toThrow(/ADMIN_PASSWORD.*senha comum/);
+    const strict = JSON.stringify({
+      schemaVersion: 1,
+      customStrengthOptions: { minPasswordLength: 10, containsUppercaseCharacter: true },
+    });
+    expect(() => loadConfig({ PASSWORD_POLICY: strict, ADMIN_PASSWORD: 'girassol#azul9' })).toThrow(
+      /ADMIN_PASSWORD/,
+    );
+    expect(
+      loadConfig({ PASSWORD_POLICY: strict, ADMIN_PASSWORD: 'Girassol#Azul9' }).adminPassword,
+    ).toBe('Girassol#Azul9');
+  });
+
+  it('the first ADMIN is of DEMO only in demo mode', () => {
+    expect(loadConfig({}).adminFederativeUnit).toBe('DEMO');
+    expect(loadConfig({ SEED_DEMO: 'false' }).adminFederativeUnit).toBeUndefined();
+    expect(
+      loadConfig({ SEED_DEMO: 'false', ADMIN_FEDERATIVE_UNIT: 'df' }).adminFederativeUnit,
+    ).toBe('DF');
+    expect(() => loadConfig({ SEED_DEMO: 'false', ADMIN_FEDERATIVE_UNIT: 'DEMO' })).toThrow(
+      /ADMIN_FEDERATIVE_UNIT/,
+    );
+    expect(() => loadConfig({ ADMIN_FEDERATIVE_UNIT: 'XX' })).toThrow(/ADMIN_FEDERATIVE_UNIT/);
+  });
 });

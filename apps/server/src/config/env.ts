@@ -3,8 +3,15 @@
  * start-up; a bad value stops the process with a message naming the variable.
  */
 import path from 'node:path';
-import { DEFAULT_PASSWORD_POLICY, parsePasswordPolicy, type PasswordPolicy } from '@exame/shared';
-import { reportLocalPrefixesSchema } from '@exame/shared';
+import {
+  DEFAULT_PASSWORD_POLICY,
+  FEDERATIVE_UNIT_CODES,
+  parsePasswordPolicy,
+  reportLocalPrefixesSchema,
+  validatePassword,
+  type PasswordPolicy,
+} from '@exame/shared';
+import { isCommonPassword } from '@exame/shared/common-passwords';
 import { z } from 'zod';
 
 const booleanFromString = z
@@ -35,18 +42,32 @@ const envSchema = z.object({
   LIBRAS_WIDGET_URL: optionalUrl,
   /** Seed the DEMO unit with sample data on an empty database. */
   SEED_DEMO: booleanFromString.optional(),
-  /** Proxies whose X-Forwarded-For is trusted (comma-separated addresses or CIDRs). */
-  TRUST_PROXY: z.string().trim().default(''),
+  /**
+   * Proxies whose X-Forwarded-For is trusted (comma-separated addresses or
+   * CIDRs); `none` says that clients connect directly. Required in production:
+   * behind an unnamed proxy every client would share the proxy's address.
+   */
+  TRUST_PROXY: z.string().trim().optional(),
   /** How long to wait for open requests on shutdown before closing anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Address of the web app as people open it; used in e-mailed links. */
   PUBLIC_APP_URL: optionalUrl,
-  /** SMTP server (smtp://user:pass@host:port); without it mail stays in the outbox and the log. */
+  /** SMTP server (smtp://user:pass@host:port); without it mail waits in the outbox (`npm run mail:outbox`). */
   SMTP_URL: optionalUrl,
+  /** Production without SMTP_URL must say so: mail is then read only with `npm run mail:outbox`. */
+  MAIL_OUTBOX_ONLY: booleanFromString.optional(),
   MAIL_FROM: z.string().trim().min(3).default('Exame Teórico <nao-responda@exame.local>'),
   /** The first ADMIN of an empty database; a random password is printed when unset. */
   ADMIN_EMAIL: z.email().optional(),
-  ADMIN_PASSWORD: z.string().min(6).optional(),
+  /** Checked against PASSWORD_POLICY and the common-password list, like any other password. */
+  ADMIN_PASSWORD: z.string().optional(),
+  /** The unit of the first ADMIN; DEMO only in demo mode (SEED_DEMO). */
+  ADMIN_FEDERATIVE_UNIT: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((value) => FEDERATIVE_UNIT_CODES.includes(value), 'sigla de unidade desconhecida')
+    .optional(),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   /** Brute-force protection (Keycloak's shape): failures before a wait, the wait step and its cap. */
@@ -117,6 +138,7 @@ export type AppConfig = {
   publicApiBaseUrl: string;
   librasWidgetUrl: string | undefined;
   seedDemo: boolean;
+  /** Empty when clients connect directly (`TRUST_PROXY=none` or unset outside production). */
   trustProxy: string[];
   shutdownTimeoutMs: number;
   publicAppUrl: string;
@@ -124,6 +146,8 @@ export type AppConfig = {
   mailFrom: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  /** The unit of the first ADMIN of an empty database; undefined outside demo mode when not set. */
+  adminFederativeUnit: string | undefined;
   session: { absoluteMs: number; idleMs: number };
   loginThrottle: {
     failureFactor: number;
@@ -167,6 +191,39 @@ function parseRetentionByUnit(value: string | undefined): Record<string, number>
   return parsed.data;
 }
 
+/**
+ * What production must state explicitly instead of falling back to a default
+ * that is fine on a laptop and wrong behind a load balancer.
+ */
+function productionProblems(env: Env): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (env.TRUST_PROXY === undefined || env.TRUST_PROXY === '') {
+    problems.push(
+      'TRUST_PROXY: obrigatória em produção; informe os IPs/CIDRs do proxy reverso, ou "none" se os clientes se conectam diretamente',
+    );
+  }
+  if (!env.FILE_ENCRYPTION_KEY) {
+    problems.push(
+      'FILE_ENCRYPTION_KEY: obrigatória em produção (32 bytes em base64), guardada fora de DATA_DIR; gere com `openssl rand -base64 32`',
+    );
+  }
+  if (!env.SMTP_URL && env.MAIL_OUTBOX_ONLY !== true) {
+    problems.push(
+      'SMTP_URL: obrigatória em produção; sem ela, defina MAIL_OUTBOX_ONLY=true e leia os e-mails pendentes com `npm run mail:outbox`',
+    );
+  }
+  return problems;
+}
+
+function adminPasswordProblems(password: string | undefined, policy: PasswordPolicy): string[] {
+  if (password === undefined) return [];
+  const result = validatePassword(policy, password, { isCommonPassword });
+  if (result.isValid) return [];
+  const unmet = result.criteria.filter((criterion) => !criterion.met).map((c) => c.label);
+  return [`ADMIN_PASSWORD: não atende à política de senhas (${unmet.join('; ')})`];
+}
+
 /** Parses an environment (process.env by default) into the typed configuration. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
@@ -177,6 +234,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Configuração inválida:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  const seedDemo = env.SEED_DEMO ?? env.DATABASE_URL === undefined;
   let passwordPolicy = DEFAULT_PASSWORD_POLICY;
   if (env.PASSWORD_POLICY) {
     try {
@@ -187,6 +245,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       );
     }
   }
+  const problems = [
+    ...productionProblems(env),
+    ...adminPasswordProblems(env.ADMIN_PASSWORD, passwordPolicy),
+  ];
+  if (env.ADMIN_FEDERATIVE_UNIT === 'DEMO' && !seedDemo) {
+    problems.push('ADMIN_FEDERATIVE_UNIT: DEMO só com o modo de demonstração (SEED_DEMO=true)');
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `Configuração inválida:\n${problems.map((line) => `  - ${line}`).join('\n')}`,
+    );
+  }
+  const trustProxy = (env.TRUST_PROXY ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '' && entry.toLowerCase() !== 'none');
   return {
     nodeEnv: env.NODE_ENV,
     host: env.HOST,
@@ -197,16 +271,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     publicApiBaseUrl: env.PUBLIC_API_BASE_URL,
     librasWidgetUrl: env.LIBRAS_WIDGET_URL,
-    seedDemo: env.SEED_DEMO ?? env.DATABASE_URL === undefined,
-    trustProxy: env.TRUST_PROXY.split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
+    seedDemo,
+    trustProxy,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     publicAppUrl: (env.PUBLIC_APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD,
+    adminFederativeUnit: env.ADMIN_FEDERATIVE_UNIT ?? (seedDemo ? 'DEMO' : undefined),
     session: {
       absoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,

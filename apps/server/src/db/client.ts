@@ -30,9 +30,13 @@ export type DatabaseHandle = {
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
 
-export type DatabaseTarget =
+/** Sees every statement the app sends (tests compare the work of two paths). */
+export type QueryObserver = (query: string) => void;
+
+export type DatabaseTarget = (
   | { kind: 'pglite'; dataDir: string | 'memory' }
-  | { kind: 'postgres'; url: string; poolSize?: number };
+  | { kind: 'postgres'; url: string; poolSize?: number }
+) & { onQuery?: QueryObserver };
 
 export function targetFromConfig(config: {
   databaseUrl: string | undefined;
@@ -41,6 +45,11 @@ export function targetFromConfig(config: {
   return config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
     : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pgdata') };
+}
+
+function loggerOf(target: DatabaseTarget) {
+  const observe = target.onQuery;
+  return observe ? { logQuery: (query: string) => observe(query) } : false;
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
@@ -52,7 +61,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     }
     const client = location ? new PGlite(location) : new PGlite();
     await client.waitReady;
-    const db = drizzlePglite({ client, schema, casing: 'snake_case' });
+    const db = drizzlePglite({ client, schema, casing: 'snake_case', logger: loggerOf(target) });
     return {
       kind: 'pglite',
       db: db as unknown as Database,
@@ -69,7 +78,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   });
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => undefined);
-  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case', logger: loggerOf(target) });
   return {
     kind: 'postgres',
     db: db as unknown as Database,

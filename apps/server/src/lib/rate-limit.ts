@@ -1,38 +1,80 @@
 /**
- * A fixed-window counter in memory, for public endpoints that send e-mail.
- * Sign-in throttling is separate and lives in the database (see
- * modules/auth/login-throttle.ts).
+ * Request limits shared by every instance: fixed-window counters in the
+ * database (one atomic upsert per hit), so N servers behind a load balancer
+ * count together and a restart does not reset them. Subjects (addresses,
+ * accounts, CPFs) are stored only as keyed pseudonyms.
+ *
+ * Sign-in throttling has its own shape (growing waits, reset on success) and
+ * lives in modules/auth/login-throttle.ts.
  */
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/client';
+import { rateLimits } from '../db/schema/index';
 import { AppError } from './app-error';
+import type { Pseudonymizer } from './pseudonym';
 
-export function createRateLimiter(options: {
+export type RateLimitRule = {
+  /** Part of the stored key; rules with different names never share a counter. */
+  name: string;
   limit: number;
   windowMs: number;
-  now?: () => number;
-}) {
-  const now = options.now ?? Date.now;
-  const windows = new Map<string, { start: number; count: number }>();
+};
+
+/** The limits of the product, in one place so that the README and the tests read the same numbers. */
+export const RATE_LIMITS = {
+  /** Reset and register links: a person needs a few, an enumerator needs thousands. */
+  linkPerIp: { name: 'link-ip', limit: 10, windowMs: 15 * 60_000 },
+  linkPerAccount: { name: 'link-account', limit: 3, windowMs: 15 * 60_000 },
+  /** Setting a password with a link (each try is an argon2id hash). */
+  passwordPerIp: { name: 'password-ip', limit: 10, windowMs: 15 * 60_000 },
+  passwordPerCpf: { name: 'password-cpf', limit: 5, windowMs: 15 * 60_000 },
+  /** Face verification: an examiner retries a few times; climbing a score takes hundreds. */
+  verifyPerUser: { name: 'verify-user', limit: 30, windowMs: 15 * 60_000 },
+  verifyPerCpf: { name: 'verify-cpf', limit: 10, windowMs: 15 * 60_000 },
+  /** Face enrolment (ADMIN): each call runs the engine on up to five pictures. */
+  enrolPerUser: { name: 'enrol-user', limit: 30, windowMs: 15 * 60_000 },
+  enrolPerCpf: { name: 'enrol-cpf', limit: 5, windowMs: 15 * 60_000 },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+export type RateLimitOverrides = Partial<Record<RateLimitName, Pick<RateLimitRule, 'limit'>>>;
+
+export type RateLimiter = {
+  /** Counts one hit of `subject` under the named rule; throws 429 RATE_LIMITED past the limit. */
+  hit(name: RateLimitName, subject: string, now?: Date): Promise<void>;
+};
+
+/** `overrides` change a limit (tests that make many calls on purpose); the window stays. */
+export function createRateLimiter(
+  db: Executor,
+  pseudonym: Pseudonymizer,
+  overrides: RateLimitOverrides = {},
+): RateLimiter {
   return {
-    /** Counts a hit for `key`; throws 429 RATE_LIMITED past the limit. */
-    hit(key: string): void {
-      const at = now();
-      if (windows.size > 10_000) {
-        for (const [entryKey, entry] of windows)
-          if (at - entry.start >= options.windowMs) windows.delete(entryKey);
-      }
-      const entry = windows.get(key);
-      if (!entry || at - entry.start >= options.windowMs) {
-        windows.set(key, { start: at, count: 1 });
-        return;
-      }
-      entry.count += 1;
-      if (entry.count > options.limit) {
-        const retryAfter = Math.ceil((entry.start + options.windowMs - at) / 1000);
-        throw AppError.of('RATE_LIMITED', 429).withHeader(
-          'retry-after',
-          String(Math.max(1, retryAfter)),
-        );
-      }
+    async hit(name, subject, now = new Date()) {
+      const rule = { ...RATE_LIMITS[name], ...overrides[name] };
+      const key = `${rule.name}:${pseudonym(subject)}`;
+      const expired = new Date(now.getTime() - rule.windowMs).toISOString();
+      const stale = sql`${rateLimits.windowStart} <= ${expired}::timestamptz`;
+      const [row] = await db
+        .insert(rateLimits)
+        .values({ key, windowStart: now, hits: 1 })
+        .onConflictDoUpdate({
+          target: rateLimits.key,
+          set: {
+            windowStart: sql`case when ${stale} then ${now.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
+            hits: sql`case when ${stale} then 1 else ${rateLimits.hits} + 1 end`,
+          },
+        })
+        .returning({ hits: rateLimits.hits, windowStart: rateLimits.windowStart });
+      if (!row || row.hits <= rule.limit) return;
+      const retryAfter = Math.ceil(
+        (row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000,
+      );
+      throw AppError.of('RATE_LIMITED', 429).withHeader(
+        'retry-after',
+        String(Math.max(1, retryAfter)),
+      );
     },
   };
 }

@@ -8,8 +8,11 @@ import type { Role } from '@exame/shared';
 /**
  * `'integration'` routes are for the exam-delivery system: they need an
  * `x-api-key` header naming a live key of a federative unit, never a user token.
+ * `'operator'` routes serve the operator's commands on the server's own
+ * machine (e.g. `npm run mail:outbox`): a loopback connection with the token
+ * kept in DATA_DIR/secrets, never a user token.
  */
-export type AccessPolicy = 'public' | 'integration' | readonly Role[];
+export type AccessPolicy = 'public' | 'integration' | 'operator' | readonly Role[];
 
 declare module 'fastify' {
   interface FastifyContextConfig {

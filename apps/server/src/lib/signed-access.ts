@@ -5,7 +5,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { FileStorage } from './file-storage';
+import type { FileStorage, SignedRoute } from './file-storage';
 
 export const signedAccessQuery = z.object({
   viewer: z.uuid(),
@@ -13,14 +13,16 @@ export const signedAccessQuery = z.object({
   signature: z.string().min(10).max(100),
 });
 
+/** The address of `path` for `viewer`, signed for `route` only (see FileStorage.signAccess). */
 export function signedPath(
   files: Pick<FileStorage, 'signAccess'>,
+  route: SignedRoute,
   path: string,
   subject: string,
   viewer: string,
   expiresAt: number,
 ): string {
-  return `${path}?viewer=${viewer}&expires=${expiresAt}&signature=${files.signAccess(subject, viewer, expiresAt)}`;
+  return `${path}?viewer=${viewer}&expires=${expiresAt}&signature=${files.signAccess(route, subject, viewer, expiresAt)}`;
 }
 
 /** Sends stored JPEG bytes (no 200 schema, so no JSON serializer touches them). */

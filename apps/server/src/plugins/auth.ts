@@ -10,6 +10,7 @@ import type { AppConfig } from '../config/env';
 import type { Database } from '../db/client';
 import { AppError } from '../lib/app-error';
 import { hashToken } from '../lib/crypto';
+import { isOperatorRequest } from '../lib/operator-token';
 import { resolveApiKey, type IntegrationCaller } from '../modules/integration/api-keys';
 import {
   findSessionWithUser,
@@ -80,12 +81,22 @@ export async function resolveSession(
   };
 }
 
-export function registerAuth(app: FastifyInstance): void {
+export function registerAuth(app: FastifyInstance, operatorToken: string): void {
   app.decorateRequest('user', null);
   app.decorateRequest('integration', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
+    if (access === 'operator') {
+      if (!isOperatorRequest(request, operatorToken)) {
+        throw new AppError(
+          'OPERATOR_ONLY',
+          'Disponível apenas para os comandos do operador, na própria máquina do servidor.',
+          401,
+        );
+      }
+      return;
+    }
     if (access === 'integration') {
       const header = request.headers['x-api-key'];
       const caller =

@@ -105,8 +105,15 @@ export const mailOutbox = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     recipient: text('recipient').notNull(),
     subject: text('subject').notNull(),
+    /** Bodies hold `{{link}}` where the secret link goes; the link itself is never in them. */
     text: text('text').notNull(),
     html: text('html').notNull(),
+    /**
+     * The secret link (it carries a one-time token), kept only while it is
+     * useful: cleared on delivery and when it expires, whichever comes first.
+     */
+    link: text('link'),
+    linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(0),
@@ -117,6 +124,54 @@ export const mailOutbox = pgTable(
       .on(table.createdAt)
       .where(sql`sent_at is null`),
   ],
+);
+
+/**
+ * Browsers where a user signed in successfully (OWASP "device cookies"): while
+ * an attacker has the account locked, the owner's own browser still gets
+ * through, with a failure counter of its own. Only the token's hash is kept.
+ */
+export const trustedDevices = pgTable(
+  'trusted_devices',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('trusted_devices_user_idx').on(table.userId)],
+);
+
+/**
+ * Fixed-window request counters shared by every instance. The key names the
+ * rule and a pseudonym of the subject (address, account, CPF), never the
+ * subject itself.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  hits: integer('hits').notNull(),
+});
+
+/**
+ * Requests for a reset or register link, answered before any account lookup
+ * and worked off afterwards, so the answer and its timing say nothing about
+ * the account. A row lives only until it is processed.
+ */
+export const passwordLinkRequests = pgTable(
+  'password_link_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['reset', 'register'] }).notNull(),
+    /** The e-mail or CPF as requested. */
+    value: text('value').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (table) => [index('password_link_requests_time_idx').on(table.requestedAt)],
 );
 
 export const activityLog = pgTable(

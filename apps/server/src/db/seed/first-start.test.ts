@@ -1,4 +1,5 @@
 import { isValidCpf } from '@exame/shared';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { cpfFromBase, describeFirstStart, seedFirstStart } from './first-start';
@@ -13,7 +14,12 @@ describe('first start', () => {
   it('creates the first ADMIN of DEMO and demo users of each role, once', async () => {
     const result = await seedFirstStart(
       t.database.db,
-      { adminEmail: undefined, adminPassword: undefined, seedDemo: true },
+      {
+        adminEmail: undefined,
+        adminPassword: undefined,
+        seedDemo: true,
+        adminFederativeUnit: 'DEMO',
+      },
       t.app.identity.hasher,
     );
     expect(result?.accounts.map((account) => account.role).sort()).toEqual([
@@ -35,7 +41,12 @@ describe('first start', () => {
     expect(
       await seedFirstStart(
         t.database.db,
-        { adminEmail: undefined, adminPassword: undefined, seedDemo: true },
+        {
+          adminEmail: undefined,
+          adminPassword: undefined,
+          seedDemo: true,
+          adminFederativeUnit: 'DEMO',
+        },
         t.app.identity.hasher,
       ),
     ).toBeNull();
@@ -46,13 +57,47 @@ describe('first start', () => {
     try {
       const result = await seedFirstStart(
         other.database.db,
-        { adminEmail: 'chefe@detran.gov.br', adminPassword: 'Chefe#Forte2026', seedDemo: false },
+        {
+          adminEmail: 'chefe@detran.gov.br',
+          adminPassword: 'Chefe#Forte2026',
+          seedDemo: false,
+          adminFederativeUnit: 'DF',
+        },
         other.app.identity.hasher,
       );
       expect(result?.accounts).toEqual([
-        { email: 'chefe@detran.gov.br', role: 'ADMIN', name: 'Administrador' },
+        { email: 'chefe@detran.gov.br', role: 'ADMIN', name: 'Administrador', unit: 'DF' },
       ]);
       expect(describeFirstStart(result!)).not.toContain('Chefe#Forte2026');
+      // Outside demo mode nothing lands in DEMO: the first ADMIN is of the configured unit.
+      const units = await other.database.db.execute(
+        sql`select federative_unit, count(*)::int as n from users group by 1`,
+      );
+      expect((units as unknown as { rows: unknown[] }).rows).toEqual([
+        { federative_unit: 'DF', n: 1 },
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('outside demo mode an empty database needs ADMIN_FEDERATIVE_UNIT and creates nobody without it', async () => {
+    const other = await buildTestApp();
+    try {
+      await expect(
+        seedFirstStart(
+          other.database.db,
+          {
+            adminEmail: 'chefe@detran.gov.br',
+            adminPassword: undefined,
+            seedDemo: false,
+            adminFederativeUnit: undefined,
+          },
+          other.app.identity.hasher,
+        ),
+      ).rejects.toThrow(/ADMIN_FEDERATIVE_UNIT/);
+      const users = await other.database.db.execute(sql`select count(*)::int as n from users`);
+      expect((users as unknown as { rows: unknown[] }).rows).toEqual([{ n: 0 }]);
     } finally {
       await other.close();
     }

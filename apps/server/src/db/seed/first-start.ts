@@ -1,17 +1,19 @@
 /**
- * First start: an empty database gets a first ADMIN of the DEMO unit (from
- * ADMIN_EMAIL / ADMIN_PASSWORD, or a random password printed once) and, in
- * the embedded default, one demo user of each other role with the same
- * password, so a newcomer can try every screen.
+ * First start: an empty database gets a first ADMIN (from ADMIN_EMAIL /
+ * ADMIN_PASSWORD, or a random password printed once) in the unit named by
+ * ADMIN_FEDERATIVE_UNIT, which is DEMO only in demo mode and must be given
+ * otherwise. In demo mode (the embedded default) there is also one demo user
+ * of each other role with the same password, so a newcomer can try every
+ * screen.
  */
 import type { Role } from '@exame/shared';
-import type { AppConfig } from '../../config/env';
+import { ConfigError, type AppConfig } from '../../config/env';
 import { randomPassword } from '../../lib/crypto';
 import type { PasswordHasher } from '../../lib/password-hash';
 import { countUsers, insertUser } from '../../modules/users/users.repository';
 import type { Database } from '../client';
 
-export type SeededAccount = { email: string; role: Role; name: string };
+export type SeededAccount = { email: string; role: Role; name: string; unit: string };
 export type FirstStartResult = {
   password: string;
   passwordFromEnv: boolean;
@@ -71,20 +73,28 @@ const DEMO_PEOPLE: ReadonlyArray<{
 
 export async function seedFirstStart(
   db: Database,
-  config: Pick<AppConfig, 'adminEmail' | 'adminPassword' | 'seedDemo'>,
+  config: Pick<AppConfig, 'adminEmail' | 'adminPassword' | 'seedDemo' | 'adminFederativeUnit'>,
   hasher: PasswordHasher,
 ): Promise<FirstStartResult> {
   if ((await countUsers(db)) > 0) return null;
+  const unit = config.adminFederativeUnit;
+  if (!unit) {
+    throw new ConfigError(
+      'Configuração inválida:\n  - ADMIN_FEDERATIVE_UNIT: o banco está vazio e o modo de demonstração está desligado; informe a sigla da unidade do primeiro administrador (ex.: DF)',
+    );
+  }
   const password = config.adminPassword ?? randomPassword();
   const passwordHash = await hasher.hash(password);
   const adminEmail = config.adminEmail ?? 'admin@demo.exame.local';
-  const accounts: SeededAccount[] = [{ email: adminEmail, role: 'ADMIN', name: 'Administrador' }];
+  const accounts: SeededAccount[] = [
+    { email: adminEmail, role: 'ADMIN', name: 'Administrador', unit },
+  ];
   await db.transaction(async (tx) => {
     await insertUser(tx, {
       name: 'Administrador',
       email: adminEmail,
       cpf: cpfFromBase('100200300'),
-      federativeUnit: 'DEMO',
+      federativeUnit: unit,
       role: 'ADMIN',
       passwordHash,
     });
@@ -99,7 +109,12 @@ export async function seedFirstStart(
         passwordHash,
         isDemo: true,
       });
-      accounts.push({ email: person.email, role: person.role, name: person.name });
+      accounts.push({
+        email: person.email,
+        role: person.role,
+        name: person.name,
+        unit: person.unit,
+      });
     }
   });
   return { password, passwordFromEnv: config.adminPassword !== undefined, accounts };
@@ -108,7 +123,9 @@ export async function seedFirstStart(
 export function describeFirstStart(result: NonNullable<FirstStartResult>): string {
   const lines = [
     'Primeiro acesso — contas criadas:',
-    ...result.accounts.map((account) => `  ${account.role.padEnd(15)} ${account.email}`),
+    ...result.accounts.map(
+      (account) => `  ${account.role.padEnd(15)} ${account.unit.padEnd(5)} ${account.email}`,
+    ),
     result.passwordFromEnv
       ? '  Senha: a definida em ADMIN_PASSWORD'
       : `  Senha (mostrada só agora, guarde-a): ${result.password}`,

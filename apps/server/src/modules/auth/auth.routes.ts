@@ -9,10 +9,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createRateLimiter } from '../../lib/rate-limit';
+import { readCookie, setCookie } from '../../lib/cookies';
 import { currentUser } from '../../plugins/auth';
 import { getProfile } from '../users/users.service';
-import { signIn, signOut } from './auth.service';
+import { signIn, signOut, TRUSTED_DEVICE_TTL_MS } from './auth.service';
 import type { IdentityDeps } from './identity-deps';
 import {
   LINK_REQUEST_ACCEPTED,
@@ -21,13 +21,14 @@ import {
 } from './password-links.service';
 
 const messageSchema = z.object({ message: z.string() });
+/** The trusted-device cookie: sent only to the sign-in route, never readable by scripts. */
+const DEVICE_COOKIE = 'exame_device';
+const DEVICE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema };
 
 export function authRoutes(deps: IdentityDeps) {
   return async (app: FastifyInstance) => {
     const routes = app.withTypeProvider<ZodTypeProvider>();
-    // Link requests send e-mail: a few per address and window is plenty for a person.
-    const linkLimiter = createRateLimiter({ limit: 10, windowMs: 15 * 60_000 });
 
     routes.post(
       '/api/Auth',
@@ -43,13 +44,24 @@ export function authRoutes(deps: IdentityDeps) {
           response: { 200: authUserSchema, ...errors },
         },
       },
-      async (request) =>
-        signIn(deps, {
+      async (request, reply) => {
+        const device = readCookie(request, DEVICE_COOKIE);
+        const result = await signIn(deps, {
           email: request.body.email,
           password: request.body.password,
           ip: request.ip,
           userAgent: request.headers['user-agent'] ?? null,
-        }),
+          deviceToken: device && DEVICE_TOKEN.test(device) ? device : null,
+        });
+        setCookie(reply, {
+          name: DEVICE_COOKIE,
+          value: result.deviceToken,
+          path: '/api/Auth',
+          maxAgeSeconds: TRUSTED_DEVICE_TTL_MS / 1000,
+          secure: deps.config.nodeEnv === 'production',
+        });
+        return result.user;
+      },
     );
 
     routes.post(
@@ -106,8 +118,11 @@ export function authRoutes(deps: IdentityDeps) {
         },
       },
       async (request, reply) => {
-        linkLimiter.hit(`ip:${request.ip}`);
-        await requestPasswordLink(deps, request.params.value, 'reset');
+        await requestPasswordLink(deps, {
+          value: request.params.value,
+          kind: 'reset',
+          ip: request.ip,
+        });
         return reply.status(202).send({ message: LINK_REQUEST_ACCEPTED });
       },
     );
@@ -124,8 +139,11 @@ export function authRoutes(deps: IdentityDeps) {
         },
       },
       async (request, reply) => {
-        linkLimiter.hit(`ip:${request.ip}`);
-        await requestPasswordLink(deps, request.params.value, 'register');
+        await requestPasswordLink(deps, {
+          value: request.params.value,
+          kind: 'register',
+          ip: request.ip,
+        });
         return reply.status(202).send({ message: LINK_REQUEST_ACCEPTED });
       },
     );
@@ -146,7 +164,7 @@ export function authRoutes(deps: IdentityDeps) {
         },
       },
       async (request) => {
-        await setPasswordWithLink(deps, request.body);
+        await setPasswordWithLink(deps, { ...request.body, ip: request.ip });
         return { message: 'Senha cadastrada com sucesso. Entre com o seu e-mail e a nova senha.' };
       },
     );

@@ -1,7 +1,8 @@
 /**
  * Sign-in and sign-out. Missing, disabled and wrong-password accounts get the
  * same answer after the same work (one argon2id verification), and every
- * failure counts against the account and the client address.
+ * attempt counts against the account and the client address (or the trusted
+ * device) before the password is checked.
  */
 import type { AuthUser } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
@@ -9,34 +10,62 @@ import { hashToken, randomToken } from '../../lib/crypto';
 import type { SessionUser } from '../../plugins/auth';
 import { findUserByEmail } from '../users/users.repository';
 import type { IdentityDeps } from './identity-deps';
-import { accountKey, ipKey, readThrottle, recordFailure, resetKey } from './login-throttle';
-import { hasSignedInFrom, insertSession, revokeSession } from './sessions.repository';
+import {
+  accountKey,
+  deviceKey,
+  ipKey,
+  releaseAttempt,
+  reserveAttempt,
+  resetKey,
+  type ThrottleKey,
+} from './login-throttle';
+import { insertSession, revokeSession } from './sessions.repository';
+import { findTrustedDevice, upsertTrustedDevice } from './trusted-devices.repository';
 
 const invalidCredentials = () =>
   new AppError('invalid-credentials', 'E-mail ou senha incorretos.', 401);
 export const LOGIN_BLOCKED_MESSAGE =
   'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
 
+/** How long a browser stays trusted after a successful sign-in (renewed at each one). */
+export const TRUSTED_DEVICE_TTL_MS = 30 * 86_400_000;
+
+export type SignInResult = { user: AuthUser; deviceToken: string };
+
 export async function signIn(
   deps: IdentityDeps,
-  input: { email: string; password: string; ip: string; userAgent: string | null },
+  input: {
+    email: string;
+    password: string;
+    ip: string;
+    userAgent: string | null;
+    /** The device token the browser holds from an earlier successful sign-in, if any. */
+    deviceToken: string | null;
+  },
   now: Date = new Date(),
-): Promise<AuthUser> {
+): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
-  const keys = { account: accountKey(email), ip: ipKey(input.ip) };
-  const throttle = await readThrottle(deps.db, keys, now);
   const user = await findUserByEmail(deps.db, email);
-  // An attacker elsewhere must not lock the owner out for good: while only the
-  // account is locked, a client address from which this user signed in during
-  // the last 30 days still gets through (its own per-address limit applies).
-  const blocked =
-    throttle.ipBlockedUntil ??
-    (throttle.accountBlockedUntil &&
-    !(user && (await hasSignedInFrom(deps.db, user.id, input.ip, now)))
-      ? throttle.accountBlockedUntil
-      : null);
-  if (blocked) {
-    const retryAfter = Math.max(1, Math.ceil((blocked.getTime() - now.getTime()) / 1000));
+  const deviceHash = input.deviceToken ? hashToken(input.deviceToken) : null;
+  const device = deviceHash ? await findTrustedDevice(deps.db, deviceHash, now) : undefined;
+  const settings = deps.config.loginThrottle;
+  // The owner must not be locked out by someone else's failures: the account
+  // lock and the address lock (behind an unnamed proxy every client shares one
+  // address) do not hold back a browser where this very account signed in
+  // before. That browser has a counter of its own instead.
+  const trusted = deviceHash !== null && user !== undefined && device?.userId === user.id;
+  const keys: ThrottleKey[] = trusted
+    ? [{ key: deviceKey(deviceHash), factor: settings.failureFactor }]
+    : [
+        { key: accountKey(email), factor: settings.failureFactor },
+        { key: ipKey(input.ip), factor: settings.ipFailureFactor },
+      ];
+  const reservation = await reserveAttempt(deps.db, keys, settings, now);
+  if (!reservation.admitted) {
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((reservation.blockedUntil.getTime() - now.getTime()) / 1000),
+    );
     throw new AppError('login-blocked', LOGIN_BLOCKED_MESSAGE, 429).withHeader(
       'retry-after',
       String(retryAfter),
@@ -49,14 +78,13 @@ export async function signIn(
       : await deps.hasher.verifyNothing(input.password);
 
   if (!user || !passwordOk || user.registerStatus !== 'enabled') {
-    const settings = deps.config.loginThrottle;
-    await recordFailure(deps.db, accountKey(email), settings.failureFactor, settings, now);
-    await recordFailure(deps.db, ipKey(input.ip), settings.ipFailureFactor, settings, now);
+    // The attempt was counted when it was reserved.
     deps.log.info({ event: 'login_failed' }, 'tentativa de login recusada');
     throw invalidCredentials();
   }
 
-  if (throttle.counted.has(accountKey(email))) await resetKey(deps.db, accountKey(email));
+  await releaseAttempt(deps.db, reservation.keys);
+  if (trusted) await resetKey(deps.db, accountKey(email));
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + deps.config.session.absoluteMs);
   await insertSession(deps.db, {
@@ -66,14 +94,24 @@ export async function signIn(
     ip: input.ip,
     userAgent: input.userAgent?.slice(0, 300) ?? null,
   });
+  const deviceToken = trusted && input.deviceToken ? input.deviceToken : randomToken();
+  await upsertTrustedDevice(deps.db, {
+    tokenHash: hashToken(deviceToken),
+    userId: user.id,
+    expiresAt: new Date(now.getTime() + TRUSTED_DEVICE_TTL_MS),
+    now,
+  });
   return {
-    name: user.name,
-    email: user.email,
-    cpf: user.cpf,
-    federativeUnit: user.federativeUnit,
-    roleDescription: user.role,
-    token,
-    expiresAt: expiresAt.toISOString(),
+    user: {
+      name: user.name,
+      email: user.email,
+      cpf: user.cpf,
+      federativeUnit: user.federativeUnit,
+      roleDescription: user.role,
+      token,
+      expiresAt: expiresAt.toISOString(),
+    },
+    deviceToken,
   };
 }
 

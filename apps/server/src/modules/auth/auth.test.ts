@@ -148,18 +148,56 @@ describe('sign-in (POST api/Auth)', () => {
     expect(Number(row?.wait)).toBeGreaterThan(890);
   });
 
-  it('an attacker cannot lock the owner out: a known address still signs in, and a reset ends the lock', async () => {
+  const deviceCookie = (response: { headers: Record<string, unknown> }) => {
+    const header = String(response.headers['set-cookie'] ?? '');
+    return /^exame_device=([A-Za-z0-9_-]{43});/.exec(header)?.[1] ?? '';
+  };
+
+  it('a successful sign-in sets the trusted-device cookie: HttpOnly, SameSite=Strict, only for api/Auth', async () => {
+    const user = await seedUser(t.app);
+    const response = await login(user.email, DEFAULT_PASSWORD, {}, '10.5.1.1');
+    expect(response.statusCode).toBe(200);
+    const header = String(response.headers['set-cookie']);
+    expect(header).toMatch(
+      /^exame_device=[A-Za-z0-9_-]{43}; Path=\/api\/Auth; Max-Age=2592000; HttpOnly; SameSite=Strict$/,
+    );
+    // Only its hash is stored.
+    const stored = await t.database.db.execute(sql`select token_hash from trusted_devices`);
+    expect(JSON.stringify(stored)).not.toContain(deviceCookie(response));
+    // A failed sign-in sets nothing.
+    expect(
+      (await login(user.email, 'errada', {}, '10.5.1.1')).headers['set-cookie'],
+    ).toBeUndefined();
+  });
+
+  it("an attacker cannot lock the owner out: the owner's browser still signs in, a known address alone does not, and a reset ends the lock", async () => {
     const victim = await seedUser(t.app);
-    // The owner has signed in before from the office.
-    expect((await login(victim.email, DEFAULT_PASSWORD, {}, '10.5.0.10')).statusCode).toBe(200);
+    // The owner has signed in before from the office, in this browser.
+    const first = await login(victim.email, DEFAULT_PASSWORD, {}, '10.5.0.10');
+    expect(first.statusCode).toBe(200);
+    const device = deviceCookie(first);
+    expect(device).not.toBe('');
     // An attacker elsewhere keeps failing, from many addresses.
     for (let attempt = 1; attempt <= 6; attempt += 1) {
       await login(victim.email, `chute-${attempt}`, {}, `198.18.0.${attempt}`);
     }
     expect((await login(victim.email, DEFAULT_PASSWORD, {}, '198.18.0.99')).statusCode).toBe(429);
-    // The owner, from the known address, is not blocked.
-    expect((await login(victim.email, DEFAULT_PASSWORD, {}, '10.5.0.10')).statusCode).toBe(200);
-    // From a new address the owner can end the lock by resetting the password.
+    // An address is not a device: the office address without the browser's cookie is blocked too.
+    expect((await login(victim.email, DEFAULT_PASSWORD, {}, '10.5.0.10')).statusCode).toBe(429);
+    // A made-up cookie does not help.
+    const forged = { cookie: `exame_device=${'A'.repeat(43)}` };
+    expect((await login(victim.email, DEFAULT_PASSWORD, forged, '10.5.0.10')).statusCode).toBe(429);
+    // The owner's browser, from anywhere, is not blocked.
+    const owner = { cookie: `exame_device=${device}` };
+    const back = await login(victim.email, DEFAULT_PASSWORD, owner, '192.0.2.77');
+    expect(back.statusCode).toBe(200);
+    expect(deviceCookie(back)).toBe(device);
+    // The cookie is the owner's: it does not open another locked account.
+    const other = await seedUser(t.app);
+    for (let attempt = 1; attempt <= 3; attempt += 1)
+      await login(other.email, 'x', {}, '198.18.1.1');
+    expect((await login(other.email, DEFAULT_PASSWORD, owner, '10.5.0.10')).statusCode).toBe(429);
+    // From a new browser the owner can end the lock by resetting the password.
     await t.app.inject({
       method: 'POST',
       url: `/api/User/reset/${victim.email}`,
@@ -173,6 +211,75 @@ describe('sign-in (POST api/Auth)', () => {
     });
     expect(reset.statusCode).toBe(200);
     expect((await login(victim.email, 'Recomeço#2026', {}, '10.5.0.12')).statusCode).toBe(200);
+  });
+
+  it('a trusted browser has a failure counter of its own: a stolen cookie gives no free guesses', async () => {
+    const user = await seedUser(t.app);
+    const device = deviceCookie(await login(user.email, DEFAULT_PASSWORD, {}, '10.5.2.1'));
+    const withCookie = { cookie: `exame_device=${device}` };
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      expect(
+        (await login(user.email, `errada-${attempt}`, withCookie, '10.5.2.1')).statusCode,
+      ).toBe(401);
+    }
+    expect((await login(user.email, DEFAULT_PASSWORD, withCookie, '10.5.2.1')).statusCode).toBe(
+      429,
+    );
+  });
+
+  it('behind a reverse proxy without TRUST_PROXY every client shares one address: the owners still get in', async () => {
+    const proxied = await buildTestApp({
+      config: {
+        loginThrottle: {
+          failureFactor: 3,
+          ipFailureFactor: 4,
+          waitIncrementMs: 60_000,
+          maxWaitMs: 900_000,
+        },
+      },
+    });
+    try {
+      const proxy = '10.0.0.2';
+      const attempt = (email: string, password: string, headers: Record<string, string> = {}) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/Auth',
+          payload: { email, password },
+          headers,
+          remoteAddress: proxy,
+        });
+      const users = [await seedUser(proxied.app), await seedUser(proxied.app)];
+      const cookies = [];
+      for (const user of users) {
+        const response = await attempt(user.email, DEFAULT_PASSWORD);
+        expect(response.statusCode).toBe(200);
+        cookies.push({ cookie: `exame_device=${deviceCookie(response)}` });
+      }
+      // One attacker, seen as the proxy, fails against everybody: the shared address locks.
+      for (let index = 0; index < 8; index += 1) await attempt(`alvo${index}@teste.gov.br`, 'x');
+      for (const user of users) await attempt(user.email, 'x');
+      expect((await attempt(users[0]!.email, DEFAULT_PASSWORD)).statusCode).toBe(429);
+      // Each owner's browser is not held back by the address or the account lock.
+      for (const [index, user] of users.entries()) {
+        expect((await attempt(user.email, DEFAULT_PASSWORD, cookies[index])).statusCode).toBe(200);
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('parallel guesses are counted before the password is checked: 30 at once get exactly the 3 allowed', async () => {
+    const user = await seedUser(t.app);
+    const before = calls.verify + calls.verifyNothing;
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        login(user.email, `paralela-${index}`, {}, '10.7.0.1'),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(27);
+    expect(calls.verify + calls.verifyNothing - before).toBe(3);
   });
 
   it('the whole password counts: a pair sharing the first 72 bytes is not interchangeable', async () => {

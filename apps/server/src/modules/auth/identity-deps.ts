@@ -3,14 +3,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config/env';
 import type { Database } from '../../db/client';
 import type { PasswordHasher } from '../../lib/password-hash';
+import type { RateLimiter } from '../../lib/rate-limit';
 import type { Mailer } from '../mail/mailer';
 
-export type IdentityDeps = {
+/** What the worker of link requests needs (it runs after the answer, outside any request). */
+export type LinkWorkerDeps = {
   db: Database;
   config: AppConfig;
-  hasher: PasswordHasher;
   mailer: Mailer;
   log: FastifyBaseLogger;
+};
+
+export type IdentityDeps = LinkWorkerDeps & {
+  hasher: PasswordHasher;
+  limiter: RateLimiter;
+  /** The queue of reset and register link requests (see password-links.service.ts). */
+  linkRequests: { kick(): void };
 };
 
 /** Links for reset and first password are valid for 30 minutes (security guide). */

@@ -1,13 +1,19 @@
 /**
  * Brute-force protection for sign-in, in the shape of Keycloak's detection:
- * after `failureFactor` failures a key waits `waitIncrement` x (failures /
- * factor), capped at `maxWait`; a success resets the account's counter;
- * counters older than 12 h start over. Keys: the account (by e-mail, whether
- * or not it exists, so blocking reveals nothing) and the client address.
- * Counters live in the database so every instance sees the same numbers.
+ * after `factor` failures a key waits `waitIncrement` x (failures / factor),
+ * capped at `maxWait`; a success resets the account's counter; counters
+ * older than 12 h start over. Keys: the account (by e-mail, whether or not it
+ * exists, so blocking reveals nothing), the client address, and a trusted
+ * device of the account (see trusted-devices.repository.ts).
+ *
+ * An attempt is counted before the password is checked, in one transaction
+ * that locks the counters: N parallel guesses cannot all read "not blocked"
+ * and then all verify (they would get N tries where the limit is 5). A
+ * success gives the attempt back. Counters live in the database so every
+ * instance sees the same numbers.
  */
 import { inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { loginThrottle } from '../../db/schema/index';
 
 export type ThrottleSettings = {
@@ -17,72 +23,91 @@ export type ThrottleSettings = {
   maxWaitMs: number;
 };
 
-const FAILURE_RESET_MS = 12 * 3_600_000;
+/** A counter and the number of failures that earns its first wait. */
+export type ThrottleKey = { key: string; factor: number };
+
+export type Reservation =
+  { admitted: false; blockedUntil: Date } | { admitted: true; keys: readonly ThrottleKey[] };
+
+export const FAILURE_RESET_MS = 12 * 3_600_000;
 
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 export const ipKey = (ip: string) => `ip:${ip}`;
-
-/**
- * When the account and the client address open again (null when not
- * blocked), and which keys have a counter at all (so a success only deletes
- * what exists).
- */
-export async function readThrottle(
-  db: Executor,
-  keys: { account: string; ip: string },
-  now: Date,
-): Promise<{
-  accountBlockedUntil: Date | null;
-  ipBlockedUntil: Date | null;
-  counted: Set<string>;
-}> {
-  const rows = await db
-    .select()
-    .from(loginThrottle)
-    .where(inArray(loginThrottle.key, [keys.account, keys.ip]));
-  const until = (key: string) => {
-    const row = rows.find((item) => item.key === key);
-    return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
-  };
-  return {
-    accountBlockedUntil: until(keys.account),
-    ipBlockedUntil: until(keys.ip),
-    counted: new Set(rows.map((row) => row.key)),
-  };
-}
+export const deviceKey = (tokenHash: string) => `device:${tokenHash}`;
 
 export function waitFor(failures: number, factor: number, settings: ThrottleSettings): number {
   if (failures < factor) return 0;
   return Math.min(settings.waitIncrementMs * Math.floor(failures / factor), settings.maxWaitMs);
 }
 
-/** Counts one failure atomically and sets the wait it earns. */
-export async function recordFailure(
-  db: Executor,
-  key: string,
-  factor: number,
+/**
+ * Counts one attempt on every key, unless one of them is blocked: then
+ * nothing is counted and the latest reopening time is returned.
+ */
+export async function reserveAttempt(
+  db: Database,
+  keys: readonly ThrottleKey[],
   settings: ThrottleSettings,
   now: Date,
-): Promise<void> {
-  const resetBefore = new Date(now.getTime() - FAILURE_RESET_MS);
-  const [row] = await db
-    .insert(loginThrottle)
-    .values({ key, failures: 1, lastFailureAt: now })
-    .onConflictDoUpdate({
-      target: loginThrottle.key,
-      set: {
-        failures: sql`case when ${loginThrottle.lastFailureAt} < ${resetBefore.toISOString()}::timestamptz then 1 else ${loginThrottle.failures} + 1 end`,
-        lastFailureAt: now,
-      },
-    })
-    .returning({ failures: loginThrottle.failures });
-  const wait = waitFor(row?.failures ?? 1, factor, settings);
-  if (wait > 0) {
-    await db
-      .update(loginThrottle)
-      .set({ lockedUntil: new Date(now.getTime() + wait) })
-      .where(sql`${loginThrottle.key} = ${key}`);
-  }
+): Promise<Reservation> {
+  // One lock order for every caller, so two attempts never wait on each other in a circle.
+  const ordered = [...keys].sort((a, b) => a.key.localeCompare(b.key));
+  const names = ordered.map((item) => item.key);
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(loginThrottle)
+      .values(names.map((key) => ({ key, failures: 0, lastFailureAt: now })))
+      .onConflictDoNothing();
+    const rows = await tx
+      .select()
+      .from(loginThrottle)
+      .where(inArray(loginThrottle.key, names))
+      .orderBy(loginThrottle.key)
+      .for('update');
+    const blockedUntil = rows
+      .map((row) => row.lockedUntil)
+      .filter((until): until is Date => until !== null && until > now)
+      .sort((a, b) => b.getTime() - a.getTime())[0];
+    if (blockedUntil) return { admitted: false, blockedUntil };
+    const resetBefore = now.getTime() - FAILURE_RESET_MS;
+    for (const { key, factor } of ordered) {
+      const row = rows.find((item) => item.key === key);
+      const previous = row && row.lastFailureAt.getTime() >= resetBefore ? row.failures : 0;
+      const failures = previous + 1;
+      const wait = waitFor(failures, factor, settings);
+      await tx
+        .update(loginThrottle)
+        .set({
+          failures,
+          lastFailureAt: now,
+          lockedUntil: wait > 0 ? new Date(now.getTime() + wait) : null,
+        })
+        .where(sql`${loginThrottle.key} = ${key}`);
+    }
+    return { admitted: true, keys: ordered };
+  });
+}
+
+/**
+ * After a successful sign-in: the account and device counters start over; the
+ * address gives back the attempt (other accounts' failures from it still count).
+ */
+export async function releaseAttempt(db: Database, keys: readonly ThrottleKey[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const { key, factor } of keys) {
+      if (!key.startsWith('ip:')) {
+        await resetKey(tx, key);
+        continue;
+      }
+      await tx
+        .update(loginThrottle)
+        .set({
+          failures: sql`greatest(${loginThrottle.failures} - 1, 0)`,
+          lockedUntil: sql`case when ${loginThrottle.failures} - 1 >= ${factor} then ${loginThrottle.lockedUntil} else null end`,
+        })
+        .where(sql`${loginThrottle.key} = ${key}`);
+    }
+  });
 }
 
 export async function resetKey(db: Executor, key: string): Promise<void> {

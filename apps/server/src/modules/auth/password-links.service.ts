@@ -7,9 +7,7 @@
  */
 import { isValidCpf, stripCpf, validatePassword, type PasswordCriterion } from '@exame/shared';
 import { isCommonPassword } from '@exame/shared/common-passwords';
-import { and, eq, isNull, gt } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { passwordLinks } from '../../db/schema/index';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { insertActivity } from '../activity/activity.repository';
@@ -20,16 +18,28 @@ import {
   updateUser,
   type UserRow,
 } from '../users/users.repository';
-import { PASSWORD_LINK_TTL_MS, type IdentityDeps } from './identity-deps';
+import { PASSWORD_LINK_TTL_MS, type IdentityDeps, type LinkWorkerDeps } from './identity-deps';
 import { accountKey, resetKey } from './login-throttle';
+import {
+  claimLink,
+  deleteLinkRequest,
+  findOpenLink,
+  insertLink,
+  insertLinkRequest,
+  recordLinkRequestFailure,
+  takeLinkRequest,
+  voidOpenLinks,
+  type LinkPurpose,
+  type LinkRequestRow,
+} from './password-links.repository';
 import { revokeUserSessions } from './sessions.repository';
+
+export type { LinkPurpose };
 
 export const LINK_REQUEST_ACCEPTED =
   'Se houver um cadastro ativo com esses dados, enviaremos um e-mail com as instruções em instantes.';
 const linkInvalid = () =>
   new AppError('LINK_INVALID', 'Este link é inválido ou expirou. Solicite um novo link.', 400);
-
-export type LinkPurpose = 'reset' | 'register';
 
 export function passwordPagePath(purpose: LinkPurpose, cpf: string, token: string): string {
   const page = purpose === 'register' ? 'register-password' : 'reset-password';
@@ -45,23 +55,15 @@ export async function issuePasswordLink(
   purpose: LinkPurpose,
   now: Date = new Date(),
 ): Promise<void> {
-  await tx
-    .update(passwordLinks)
-    .set({ voidedAt: now })
-    .where(
-      and(
-        eq(passwordLinks.userId, user.id),
-        isNull(passwordLinks.usedAt),
-        isNull(passwordLinks.voidedAt),
-      ),
-    );
+  await voidOpenLinks(tx, user.id, now);
   const token = randomToken();
-  await tx.insert(passwordLinks).values({
+  const expiresAt = new Date(now.getTime() + PASSWORD_LINK_TTL_MS);
+  await insertLink(tx, {
     userId: user.id,
     purpose,
     tokenHash: hashToken(token),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + PASSWORD_LINK_TTL_MS),
+    expiresAt,
   });
   await deps.mailer.enqueue(
     tx,
@@ -70,42 +72,144 @@ export async function issuePasswordLink(
       name: user.name,
       purpose,
       link: `${deps.config.publicAppUrl}${passwordPagePath(purpose, user.cpf, token)}`,
+      expiresAt,
       validMinutes: PASSWORD_LINK_TTL_MS / 60_000,
     }),
   );
 }
 
-async function findByEmailOrCpf(deps: IdentityDeps, value: string): Promise<UserRow | undefined> {
+/** The account a request names, by e-mail or CPF; the limit key is the same normalised value. */
+function normaliseLinkValue(value: string): string {
   const trimmed = value.trim();
-  if (trimmed.includes('@')) return findUserByEmail(deps.db, trimmed.toLowerCase());
-  const digits = stripCpf(trimmed);
-  return isValidCpf(digits) ? findUserByCpf(deps.db, digits) : undefined;
+  return trimmed.includes('@') ? trimmed.toLowerCase() : stripCpf(trimmed);
+}
+
+async function findByEmailOrCpf(db: Executor, value: string): Promise<UserRow | undefined> {
+  if (value.includes('@')) return findUserByEmail(db, value);
+  return isValidCpf(value) ? findUserByCpf(db, value) : undefined;
 }
 
 /**
- * `POST /api/User/reset/{value}` and `POST api/User/verifyEmail/{value}`:
- * reset sends a reset link to an enabled account; verifyEmail sends the
- * register link again to an enabled account that has no password yet. The
- * answer never says which case happened.
+ * `POST /api/User/reset/{value}` and `POST api/User/verifyEmail/{value}`.
+ * The request only counts against the limits and joins the queue: the same
+ * statements whatever the account, so neither the answer nor its timing says
+ * whether it exists. The account is looked up after the answer, by the worker.
  */
 export async function requestPasswordLink(
   deps: IdentityDeps,
-  value: string,
-  kind: 'reset' | 'register',
+  input: { value: string; kind: LinkPurpose; ip: string },
 ): Promise<void> {
-  const user = await findByEmailOrCpf(deps, value);
+  const value = normaliseLinkValue(input.value);
+  await deps.limiter.hit('linkPerIp', input.ip);
+  await deps.limiter.hit('linkPerAccount', value);
+  await insertLinkRequest(deps.db, { kind: input.kind, value });
+  deps.linkRequests.kick();
+}
+
+/**
+ * Reset sends a reset link to an enabled account; register sends the register
+ * link again to an enabled account that has no password yet; anything else
+ * sends nothing.
+ */
+async function fulfilLinkRequest(
+  deps: LinkWorkerDeps,
+  tx: Executor,
+  request: LinkRequestRow,
+): Promise<void> {
+  const user = await findByEmailOrCpf(tx, request.value);
   const eligible =
     user !== undefined &&
     user.registerStatus === 'enabled' &&
-    (kind === 'reset' || user.passwordHash === null);
-  if (user && eligible) {
-    await deps.db.transaction((tx) => issuePasswordLink(deps, tx, user, kind));
-    // Delivery happens after the answer, so existing and missing accounts answer alike.
-    void deps.mailer
-      .flush(deps.db)
-      .catch((error: unknown) => deps.log.error({ err: error }, 'falha no envio'));
-  }
+    (request.kind === 'reset' || user.passwordHash === null);
+  if (user && eligible) await issuePasswordLink(deps, tx, user, request.kind);
 }
+
+const MAX_REQUEST_ATTEMPTS = 5;
+const POLL_INTERVAL_MS = 30_000;
+
+/**
+ * Works off the queue of link requests: kicked after each answer, and every
+ * 30 s for requests an instance took in and did not finish (it stopped, or
+ * the database failed). Each request is fulfilled in a transaction with its
+ * removal from the queue; a failure puts it back, up to five times.
+ */
+export function createLinkRequestWorker(deps: LinkWorkerDeps, options: { auto: boolean }) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function processOne(): Promise<boolean> {
+    return deps.db.transaction(async (tx) => {
+      const request = await takeLinkRequest(tx);
+      if (!request) return false;
+      try {
+        await tx.transaction((savepoint) => fulfilLinkRequest(deps, savepoint, request));
+        await deleteLinkRequest(tx, request.id);
+      } catch (error) {
+        deps.log.error(
+          { reason: error instanceof Error ? error.name : 'erro', requestId: request.id },
+          'falha ao processar um pedido de link de senha',
+        );
+        await recordLinkRequestFailure(tx, request.id, MAX_REQUEST_ATTEMPTS);
+      }
+      return true;
+    });
+  }
+
+  async function drain(): Promise<void> {
+    let processed = 0;
+    while (await processOne()) processed += 1;
+    if (processed > 0) await deps.mailer.flush(deps.db);
+  }
+
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await drain();
+      } while (again);
+    })()
+      .catch((error: unknown) =>
+        deps.log.error(
+          { reason: error instanceof Error ? error.name : 'erro' },
+          'falha ao processar os pedidos de link de senha',
+        ),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  return {
+    /** Schedules a run after the current answer is on its way. */
+    kick(): void {
+      if (!options.auto) return;
+      setImmediate(() => void run());
+    },
+    /** Processes everything queued now (tests and the poller). */
+    run,
+    /** Resolves once no run is in progress. */
+    async idle(): Promise<void> {
+      while (running) await running;
+    },
+    start(): void {
+      if (!options.auto || timer) return;
+      timer = setInterval(() => void run(), POLL_INTERVAL_MS);
+      timer.unref();
+    },
+    stop(): void {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+export type LinkRequestWorker = ReturnType<typeof createLinkRequestWorker>;
 
 export class PasswordRejectedError extends AppError {
   constructor(readonly criteria: PasswordCriterion[]) {
@@ -125,43 +229,37 @@ export function checkPassword(deps: Pick<IdentityDeps, 'config'>, password: stri
   if (!result.isValid) throw new PasswordRejectedError(result.criteria);
 }
 
-/** `PATCH /api/User/password`: sets the password through a link and ends every session of the user. */
+/**
+ * `PATCH /api/User/password`: sets the password through a link and ends every
+ * session of the user. The link is checked before the (costly) hash, and
+ * tries are limited per address and per CPF.
+ */
 export async function setPasswordWithLink(
   deps: IdentityDeps,
-  input: { cpf: string; token: string; password: string },
+  input: { cpf: string; token: string; password: string; ip: string },
   now: Date = new Date(),
 ): Promise<void> {
+  const cpf = stripCpf(input.cpf);
+  await deps.limiter.hit('passwordPerIp', input.ip);
+  await deps.limiter.hit('passwordPerCpf', cpf);
+  const tokenHash = hashToken(input.token);
+  const link = await findOpenLink(deps.db, tokenHash, now);
+  const owner = link ? await findUserByCpf(deps.db, cpf) : undefined;
+  if (!link || !owner || owner.id !== link.userId || owner.registerStatus !== 'enabled') {
+    throw linkInvalid();
+  }
   checkPassword(deps, input.password);
   const passwordHash = await deps.hasher.hash(input.password);
-  const tokenHash = hashToken(input.token);
   await deps.db.transaction(async (tx) => {
     // Claiming the link and checking it in one statement: two concurrent uses cannot both win.
-    const [link] = await tx
-      .update(passwordLinks)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(passwordLinks.tokenHash, tokenHash),
-          isNull(passwordLinks.usedAt),
-          isNull(passwordLinks.voidedAt),
-          gt(passwordLinks.expiresAt, now),
-        ),
-      )
-      .returning();
-    if (!link) throw linkInvalid();
-    const user = await findUserByCpf(tx, stripCpf(input.cpf));
-    if (!user || user.id !== link.userId || user.registerStatus !== 'enabled') throw linkInvalid();
+    const claimed = await claimLink(tx, tokenHash, now);
+    if (!claimed) throw linkInvalid();
+    const user = await findUserByCpf(tx, cpf);
+    if (!user || user.id !== claimed.userId || user.registerStatus !== 'enabled') {
+      throw linkInvalid();
+    }
     await updateUser(tx, user.id, { passwordHash });
-    await tx
-      .update(passwordLinks)
-      .set({ voidedAt: now })
-      .where(
-        and(
-          eq(passwordLinks.userId, user.id),
-          isNull(passwordLinks.usedAt),
-          isNull(passwordLinks.voidedAt),
-        ),
-      );
+    await voidOpenLinks(tx, user.id, now);
     await revokeUserSessions(tx, user.id, 'password_change');
     // Proving control of the mailbox ends any lock an attacker caused on the account.
     await resetKey(tx, accountKey(user.email));
@@ -169,7 +267,7 @@ export async function setPasswordWithLink(
       type: 'password_set',
       actorId: user.id,
       federativeUnit: user.federativeUnit,
-      payload: { purpose: link.purpose },
+      payload: { purpose: claimed.purpose },
     });
   });
 }

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helper';
+import { selectRows } from '../../db/client';
+import { ensureReferenceData } from '../../db/seed/reference-data';
+import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helper';
 import { lastMailTo, seedSignedIn, seedUser } from '../../../test/identity';
 
 describe('password links', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp();
+    // Many passwords are set from one test address here; the limits have their own tests below.
+    t = await buildTestApp({ rateLimits: { passwordPerIp: { limit: 1000 } } });
   });
   afterAll(() => t.close());
 
@@ -213,11 +216,126 @@ describe('password links', () => {
     expect(await lastMailTo(t.app, disabled.email)).toBeUndefined();
   });
 
-  it('link requests are rate limited per address', async () => {
+  it('link requests are limited per address and per account, across addresses', async () => {
     let last = 0;
     for (let attempt = 0; attempt < 11; attempt += 1) {
-      last = (await requestReset('limite@teste.gov.br', '192.0.2.55')).statusCode;
+      last = (await requestReset(`limite${attempt}@teste.gov.br`, '192.0.2.55')).statusCode;
     }
     expect(last).toBe(429);
+    const statuses = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      statuses.push((await requestReset('mesma.conta@teste.gov.br')).statusCode);
+    }
+    expect(statuses).toEqual([202, 202, 202, 429]);
   });
+
+  it('setting a password checks the link before hashing, and is limited per CPF', async () => {
+    const hashes = { count: 0 };
+    const counted = await buildTestApp({
+      hasher: {
+        ...t.app.identity.hasher,
+        hash: (password: string) => {
+          hashes.count += 1;
+          return t.app.identity.hasher.hash(password);
+        },
+      },
+    });
+    try {
+      const user = await seedUser(counted.app);
+      hashes.count = 0;
+      const attempt = () =>
+        counted.app.inject({
+          method: 'PATCH',
+          url: '/api/User/password',
+          payload: { cpf: user.cpf, token: 'x'.repeat(43), password: 'Qualquer#Senha2026' },
+        });
+      const statuses = [];
+      for (let index = 0; index < 6; index += 1) statuses.push((await attempt()).statusCode);
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+      // No link was valid: not one argon2id hash was spent.
+      expect(hashes.count).toBe(0);
+    } finally {
+      await counted.close();
+    }
+  });
+});
+
+describe('link requests answer before any account lookup', () => {
+  let t: TestApp;
+  const statements: string[] = [];
+  let recording = false;
+  beforeAll(async () => {
+    const database = await createTestDatabase({
+      onQuery: (query) => {
+        if (recording) statements.push(query);
+      },
+    });
+    await ensureReferenceData(database.db);
+    t = await buildTestApp({ database, linkRequests: 'manual' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await t.database.drop();
+  });
+
+  const request = async (kind: 'reset' | 'verifyEmail', value: string) => {
+    statements.length = 0;
+    recording = true;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/User/${kind}/${encodeURIComponent(value)}`,
+      remoteAddress: '10.30.0.1',
+    });
+    recording = false;
+    return { answer: `${response.statusCode} ${response.body}`, work: [...statements] };
+  };
+
+  it('existing, missing, disabled and passwordless accounts, by e-mail or CPF: the same statements, then the link', async () => {
+    const enabled = await seedUser(t.app);
+    const disabled = await seedUser(t.app, { registerStatus: 'disabled' });
+    const fresh = await seedUser(t.app, { password: null });
+    const cases: Array<['reset' | 'verifyEmail', string]> = [
+      ['reset', enabled.email],
+      ['reset', 'ninguem@teste.gov.br'],
+      ['reset', disabled.email],
+      ['reset', enabled.cpf],
+      ['reset', '529.982.247-25'],
+      ['verifyEmail', fresh.email],
+      ['verifyEmail', enabled.email],
+      ['verifyEmail', 'ninguem@teste.gov.br'],
+    ];
+    const results = [];
+    for (const [kind, value] of cases) results.push(await request(kind, value));
+    expect(new Set(results.map((result) => result.answer)).size).toBe(1);
+    expect(results[0]?.answer).toMatch(/^202 /);
+    const reference = JSON.stringify(results[0]?.work);
+    for (const result of results) expect(JSON.stringify(result.work)).toBe(reference);
+    // The request path never reads users or writes links: that work comes after the answer.
+    expect(reference).not.toMatch(/"users"|password_links|mail_outbox/);
+    expect(await mailCount()).toBe(0);
+
+    await t.app.identity.linkRequests.run();
+    expect((await lastMailTo(t.app, enabled.email))?.link?.path).toBe(
+      `/reset-password/${enabled.cpf}`,
+    );
+    expect((await lastMailTo(t.app, fresh.email))?.link?.path).toBe(
+      `/register-password/${fresh.cpf}`,
+    );
+    expect(await lastMailTo(t.app, disabled.email)).toBeUndefined();
+    // Two reset requests for `enabled` (e-mail and CPF): the newer link voids the older.
+    expect(await mailCount()).toBe(3);
+    const queued = await selectRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from password_link_requests`,
+    );
+    expect(queued).toEqual([{ n: 0 }]);
+  });
+
+  const mailCount = async () =>
+    (
+      await selectRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from mail_outbox`,
+      )
+    )[0]?.n;
 });

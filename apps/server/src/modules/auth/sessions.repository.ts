@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
 
@@ -49,25 +49,4 @@ export async function revokeUserSessions(
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-}
-
-/** Whether the user signed in from this address in the last 30 days. */
-export async function hasSignedInFrom(
-  db: Executor,
-  userId: string,
-  ip: string,
-  now: Date,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ tokenHash: sessions.tokenHash })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        eq(sessions.ip, ip),
-        gt(sessions.createdAt, new Date(now.getTime() - 30 * 86_400_000)),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }

@@ -1,5 +1,17 @@
 /** `api/BiopassID`: face enrolment, 1:1 verification and the logged view of enrolment captures. */
-import { enrolResponseSchema, errorBodySchema, ROLES, verifyResponseSchema } from '@exame/shared';
+import {
+  deviceIdSchema,
+  enrolResponseSchema,
+  errorBodySchema,
+  FACE_BURST_MAX_FRAMES,
+  FACE_CAPTURE_MAX_CHARS,
+  FACE_ENROL_BODY_LIMIT,
+  FACE_ENROL_IMAGE_MAX_CHARS,
+  FACE_ENROL_MAX_IMAGES,
+  FACE_VERIFY_BODY_LIMIT,
+  ROLES,
+  verifyResponseSchema,
+} from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,12 +36,20 @@ const errors = {
   422: errorBodySchema,
   503: errorBodySchema,
 };
-/** Base64 of an image, with or without its data-URL prefix. */
-const image = z
-  .string()
-  .min(16, 'Envie a imagem capturada.')
-  .max(7_000_000, 'A imagem é grande demais.');
+/** Base64 of an image, with or without its data-URL prefix, up to `maxChars`. */
+const picture = (maxChars: number) =>
+  z
+    .string()
+    .min(16, 'Envie a imagem capturada.')
+    .max(
+      maxChars,
+      `A imagem é grande demais (máximo de ${Math.floor((maxChars * 3) / 4 / 1024)} KB).`,
+    );
+const capture = picture(FACE_CAPTURE_MAX_CHARS);
+const enrolImage = picture(FACE_ENROL_IMAGE_MAX_CHARS);
 const cpf = z.string().trim().min(11).max(14);
+/** Other headers pass untouched; `x-device-id`, when sent, follows the rule of the body field. */
+const deviceHeaders = z.looseObject({ 'x-device-id': deviceIdSchema.optional() });
 
 export function biopassRoutes(deps: BiopassDeps) {
   return async (app: FastifyInstance) => {
@@ -40,15 +60,15 @@ export function biopassRoutes(deps: BiopassDeps) {
       {
         // Enrolment is done on the admin-guarded biometry screen: ADMIN only, as that screen.
         config: { access: ['ADMIN'] },
-        bodyLimit: 48 * 1024 * 1024,
+        bodyLimit: FACE_ENROL_BODY_LIMIT,
         schema: {
           tags: ['biometrics'],
-          summary: 'Cadastrar o rosto de um usuário da unidade (1 a 5 fotos; ADMIN)',
+          summary: `Cadastrar o rosto de um usuário da unidade (1 a ${FACE_ENROL_MAX_IMAGES} fotos; ADMIN)`,
           body: z
             .object({
               cpf,
-              image: image.optional(),
-              images: z.array(image).min(1).max(5).optional(),
+              image: enrolImage.optional(),
+              images: z.array(enrolImage).min(1).max(FACE_ENROL_MAX_IMAGES).optional(),
               uf: z.string().max(4).optional(),
               local: z.string().max(80).nullable().optional(),
             })
@@ -74,18 +94,22 @@ export function biopassRoutes(deps: BiopassDeps) {
       '/api/BiopassID/Verify',
       {
         config: { access: ROLES },
-        // An image and up to 5 frames, each up to the 7 MB of base64 the schema allows.
-        bodyLimit: 48 * 1024 * 1024,
+        // The picture and its burst, each a camera capture: the body cannot be larger.
+        bodyLimit: FACE_VERIFY_BODY_LIMIT,
         schema: {
           tags: ['biometrics'],
-          summary: 'Verificar 1:1 um rosto contra o cadastro do CPF (apenas no Distrito Federal)',
+          summary:
+            'Verificar 1:1 um rosto contra o cadastro do CPF, com a sequência de quadros (apenas no Distrito Federal)',
+          description:
+            'Responde a decisão (`verified`) a todos os perfis; distância, similaridade, limiar e as verificações de vivacidade só a ADMIN e AUDITOR. Sem a sequência de quadros a validação é recusada (`FACE_LIVENESS_REQUIRED`).',
+          headers: deviceHeaders,
           body: z.object({
             cpf,
-            image,
-            frames: z.array(image).max(5).optional(),
+            image: capture,
+            frames: z.array(capture).max(FACE_BURST_MAX_FRAMES).optional(),
             uf: z.string().max(4).optional(),
             local: z.string().max(80).nullable().optional(),
-            deviceId: z.string().max(64).nullable().optional(),
+            deviceId: deviceIdSchema.nullable().optional(),
           }),
           response: {
             200: verifyResponseSchema,
@@ -99,8 +123,7 @@ export function biopassRoutes(deps: BiopassDeps) {
           image: request.body.image,
           frames: request.body.frames,
           local: request.body.local,
-          deviceId:
-            request.body.deviceId ?? (request.headers['x-device-id'] as string | undefined) ?? null,
+          deviceId: request.body.deviceId ?? request.headers['x-device-id'] ?? null,
         }),
     );
 

@@ -5,11 +5,14 @@
  * view of a face image is logged.
  */
 import {
+  FACE_LIVENESS_REQUIRED,
+  FACE_SCORE_ROLES,
   FACE_VALIDATION_ONLY_DF,
   FACE_VALIDATION_SUCCESS,
   FACE_VALIDATION_UNIT,
   stripCpf,
   type EnrolResponse,
+  type Role,
   type VerifyResponse,
 } from '@exame/shared';
 import { and, eq, sql } from 'drizzle-orm';
@@ -23,7 +26,8 @@ import type { Database } from '../../db/client';
 import { biometricTemplates, biometricVerifications, users } from '../../db/schema/index';
 import { faceError } from '../../biometrics/face-errors';
 import { AppError, type ErrorDetail } from '../../lib/app-error';
-import type { FileStorage } from '../../lib/file-storage';
+import { templateAad, type FileStorage } from '../../lib/file-storage';
+import type { RateLimiter } from '../../lib/rate-limit';
 import { signedPath } from '../../lib/signed-access';
 import type { SessionUser } from '../../plugins/auth';
 import { insertActivity } from '../activity/activity.repository';
@@ -33,6 +37,7 @@ export type BiopassDeps = {
   files: FileStorage;
   face: FaceService;
   signedUrlTtlMs: number;
+  limiter: RateLimiter;
 };
 
 const notEnrolled = () =>
@@ -42,13 +47,24 @@ const notEnrolled = () =>
   );
 const userNotFound = () => AppError.notFound('Usuário não encontrado!', 'USER_NOT_FOUND');
 
-function sealTemplate(files: FileStorage, descriptors: number[][]): string {
-  return files.seal(Buffer.from(JSON.stringify(descriptors), 'utf8')).toString('base64');
+/** Sealed for this unit and CPF only: copied into another person's row it no longer opens. */
+function sealTemplate(
+  files: FileStorage,
+  owner: { unit: string; cpf: string },
+  descriptors: number[][],
+): string {
+  return files
+    .seal(Buffer.from(JSON.stringify(descriptors), 'utf8'), templateAad(owner.unit, owner.cpf))
+    .toString('base64');
 }
 
-function openTemplate(files: FileStorage, sealed: string): number[][] {
+function openTemplate(files: FileStorage, template: TemplateRow): number[][] {
   try {
-    const parsed: unknown = JSON.parse(files.open(Buffer.from(sealed, 'base64')).toString('utf8'));
+    const opened = files.open(
+      Buffer.from(template.templateSealed, 'base64'),
+      templateAad(template.federativeUnit, template.cpf),
+    );
+    const parsed: unknown = JSON.parse(opened.toString('utf8'));
     if (
       Array.isArray(parsed) &&
       parsed.every((item) => Array.isArray(item) && item.length === 128)
@@ -80,6 +96,8 @@ export async function enrolFace(
   input: { cpf: string; images: string[] },
 ): Promise<EnrolResponse> {
   const cpf = stripCpf(input.cpf);
+  await deps.limiter.hit('enrolPerUser', actor.id);
+  await deps.limiter.hit('enrolPerCpf', `${actor.federativeUnit}:${cpf}`);
   const [person] = await deps.db
     .select({ id: users.id })
     .from(users)
@@ -119,51 +137,60 @@ export async function enrolFace(
   }
 
   const imageKeys: string[] = [];
-  for (const capture of captures) imageKeys.push(await deps.files.put(capture.jpeg));
   const templateSealed = sealTemplate(
     deps.files,
+    { unit: actor.federativeUnit, cpf },
     captures.map((capture) => Array.from(capture.analysis.descriptor)),
   );
   const now = new Date();
-  const previous = await deps.db.transaction(async (tx) => {
-    const [existing] = await tx
-      .select({ imageKeys: biometricTemplates.imageKeys })
-      .from(biometricTemplates)
-      .where(
-        and(
-          eq(biometricTemplates.federativeUnit, actor.federativeUnit),
-          eq(biometricTemplates.cpf, cpf),
-        ),
-      )
-      .for('update');
-    await tx
-      .insert(biometricTemplates)
-      .values({
-        federativeUnit: actor.federativeUnit,
-        cpf,
-        templateSealed,
-        descriptorVersion: deps.face.descriptorVersion,
-        imageKeys,
-        enrolledBy: actor.id,
-      })
-      .onConflictDoUpdate({
-        target: [biometricTemplates.federativeUnit, biometricTemplates.cpf],
-        set: {
+  // Files are written before the transaction that references them; if it
+  // fails they are removed here (and the retention sweep removes any a crash left).
+  for (const capture of captures) imageKeys.push(await deps.files.put(capture.jpeg));
+  let previous: string[];
+  try {
+    previous = await deps.db.transaction(async (tx) => {
+      const [existing] = await tx
+        .select({ imageKeys: biometricTemplates.imageKeys })
+        .from(biometricTemplates)
+        .where(
+          and(
+            eq(biometricTemplates.federativeUnit, actor.federativeUnit),
+            eq(biometricTemplates.cpf, cpf),
+          ),
+        )
+        .for('update');
+      await tx
+        .insert(biometricTemplates)
+        .values({
+          federativeUnit: actor.federativeUnit,
+          cpf,
           templateSealed,
           descriptorVersion: deps.face.descriptorVersion,
           imageKeys,
           enrolledBy: actor.id,
-          updatedAt: now,
-        },
+        })
+        .onConflictDoUpdate({
+          target: [biometricTemplates.federativeUnit, biometricTemplates.cpf],
+          set: {
+            templateSealed,
+            descriptorVersion: deps.face.descriptorVersion,
+            imageKeys,
+            enrolledBy: actor.id,
+            updatedAt: now,
+          },
+        });
+      await insertActivity(tx, {
+        type: 'biometric_enrol',
+        actorId: actor.id,
+        federativeUnit: actor.federativeUnit,
+        payload: { cpf, captures: captures.length },
       });
-    await insertActivity(tx, {
-      type: 'biometric_enrol',
-      actorId: actor.id,
-      federativeUnit: actor.federativeUnit,
-      payload: { cpf, captures: captures.length },
+      return existing?.imageKeys ?? [];
     });
-    return existing?.imageKeys ?? [];
-  });
+  } catch (error) {
+    for (const key of imageKeys) await deps.files.remove(key);
+    throw error;
+  }
   // Captures of a replaced enrolment serve no purpose any more (LGPD: keep only what is needed).
   for (const key of previous) await deps.files.remove(key);
   return { cpf, captures: captures.length, enrolledAt: now.toISOString() };
@@ -196,7 +223,7 @@ async function upToDateTemplate(
 ): Promise<number[][]> {
   const from = template.descriptorVersion ?? LEGACY_DESCRIPTOR_VERSION;
   if (from === deps.face.descriptorVersion) {
-    return openTemplate(deps.files, template.templateSealed);
+    return openTemplate(deps.files, template);
   }
   const results = await Promise.allSettled(
     template.imageKeys.map(async (key) =>
@@ -224,7 +251,11 @@ async function upToDateTemplate(
     leftOut.push({ path: `captures.${index}`, message: `${error.code}: ${error.message}` });
   }
   if (descriptors.length === 0) throw faceError('FACE_TEMPLATE_OUTDATED', leftOut);
-  const templateSealed = sealTemplate(deps.files, descriptors);
+  const templateSealed = sealTemplate(
+    deps.files,
+    { unit: template.federativeUnit, cpf: template.cpf },
+    descriptors,
+  );
   await deps.db.transaction(async (tx) => {
     const updated = await tx
       .update(biometricTemplates)
@@ -254,8 +285,24 @@ async function upToDateTemplate(
 }
 
 export type VerifyResult = VerifyResponse;
+type Liveness = NonNullable<VerifyResponse['liveness']>;
 
-/** `POST api/BiopassID/Verify`: 1:1 against the enrolled template of the caller's unit. */
+/** Only the roles that judge a verification see how close it was (a score can be climbed). */
+function forRole(role: Role, result: Required<VerifyResponse>): VerifyResponse {
+  if ((FACE_SCORE_ROLES as readonly Role[]).includes(role)) return result;
+  return {
+    verificationId: result.verificationId,
+    cpf: result.cpf,
+    verified: result.verified,
+    message: result.message,
+  };
+}
+
+/**
+ * `POST api/BiopassID/Verify`: 1:1 against the enrolled template of the
+ * caller's unit. A decision needs the burst of frames and its liveness check:
+ * a still picture alone is refused, never passed.
+ */
 export async function verifyFace(
   deps: BiopassDeps,
   actor: SessionUser,
@@ -271,9 +318,8 @@ export async function verifyFace(
     throw new AppError('FACE_VALIDATION_UNAVAILABLE', FACE_VALIDATION_ONLY_DF, 400);
   }
   const cpf = stripCpf(input.cpf);
-  const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
-  if (!template) throw notEnrolled();
-  const enrolled = await upToDateTemplate(deps, template);
+  await deps.limiter.hit('verifyPerUser', actor.id);
+  await deps.limiter.hit('verifyPerCpf', `${actor.federativeUnit}:${cpf}`);
 
   const record = async (values: Partial<typeof biometricVerifications.$inferInsert>) => {
     const [row] = await deps.db
@@ -292,6 +338,15 @@ export async function verifyFace(
     return row?.id ?? '';
   };
 
+  const burst = input.frames ?? [];
+  if (burst.length < 2) {
+    await record({ errorCode: 'FACE_LIVENESS_REQUIRED' });
+    throw new AppError('FACE_LIVENESS_REQUIRED', FACE_LIVENESS_REQUIRED, 422);
+  }
+  const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
+  if (!template) throw notEnrolled();
+  const enrolled = await upToDateTemplate(deps, template);
+
   let probe: FaceAnalysis;
   let probeJpeg: Buffer;
   const frames: Buffer[] = [];
@@ -299,8 +354,7 @@ export async function verifyFace(
     const analysed = await analyzeCapture(deps.face, input.image);
     probe = analysed.analysis;
     probeJpeg = analysed.jpeg;
-    for (const frame of input.frames ?? [])
-      frames.push((await validateAndNormalizeImage(frame)).jpeg);
+    for (const frame of burst) frames.push((await validateAndNormalizeImage(frame)).jpeg);
   } catch (error) {
     if (error instanceof AppError) await record({ errorCode: error.code });
     throw error;
@@ -309,43 +363,36 @@ export async function verifyFace(
     .map((descriptor) => deps.face.compare(probe, descriptor))
     .reduce((a, b) => (b.distance < a.distance ? b : a));
 
-  let liveness: VerifyResult['liveness'] = {
-    checked: false,
-    passed: null,
-    checks: null,
-    note: 'Sequência de quadros não enviada: prova de vida não verificada.',
-  };
-  if (frames.length > 0) {
-    if (!frames.some((frame) => frame.equals(probeJpeg))) {
-      // The burst must contain the verified picture, or a live burst of anyone could vouch for a photo.
+  let liveness: Liveness;
+  if (!frames.some((frame) => frame.equals(probeJpeg))) {
+    // The burst must contain the verified picture, or a live burst of anyone could vouch for a photo.
+    liveness = {
+      checked: true,
+      passed: false,
+      checks: null,
+      note: 'A foto validada não faz parte da sequência capturada.',
+    };
+  } else {
+    try {
+      const checked = await deps.face.checkBurst(frames);
       liveness = {
         checked: true,
-        passed: false,
-        checks: null,
-        note: 'A foto validada não faz parte da sequência capturada.',
+        passed: checked.passed,
+        checks: checked.checks,
+        note: 'Sinal de vivacidade (mesmo rosto, movimento natural, quadros distintos); não é prova de vida.',
       };
-    } else {
-      try {
-        const burst = await deps.face.checkBurst(frames);
-        liveness = {
-          checked: true,
-          passed: burst.passed,
-          checks: burst.checks,
-          note: 'Sinal de vivacidade (mesmo rosto, movimento natural, quadros distintos); não é prova de vida.',
-        };
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        liveness = { checked: true, passed: false, checks: null, note: error.message };
-      }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      liveness = { checked: true, passed: false, checks: null, note: error.message };
     }
   }
-  const verified = best.match && liveness.passed !== false;
+  const verified = best.match && liveness.passed === true;
   const verificationId = await record({
     match: best.match,
     distance: best.distance,
     liveness: liveness as unknown as Record<string, unknown>,
   });
-  return {
+  return forRole(actor.role, {
     verificationId,
     cpf,
     match: best.match,
@@ -359,7 +406,7 @@ export async function verifyFace(
       : !best.match
         ? 'O rosto capturado não corresponde ao cadastro facial deste CPF.'
         : 'Não foi possível confirmar que a captura foi feita ao vivo. Movimente levemente o rosto durante a captura e tente novamente.',
-  };
+  });
 }
 
 /** The enrolment of a CPF with short-lived addresses of its captures (each view is logged when opened). */
@@ -372,7 +419,14 @@ export async function getEnrolment(deps: BiopassDeps, actor: SessionUser, cpfInp
     cpf,
     enrolledAt: template.updatedAt.toISOString(),
     captures: template.imageKeys.map((key) => ({
-      url: signedPath(deps.files, `/api/BiopassID/image/${key}`, key, actor.id, expiresAt),
+      url: signedPath(
+        deps.files,
+        'face-image',
+        `/api/BiopassID/image/${key}`,
+        key,
+        actor.id,
+        expiresAt,
+      ),
     })),
   };
 }
@@ -382,7 +436,9 @@ export async function readFaceImage(
   key: string,
   access: { viewer: string; expires: number; signature: string },
 ): Promise<Buffer> {
-  if (!deps.files.verifyAccess(key, access.viewer, access.expires, access.signature)) {
+  if (
+    !deps.files.verifyAccess('face-image', key, access.viewer, access.expires, access.signature)
+  ) {
     throw AppError.forbidden('Endereço da imagem inválido ou expirado. Recarregue a página.');
   }
   const [template] = await deps.db

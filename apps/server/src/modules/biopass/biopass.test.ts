@@ -14,11 +14,14 @@ import {
 import { createFaceService } from '../../biometrics/face-pool';
 import { faceFixturesDir, hasFaceFixtures } from '../../biometrics/fixtures';
 import {
+  burstAround,
   devPhoto,
   photoWithoutFace,
   sideBySide,
   webcamFrame,
 } from '../../biometrics/test-captures';
+import { templateAad } from '../../lib/file-storage';
+import { FACE_CAPTURE_MAX_CHARS, FACE_VERIFY_BODY_LIMIT } from '@exame/shared';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn, seedUser } from '../../../test/identity';
 
@@ -40,7 +43,11 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
 
   beforeAll(async () => {
     face = await createFaceService({ inProcess: true });
-    t = await buildTestApp({ faceService: face });
+    // This suite verifies the same people many times on purpose; the limits have their own test.
+    t = await buildTestApp({
+      faceService: face,
+      rateLimits: { verifyPerCpf: { limit: 1000 }, verifyPerUser: { limit: 1000 } },
+    });
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     person = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Pessoa Um' });
     other = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Pessoa Três' });
@@ -57,7 +64,10 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       headers: admin.auth,
       payload: { cpf, images },
     });
-  const verify = (
+  /** The burst the capture modal would send with `image` (an image sharp cannot read repeats itself). */
+  const burstOf = async (image: string) =>
+    (await burstAround(Buffer.from(image, 'base64')).catch(() => null))?.map(b64) ?? [image, image];
+  const verify = async (
     cpf: string,
     image: string,
     extra: Record<string, unknown> = {},
@@ -70,6 +80,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       payload: {
         cpf,
         image,
+        frames: 'frames' in extra ? undefined : await burstOf(image),
         uf: 'DF',
         local: 'DF.POSTO01',
         deviceId: 'c1f1a5f0-1111-4aaa-8bbb-222233334444',
@@ -108,7 +119,26 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       message: 'Sua validação biométrica foi concluída.',
     });
     expect(body.distance).toBeLessThan(body.threshold);
-    expect(body.liveness.checked).toBe(false);
+    expect(body.liveness).toMatchObject({ checked: true, passed: true });
+  });
+
+  it('a still picture without its burst is refused, never passed, and the refusal is recorded', async () => {
+    const image = b64(await webcamFrame('p01-2.jpg'));
+    for (const frames of [undefined, [], [image]]) {
+      const response = await verify(person.cpf, image, { frames });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        Error:
+          'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.',
+        code: 'FACE_LIVENESS_REQUIRED',
+      });
+    }
+    const refused = (
+      (await t.database.db.execute(
+        sql`select count(*)::int as n from biometric_verifications where cpf = ${person.cpf} and error_code = 'FACE_LIVENESS_REQUIRED' and match = false`,
+      )) as unknown as { rows: Array<{ n: number }> }
+    ).rows[0]?.n;
+    expect(refused).toBe(3);
   });
 
   it('another person does not match', async () => {
@@ -144,8 +174,17 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       expect(response.statusCode, name).toBeLessThan(500);
       expect(response.json().code, name).toMatch(/^IMAGE_/);
     }
-    const oversize = await verify(person.cpf, 'A'.repeat(7_000_001));
+    // One picture above the cap of a camera capture: a validation error naming the limit.
+    const oversize = await verify(person.cpf, 'A'.repeat(FACE_CAPTURE_MAX_CHARS + 4), {
+      frames: [],
+    });
     expect(oversize.statusCode).toBe(400);
+    expect(JSON.stringify(oversize.json().details)).toMatch(/grande demais/);
+    // A body above what a picture and its burst can weigh is refused before it is parsed.
+    const huge = await verify(person.cpf, 'A'.repeat(FACE_VERIFY_BODY_LIMIT), { frames: [] });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().code).toBe('PAYLOAD_TOO_LARGE');
+    expect(FACE_VERIFY_BODY_LIMIT).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('a burst of frames is checked for liveness and reported; an identical burst fails the check', async () => {
@@ -184,7 +223,6 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       },
     });
   });
-
   it('records every verification with who, device, result and score', async () => {
     const rows = (
       (await t.database.db.execute(
@@ -279,8 +317,10 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
         sql`select id, template_sealed, descriptor_version, image_keys from biometric_templates where cpf = ${cpf}`,
       )) as unknown as { rows: TemplateRow[] }
     ).rows[0];
-  const openSealed = (sealed: string): number[][] =>
-    JSON.parse(t.app.files.open(Buffer.from(sealed, 'base64')).toString('utf8')) as number[][];
+  const openSealed = (sealed: string, cpf: string): number[][] =>
+    JSON.parse(
+      t.app.files.open(Buffer.from(sealed, 'base64'), templateAad('DF', cpf)).toString('utf8'),
+    ) as number[][];
   /** Turns an enrolment into one made before descriptor versions (one crop per face). */
   const makeLegacy = async (cpf: string) => {
     const row = await templateOf(cpf);
@@ -292,7 +332,9 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       descriptors.push((await legacy.analyze(await t.app.files.read(key))).descriptor);
     }
     await legacy.close();
-    const sealed = t.app.files.seal(Buffer.from(JSON.stringify(descriptors))).toString('base64');
+    const sealed = t.app.files
+      .seal(Buffer.from(JSON.stringify(descriptors)), templateAad('DF', cpf))
+      .toString('base64');
     await t.database.db.execute(
       sql`update biometric_templates set template_sealed = ${sealed}, descriptor_version = null where id = ${row.id}`,
     );
@@ -314,8 +356,8 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(face.descriptorVersion).not.toBe(LEGACY_DESCRIPTOR_VERSION);
     const legacy = await makeLegacy(subject.cpf);
     // The two versions really differ: comparing across them would add noise to every decision.
-    const before = openSealed(legacy.template_sealed);
-    const expected = openSealed(current?.template_sealed ?? '');
+    const before = openSealed(legacy.template_sealed, subject.cpf);
+    const expected = openSealed(current?.template_sealed ?? '', subject.cpf);
     expect(before[0]).not.toEqual(expected[0]);
 
     const response = await verify(subject.cpf, b64(await webcamFrame('p02-3.jpg')));
@@ -325,7 +367,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     const upgraded = await templateOf(subject.cpf);
     expect(upgraded?.descriptor_version).toBe(face.descriptorVersion);
     expect(upgraded?.image_keys).toEqual(legacy.image_keys);
-    const after = openSealed(upgraded?.template_sealed ?? '');
+    const after = openSealed(upgraded?.template_sealed ?? '', subject.cpf);
     expect(after).toHaveLength(2);
     after.forEach((descriptor, i) =>
       descriptor.forEach((value, j) => expect(value).toBeCloseTo(expected[i]?.[j] ?? NaN, 5)),
@@ -374,7 +416,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(response.json().match).toBe(true);
     const row = await templateOf(subject.cpf);
     expect(row?.descriptor_version).toBe(face.descriptorVersion);
-    expect(openSealed(row?.template_sealed ?? '')).toHaveLength(1);
+    expect(openSealed(row?.template_sealed ?? '', subject.cpf)).toHaveLength(1);
   });
 
   it('an old-version template whose captures are gone asks for a new enrolment and is left as it was', async () => {
@@ -393,5 +435,65 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     const row = await templateOf(subject.cpf);
     expect(row?.descriptor_version).toBeNull();
     expect(row?.template_sealed).toBe(legacy.template_sealed);
+  });
+  it('examiners get the decision only; ADMIN and AUDITOR also get the scores', async () => {
+    const image = b64(await webcamFrame('p01-2.jpg'));
+    const auditor = await seedSignedIn(t.app, { role: 'AUDITOR', unit: 'DF' });
+    const full = (await verify(person.cpf, image, {}, auditor.auth)).json();
+    expect(full).toMatchObject({ verified: true, match: true });
+    expect(typeof full.distance).toBe('number');
+    expect(typeof full.similarity).toBe('number');
+    expect(full.liveness.checks).toBeTruthy();
+    for (const role of ['VIEWER', 'ROOM_INSPECTOR'] as const) {
+      const examiner = await seedSignedIn(t.app, { role, unit: 'DF' });
+      const response = await verify(person.cpf, image, {}, examiner.auth);
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Object.keys(body).sort()).toEqual(['cpf', 'message', 'verificationId', 'verified']);
+      expect(body).toMatchObject({
+        verified: true,
+        message: 'Sua validação biométrica foi concluída.',
+      });
+    }
+  });
+
+  it('x-device-id follows the rule of the body field', async () => {
+    const image = b64(await webcamFrame('p01-2.jpg'));
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Verify',
+      headers: { ...admin.auth, 'x-device-id': `<script>${'x'.repeat(500)}` },
+      payload: { cpf: person.cpf, image, frames: await burstOf(image), uf: 'DF' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('VALIDATION_ERROR');
+    const badBody = await verify(person.cpf, image, { deviceId: 'dispositivo-qualquer' });
+    expect(badBody.statusCode).toBe(400);
+    const device = 'a3e0c9f2-5b1d-4c8e-9f7a-0123456789ab';
+    const good = await t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Verify',
+      headers: { ...admin.auth, 'x-device-id': device },
+      payload: { cpf: person.cpf, image, frames: await burstOf(image), uf: 'DF' },
+    });
+    expect(good.statusCode).toBe(200);
+    const stored = (
+      (await t.database.db.execute(
+        sql`select device_id from biometric_verifications where id = ${good.json().verificationId}`,
+      )) as unknown as { rows: Array<{ device_id: string }> }
+    ).rows[0]?.device_id;
+    expect(stored).toBe(device);
+  });
+
+  it("a template copied into another person's row does not open: the swap gives no match", async () => {
+    const victim = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    expect((await enrol(victim.cpf, [b64(await devPhoto('p02-1.jpg'))])).statusCode).toBe(201);
+    // A database writer puts the enrolled person's sealed template into the victim's row.
+    await t.database.db.execute(
+      sql`update biometric_templates set template_sealed = (select template_sealed from biometric_templates where cpf = ${person.cpf}) where cpf = ${victim.cpf}`,
+    );
+    const response = await verify(victim.cpf, b64(await webcamFrame('p01-2.jpg')));
+    expect(response.statusCode).toBe(500);
+    expect(response.json().code).toBe('FACE_TEMPLATE_INVALID');
   });
 });

@@ -187,7 +187,7 @@ export function examRoutes(files: FileStorage) {
       async (request, reply) => {
         const { photoId } = request.params;
         const { viewer, expires, signature } = request.query;
-        if (!files.verifyAccess(photoId, viewer, expires, signature)) {
+        if (!files.verifyAccess('exam-photo', photoId, viewer, expires, signature)) {
           throw AppError.forbidden('Endereço da foto inválido ou expirado. Recarregue a página.');
         }
         const found = await findPhotoWithUnit(db, photoId);

@@ -7,6 +7,7 @@
 import {
   checkResultTransition,
   checkStatusTransition,
+  maskCpf,
   type Exam,
   type ExamResult,
   type ExamStatus,
@@ -38,13 +39,22 @@ export type ChangeSource = 'integration' | 'import' | 'user';
 
 export const examNotFound = () => AppError.notFound('Exame não encontrado.', 'EXAM_NOT_FOUND');
 
-export function toExam(row: ExamRow, schedulingLocalName: string | null): Exam {
+/**
+ * Every screen shows the candidate's CPF masked, so users get it masked
+ * (searching by the whole CPF still works on the server). Only the
+ * integration API, which sent it, gets it back whole.
+ */
+export function toExam(
+  row: ExamRow,
+  schedulingLocalName: string | null,
+  cpf: 'masked' | 'whole' = 'masked',
+): Exam {
   return {
     id: row.id,
     schedulingId: row.schedulingId,
     federativeUnit: row.federativeUnit,
     candidateName: row.candidateName,
-    candidateCpf: row.candidateCpf,
+    candidateCpf: cpf === 'whole' ? row.candidateCpf : maskCpf(row.candidateCpf),
     candidateRenach: row.candidateRenach,
     schedulingDate: row.schedulingDate.toISOString(),
     status: row.status,
@@ -338,7 +348,7 @@ export async function getExamDetail(
   });
   const expiresAt = Date.now() + ttlMs;
   const link = (photoId: string) =>
-    signedPath(files, `/api/ExamPhoto/${photoId}`, photoId, actor.id, expiresAt);
+    signedPath(files, 'exam-photo', `/api/ExamPhoto/${photoId}`, photoId, actor.id, expiresAt);
   return {
     exam: toExam(row, name),
     history: history.map((entry) => ({

@@ -165,6 +165,18 @@ describe('exam list and CSV import', () => {
       payload: body,
     });
 
+  it('candidate CPFs leave masked, as every screen shows them; the whole CPF still finds them', async () => {
+    for (const auth of [admin.auth, auditor.auth]) {
+      const response = await list('search=529.982.247-25', auth);
+      expect(ids(response).sort()).toEqual(['PE-1', 'PE-4']);
+      expect(response.body).not.toContain('52998224725');
+      expect(response.json().items[0].candidateCpf).toBe('***.982.247-**');
+      const detail = await t.app.inject({ method: 'GET', url: '/api/Exam/PE-2', headers: auth });
+      expect(detail.json().exam.candidateCpf).toBe('***.444.777-**');
+      expect(detail.body).not.toContain('11144477735');
+    }
+  });
+
   it('a file with bad rows imports nothing and lists each problem with its line', async () => {
     const csv = [
       'schedulingId;candidateName;candidateCpf;candidateRenach;schedulingDate;schedulingLocal;room;station',

@@ -124,7 +124,7 @@ export function integrationRoutes(files: FileStorage) {
           },
           'integration',
         );
-        return toExam(row, null);
+        return toExam(row, null, 'whole');
       },
     );
 

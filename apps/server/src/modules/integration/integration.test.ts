@@ -315,6 +315,16 @@ describe('integration API', () => {
     expect((await t.app.inject({ method: 'GET', url: forged })).statusCode).toBe(403);
     const expired = body.photos[1].url.replace(/expires=\d+/, 'expires=1000');
     expect((await t.app.inject({ method: 'GET', url: expired })).statusCode).toBe(403);
+    // A signature made for the face-image route, same subject, viewer and expiry, is refused here.
+    const address = new URL(body.photos[1].url, 'http://x');
+    const faceSignature = t.app.files.signAccess(
+      'face-image',
+      body.photos[1].id,
+      address.searchParams.get('viewer') ?? '',
+      Number(address.searchParams.get('expires')),
+    );
+    const crossRoute = body.photos[1].url.replace(/signature=[^&]+/, `signature=${faceSignature}`);
+    expect((await t.app.inject({ method: 'GET', url: crossRoute })).statusCode).toBe(403);
   });
 
   it('refuses what is not a clean image', async () => {

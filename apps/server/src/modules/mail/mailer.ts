@@ -1,17 +1,47 @@
 /**
  * Outgoing mail. Every message is first written to the outbox table inside
  * the caller's transaction, so a rolled-back change sends nothing; `flush`
- * delivers pending messages after commit: over SMTP when SMTP_URL is set,
- * otherwise to the log (the embedded default, where the log line carries the
- * link a person needs).
+ * delivers pending messages after commit over SMTP when SMTP_URL is set.
+ * Without SMTP (the embedded default) messages wait in the outbox and the
+ * operator reads them with `npm run mail:outbox`.
+ *
+ * A secret link (one-time token) is kept apart from the bodies, which hold
+ * `{{link}}` instead: it is put in only to send, dropped from the row once the
+ * message is delivered, and dropped when the link expires. The log never
+ * carries a body or a link, in any mode.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { maskEmail } from '@exame/shared';
 import type { Database, Executor } from '../../db/client';
 import { mailOutbox } from '../../db/schema/index';
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export const LINK_PLACEHOLDER = '{{link}}';
+const LINK_GONE = '[link expirado: peça um novo]';
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  /** Bodies with `{{link}}` where the link goes. */
+  text: string;
+  html: string;
+  link?: { url: string; expiresAt: Date };
+};
+
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** The bodies as the recipient reads them: the link put back while it is still kept. */
+export function renderMail(row: Pick<OutboxRow, 'text' | 'html' | 'link'>): {
+  text: string;
+  html: string;
+} {
+  const link = row.link ?? LINK_GONE;
+  return {
+    text: row.text.replaceAll(LINK_PLACEHOLDER, link),
+    html: row.html.replaceAll(LINK_PLACEHOLDER, escapeHtml(link)),
+  };
+}
 
 const MAX_ATTEMPTS = 5;
 
@@ -27,39 +57,54 @@ export function createMailer(options: {
   let again = false;
 
   async function deliver(db: Database): Promise<void> {
+    const pendingWhere = and(isNull(mailOutbox.sentAt), lt(mailOutbox.attempts, MAX_ATTEMPTS));
+    if (!transport) {
+      const [row] = await db
+        .select({ pending: sql<number>`count(*)::int` })
+        .from(mailOutbox)
+        .where(pendingWhere);
+      if (row && row.pending > 0) {
+        options.log.info(
+          { pending: row.pending },
+          'e-mails aguardando na caixa de saída (sem SMTP_URL): leia-os com `npm run mail:outbox`',
+        );
+      }
+      return;
+    }
     const pending = await db
       .select()
       .from(mailOutbox)
-      .where(and(isNull(mailOutbox.sentAt), lt(mailOutbox.attempts, MAX_ATTEMPTS)))
+      .where(pendingWhere)
       .orderBy(asc(mailOutbox.createdAt))
       .limit(50);
     for (const message of pending) {
       try {
-        if (transport) {
-          await transport.sendMail({
-            from: options.from,
-            to: message.recipient,
-            subject: message.subject,
-            text: message.text,
-            html: message.html,
-          });
-        } else {
-          options.log.info(
-            { mailId: message.id, to: message.recipient, subject: message.subject },
-            `e-mail (sem SMTP configurado):\n${message.text}`,
-          );
-        }
+        await transport.sendMail({
+          from: options.from,
+          to: message.recipient,
+          subject: message.subject,
+          ...renderMail(message),
+        });
+        // Delivered: the outbox keeps the record of it, not a usable token.
         await db
           .update(mailOutbox)
-          .set({ sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, lastError: null })
+          .set({
+            sentAt: new Date(),
+            attempts: sql`${mailOutbox.attempts} + 1`,
+            lastError: null,
+            link: null,
+          })
           .where(eq(mailOutbox.id, message.id));
       } catch (error) {
-        options.log.error({ err: error, mailId: message.id }, 'falha ao enviar e-mail');
+        options.log.error(
+          { mailId: message.id, to: maskEmail(message.recipient), reason: describe(error) },
+          'falha ao enviar e-mail',
+        );
         await db
           .update(mailOutbox)
           .set({
             attempts: sql`${mailOutbox.attempts} + 1`,
-            lastError: error instanceof Error ? error.message.slice(0, 500) : 'erro desconhecido',
+            lastError: describe(error).slice(0, 500),
           })
           .where(eq(mailOutbox.id, message.id));
       }
@@ -67,6 +112,7 @@ export function createMailer(options: {
   }
 
   return {
+    delivers: transport !== undefined,
     /** Queues a message; call inside the transaction of the change that causes it. */
     enqueue: async (db: Executor, message: MailMessage): Promise<void> => {
       await db.insert(mailOutbox).values({
@@ -74,6 +120,8 @@ export function createMailer(options: {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        link: message.link?.url ?? null,
+        linkExpiresAt: message.link?.expiresAt ?? null,
       });
     },
     /** Delivers what is pending; concurrent calls share one run and trigger one more pass. */
@@ -96,6 +144,37 @@ export function createMailer(options: {
   };
 }
 
+/** An SMTP failure's reason without the message it was sending (nodemailer errors may quote it). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return 'erro desconhecido';
+  const code = (error as { code?: unknown }).code;
+  const response = (error as { responseCode?: unknown }).responseCode;
+  return (
+    [typeof code === 'string' ? code : null, typeof response === 'number' ? response : null]
+      .filter((part) => part !== null)
+      .join(' ') || error.name
+  );
+}
+
+/** Pending messages with their links, for the operator (`npm run mail:outbox`). */
+export async function listPendingMail(db: Executor, now: Date = new Date()) {
+  const rows = await db
+    .select()
+    .from(mailOutbox)
+    .where(isNull(mailOutbox.sentAt))
+    .orderBy(asc(mailOutbox.createdAt))
+    .limit(200);
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.recipient,
+    subject: row.subject,
+    createdAt: row.createdAt.toISOString(),
+    linkExpiresAt: row.linkExpiresAt?.toISOString() ?? null,
+    text: renderMail(row.linkExpiresAt && row.linkExpiresAt <= now ? { ...row, link: null } : row)
+      .text,
+  }));
+}
+
 export type Mailer = ReturnType<typeof createMailer>;
 
 function escapeHtml(value: string): string {
@@ -111,6 +190,7 @@ export function passwordLinkMessage(input: {
   name: string;
   purpose: 'reset' | 'register';
   link: string;
+  expiresAt: Date;
   validMinutes: number;
 }): MailMessage {
   const first = input.name.split(' ')[0] ?? input.name;
@@ -124,10 +204,16 @@ export function passwordLinkMessage(input: {
     `Olá, ${first}.`,
     '',
     intro,
-    input.link,
+    LINK_PLACEHOLDER,
     '',
     `O link vale por ${input.validMinutes} minutos e pode ser usado uma única vez. Se você não fez este pedido, ignore este e-mail.`,
   ].join('\n');
-  const html = `<p>Olá, ${escapeHtml(first)}.</p><p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(input.link)}">${escapeHtml(input.link)}</a></p><p>O link vale por ${input.validMinutes} minutos e pode ser usado uma única vez. Se você não fez este pedido, ignore este e-mail.</p>`;
-  return { to: input.to, subject, text, html };
+  const html = `<p>Olá, ${escapeHtml(first)}.</p><p>${escapeHtml(intro)}</p><p><a href="${LINK_PLACEHOLDER}">${LINK_PLACEHOLDER}</a></p><p>O link vale por ${input.validMinutes} minutos e pode ser usado uma única vez. Se você não fez este pedido, ignore este e-mail.</p>`;
+  return {
+    to: input.to,
+    subject,
+    text,
+    html,
+    link: { url: input.link, expiresAt: input.expiresAt },
+  };
 }

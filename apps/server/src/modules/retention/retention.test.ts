@@ -1,11 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/client';
-import { biometricTemplates, biometricVerifications, examPhotos } from '../../db/schema/index';
+import {
+  activityLog,
+  biometricTemplates,
+  biometricVerifications,
+  examPhotos,
+  loginThrottle,
+  mailOutbox,
+  passwordLinkRequests,
+  rateLimits,
+  sessions,
+  trustedDevices,
+} from '../../db/schema/index';
 import { createApiKeyFor, examPayload } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { seedSignedIn } from '../../../test/identity';
-import { purgeExpiredPersonalData } from './retention';
+import { seedSignedIn, seedUser } from '../../../test/identity';
+import { purgeExpiredPersonalData, purgeOperationalData } from './retention';
 
 describe('LGPD retention', () => {
   let t: TestApp;
@@ -15,6 +26,7 @@ describe('LGPD retention', () => {
   afterAll(() => t.close());
 
   const DAY = 86_400_000;
+  const deps = () => ({ db: t.database.db, files: t.app.files, pseudonym: t.app.pseudonym });
   const daysAgo = (days: number) => new Date(Date.now() - days * DAY);
 
   it('purges old verifications, enrolments and exam photos per unit, files included, and records it', async () => {
@@ -77,12 +89,12 @@ describe('LGPD retention', () => {
     });
 
     // DF keeps 100 days, every other unit the default 365.
-    const counts = await purgeExpiredPersonalData(db, files, {
+    const counts = await purgeExpiredPersonalData(deps(), {
       defaultDays: 365,
       byUnit: { DF: 100 },
     });
-    expect(counts.DF).toEqual({ verifications: 1, enrolments: 1, photos: 1 });
-    expect(counts.SP).toEqual({ verifications: 0, enrolments: 0, photos: 0 });
+    expect(counts.DF).toEqual({ verifications: 1, enrolments: 1, photos: 1, events: 0 });
+    expect(counts.SP).toEqual({ verifications: 0, enrolments: 0, photos: 0, events: 0 });
 
     const left = await selectRows<{ unit: string; n: number }>(
       db,
@@ -100,16 +112,132 @@ describe('LGPD retention', () => {
       sql`select payload from activity_log where type = 'retention_purge'`,
     );
     expect(events).toEqual([
-      { payload: { verifications: 1, enrolments: 1, photos: 1, retentionDays: 100 } },
+      { payload: { verifications: 1, enrolments: 1, photos: 1, events: 0, retentionDays: 100 } },
     ]);
 
     // Nothing more to purge on a second run.
     expect(
-      (await purgeExpiredPersonalData(db, files, { defaultDays: 365, byUnit: { DF: 100 } })).DF,
+      (await purgeExpiredPersonalData(deps(), { defaultDays: 365, byUnit: { DF: 100 } })).DF,
     ).toEqual({
       verifications: 0,
       enrolments: 0,
       photos: 0,
+      events: 0,
     });
+  });
+
+  it('replaces the CPF of old biometric events by a keyed pseudonym, per unit period', async () => {
+    const db = t.database.db;
+    const cpf = '98765432100';
+    await db.insert(activityLog).values([
+      { type: 'face_image_view', federativeUnit: 'DF', payload: { cpf }, createdAt: daysAgo(150) },
+      {
+        type: 'biometric_enrol',
+        federativeUnit: 'DF',
+        payload: { cpf, captures: 1 },
+        createdAt: daysAgo(150),
+      },
+      { type: 'face_image_view', federativeUnit: 'DF', payload: { cpf }, createdAt: daysAgo(20) },
+      { type: 'face_image_view', federativeUnit: 'SP', payload: { cpf }, createdAt: daysAgo(150) },
+    ]);
+    const counts = await purgeExpiredPersonalData(deps(), {
+      defaultDays: 365,
+      byUnit: { DF: 100 },
+    });
+    expect(counts.DF?.events).toBe(2);
+    const rows = await selectRows<{ unit: string; payload: Record<string, unknown> }>(
+      db,
+      sql`select federative_unit as unit, payload from activity_log where type in ('face_image_view', 'biometric_enrol') order by created_at`,
+    );
+    const old = rows.filter((row) => row.unit === 'DF' && !('cpf' in row.payload));
+    expect(old).toHaveLength(2);
+    expect(JSON.stringify(old)).not.toContain(cpf);
+    // The same person has the same pseudonym: events can still be linked without the CPF.
+    expect(old[0]?.payload.cpfPseudonym).toBe(t.app.pseudonym(cpf));
+    expect(old[1]?.payload).toMatchObject({ cpfPseudonym: t.app.pseudonym(cpf), captures: 1 });
+    // Recent DF events and SP events (365 days) keep it.
+    expect(rows.filter((row) => row.payload.cpf === cpf)).toHaveLength(2);
+  });
+
+  it('purges operational data by its own period, and files no row references', async () => {
+    const db = t.database.db;
+    const now = new Date();
+    const user = await seedUser(t.app);
+    await db.insert(sessions).values([
+      { tokenHash: 'velha', userId: user.id, expiresAt: daysAgo(40) },
+      { tokenHash: 'revogada', userId: user.id, expiresAt: daysAgo(-1), revokedAt: daysAgo(31) },
+      { tokenHash: 'viva', userId: user.id, expiresAt: daysAgo(-1) },
+    ]);
+    await db.insert(mailOutbox).values([
+      { recipient: 'a@x.gov.br', subject: 's', text: 't', html: 'h', createdAt: daysAgo(31) },
+      {
+        recipient: 'b@x.gov.br',
+        subject: 's',
+        text: '{{link}}',
+        html: '{{link}}',
+        link: 'https://x/reset-password/1#token=expirado',
+        linkExpiresAt: new Date(now.getTime() - 1000),
+      },
+      {
+        recipient: 'c@x.gov.br',
+        subject: 's',
+        text: '{{link}}',
+        html: '{{link}}',
+        link: 'https://x/reset-password/1#token=valido',
+        linkExpiresAt: new Date(now.getTime() + 60_000),
+      },
+    ]);
+    await db.insert(loginThrottle).values([
+      { key: 'account:velha@x.gov.br', failures: 3, lastFailureAt: daysAgo(1) },
+      // Failed an hour before the purge runs (see `later` below).
+      {
+        key: 'account:recente@x.gov.br',
+        failures: 3,
+        lastFailureAt: new Date(now.getTime() + 1.45 * DAY),
+      },
+    ]);
+    await db.insert(rateLimits).values([
+      { key: 'link-ip:velho', windowStart: daysAgo(2), hits: 1 },
+      { key: 'link-ip:novo', windowStart: now, hits: 1 },
+    ]);
+    await db.insert(trustedDevices).values([
+      { tokenHash: 'expirado', userId: user.id, expiresAt: daysAgo(1) },
+      { tokenHash: 'valido', userId: user.id, expiresAt: daysAgo(-10) },
+    ]);
+    await db
+      .insert(passwordLinkRequests)
+      .values([{ kind: 'reset', value: 'velho@x.gov.br', requestedAt: daysAgo(2) }]);
+    // A file written for an enrolment whose transaction failed: nothing references it.
+    const orphan = await t.app.files.put(Buffer.from('órfão'));
+    const referenced = await t.app.files.put(Buffer.from('em uso'));
+    await db.insert(biometricTemplates).values({
+      federativeUnit: 'DF',
+      cpf: '52998224725',
+      templateSealed: 'x',
+      imageKeys: [referenced],
+    });
+    // Seen a day and a half later.
+    const later = new Date(now.getTime() + 1.5 * DAY);
+    const counts = await purgeOperationalData(deps(), later);
+    expect(counts).toMatchObject({
+      sessions: 2,
+      mailDeleted: 1,
+      rateLimits: 2,
+      devices: 1,
+      linkRequests: 1,
+    });
+    expect(counts.linksCleared).toBe(2);
+    expect(counts.orphanFiles).toBeGreaterThanOrEqual(1);
+    await expect(t.app.files.get(orphan)).rejects.toThrow();
+    await expect(t.app.files.get(referenced)).resolves.toEqual(Buffer.from('em uso'));
+    const keys = await selectRows<{ key: string }>(db, sql`select key from login_throttle`);
+    expect(keys).toEqual([{ key: 'account:recente@x.gov.br' }]);
+    const left = await selectRows<{ token_hash: string }>(db, sql`select token_hash from sessions`);
+    expect(left.map((row) => row.token_hash)).toContain('viva');
+    const links = await selectRows<{ link: string | null }>(
+      db,
+      sql`select link from mail_outbox where recipient in ('b@x.gov.br', 'c@x.gov.br')`,
+    );
+    expect(links).toEqual([{ link: null }, { link: null }]);
   });
 });

@@ -5,6 +5,8 @@
  */
 import {
   EXAMINER_ROLES,
+  maskCpf,
+  maskEmail,
   stripCpf,
   type CreateUserInput,
   type RegisterStatus,
@@ -28,8 +30,19 @@ import {
   type UserRow,
 } from './users.repository';
 
-export const DEMO_UNIT = 'DEMO';
 const USER_NOT_FOUND = () => AppError.notFound('Usuário não encontrado!', 'USER_NOT_FOUND');
+
+/**
+ * What a role sees of other users: ADMIN manages them (the user screens need
+ * the whole CPF, e.g. to enrol a face) and sees everything; the other roles
+ * see names with masked CPF and e-mail, as their screens show them. Everyone
+ * sees their own record whole.
+ */
+function viewFor(actor: SessionUser, row: UserRow): User {
+  const user = toUser(row);
+  if (actor.role === 'ADMIN' || actor.id === row.id) return user;
+  return { ...user, cpf: maskCpf(row.cpf), email: maskEmail(row.email) };
+}
 
 export function toUser(row: UserRow): User {
   return {
@@ -115,7 +128,11 @@ export function createUserByAdmin(
   return createUser(deps, actor, input, actor.federativeUnit, false);
 }
 
-/** `POST api/User`: a demonstration user in the DEMO unit (never an ADMIN). */
+/**
+ * `POST api/User`: a demonstration user (never an ADMIN), flagged as demo, in
+ * the caller's own unit like every other write: an ADMIN of one unit can
+ * create nothing that another unit (DEMO included) sees.
+ */
 export function createDemoUser(
   deps: IdentityDeps,
   actor: SessionUser,
@@ -127,7 +144,7 @@ export function createDemoUser(
       'Usuários de demonstração não podem ser administradores.',
     );
   }
-  return createUser(deps, actor, input, DEMO_UNIT, true);
+  return createUser(deps, actor, input, actor.federativeUnit, true);
 }
 
 export async function getUser(deps: IdentityDeps, actor: SessionUser, id: string): Promise<User> {
@@ -143,7 +160,7 @@ export async function getUserByCpf(
 ): Promise<User> {
   const row = await findUserInUnit(deps.db, actor.federativeUnit, eq(users.cpf, stripCpf(cpf)));
   if (!row) throw USER_NOT_FOUND();
-  return toUser(row);
+  return viewFor(actor, row);
 }
 
 export async function getUserByCpfOrEmail(
@@ -155,7 +172,7 @@ export async function getUserByCpfOrEmail(
   const where = trimmed.includes('@') ? eq(users.email, trimmed) : eq(users.cpf, stripCpf(trimmed));
   const row = await findUserInUnit(deps.db, actor.federativeUnit, where);
   if (!row) throw USER_NOT_FOUND();
-  return toUser(row);
+  return viewFor(actor, row);
 }
 
 export async function listUsers(
@@ -174,7 +191,7 @@ export async function listExaminers(deps: IdentityDeps, actor: SessionUser): Pro
     pageSize: 1000,
     roles: EXAMINER_ROLES,
   });
-  return items.filter((row) => row.registerStatus === 'enabled').map(toUser);
+  return items.filter((row) => row.registerStatus === 'enabled').map((row) => viewFor(actor, row));
 }
 
 export async function setRegisterStatus(

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/client';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { lastMailTo, nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
+import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { lastMailTo, nextCpf, seedSignedIn, seedUser, signInAs } from '../../../test/identity';
 
 type Auth = { authorization: string };
 
@@ -123,14 +124,19 @@ describe('users API', () => {
     expect(results.map((response) => response.statusCode).sort()).toEqual([201, 409]);
   });
 
-  it('the demo user goes to the DEMO unit and cannot be an ADMIN', async () => {
+  it("the demo user lands in the caller's own unit, flagged as demo, and cannot be an ADMIN", async () => {
     const demo = await create(
       dfAdmin.auth,
       { name: 'Demo Pessoa', email: 'demo1@teste.gov.br', cpf: nextCpf(), role: 'AUDITOR' },
       '/api/User',
     );
     expect(demo.statusCode).toBe(201);
-    expect(demo.json().federativeUnit).toBe('DEMO');
+    expect(demo.json().federativeUnit).toBe('DF');
+    const [flag] = await selectRows<{ is_demo: boolean }>(
+      t.database.db,
+      sql`select is_demo from users where id = ${demo.json().id}`,
+    );
+    expect(flag?.is_demo).toBe(true);
     const admin = await create(
       dfAdmin.auth,
       { name: 'Demo Admin', email: 'demo2@teste.gov.br', cpf: nextCpf(), role: 'ADMIN' },
@@ -138,6 +144,107 @@ describe('users API', () => {
     );
     expect(admin.statusCode).toBe(400);
     expect(admin.json().code).toBe('DEMO_ROLE_NOT_ALLOWED');
+  });
+
+  it('the reviewed probe: a DF ADMIN cannot reach DEMO exams through a demo user', async () => {
+    // DEMO holds exams with full candidate CPFs, as on every installation in demo mode.
+    const demoAdmin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DEMO' });
+    const demoKey = (await createApiKeyFor(t.app, demoAdmin.auth)).key;
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': demoKey },
+      payload: {
+        exams: [
+          examPayload({ schedulingId: 'DEMO-SONDA-1', metadata: { schedulingLocal: 'DEMO.P1' } }),
+        ],
+      },
+    });
+    expect(pushed.statusCode).toBeLessThan(300);
+    const demoUsersBefore = await selectRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from users where federative_unit = 'DEMO'`,
+    );
+
+    const email = 'sonda.externa@gmail.com';
+    const created = await create(
+      dfAdmin.auth,
+      { name: 'Sonda Externa', email, cpf: nextCpf(), role: 'AUDITOR' },
+      '/api/User',
+    );
+    expect(created.statusCode).toBe(201);
+    const link = (await lastMailTo(t.app, email))?.link;
+    expect(link).toBeDefined();
+    const set = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/User/password',
+      payload: { cpf: link?.cpf, token: link?.token, password: 'Sonda#Externa2026' },
+    });
+    expect(set.statusCode).toBe(200);
+    const token = await signInAs(t.app, email, 'Sonda#Externa2026');
+    const exams = await t.app.inject({
+      method: 'GET',
+      url: '/api/Exam?pageSize=100',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(exams.statusCode).toBe(200);
+    expect(JSON.stringify(exams.json())).not.toContain('DEMO-SONDA-1');
+    expect(
+      exams.json().items.every((exam: { federativeUnit: string }) => exam.federativeUnit === 'DF'),
+    ).toBe(true);
+    const demoUsersAfter = await selectRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from users where federative_unit = 'DEMO'`,
+    );
+    expect(demoUsersAfter).toEqual(demoUsersBefore);
+  });
+
+  it('examiners and auditors see other users with masked CPF and e-mail; ADMIN and the user see them whole', async () => {
+    const colleague = await seedUser(t.app, {
+      unit: 'DF',
+      role: 'VIEWER',
+      name: 'Colega Examinadora',
+      email: 'colega.examinadora@detran.df.gov.br',
+    });
+    const maskedCpf = `***.${colleague.cpf.slice(3, 6)}.${colleague.cpf.slice(6, 9)}-**`;
+    for (const role of ['VIEWER', 'ROOM_INSPECTOR', 'AUDITOR'] as const) {
+      const caller = await seedSignedIn(t.app, { role, unit: 'DF' });
+      const lookups = [
+        `/api/User/cpfEmail/${colleague.email}`,
+        `/api/User/cpfEmail/${colleague.cpf}`,
+      ];
+      if (role === 'AUDITOR') lookups.push(`/api/User/cpf/${colleague.cpf}`);
+      for (const url of lookups) {
+        const response = await t.app.inject({ method: 'GET', url, headers: caller.auth });
+        expect(response.statusCode, `${role} ${url}`).toBe(200);
+        expect(response.json()).toMatchObject({
+          name: 'Colega Examinadora',
+          cpf: maskedCpf,
+          email: 'c***@detran.df.gov.br',
+        });
+        expect(response.body).not.toContain(colleague.cpf);
+      }
+      const examiners = await t.app.inject({
+        method: 'GET',
+        url: '/api/User/GetAllExaminers',
+        headers: caller.auth,
+      });
+      expect(examiners.body).not.toContain(colleague.cpf);
+      expect(examiners.body).not.toContain(colleague.email);
+      // Their own record stays whole.
+      const self = await t.app.inject({
+        method: 'GET',
+        url: `/api/User/cpfEmail/${caller.user.email}`,
+        headers: caller.auth,
+      });
+      expect(self.json()).toMatchObject({ cpf: caller.user.cpf, email: caller.user.email });
+    }
+    const byAdmin = await t.app.inject({
+      method: 'GET',
+      url: `/api/User/cpfEmail/${colleague.email}`,
+      headers: dfAdmin.auth,
+    });
+    expect(byAdmin.json()).toMatchObject({ cpf: colleague.cpf, email: colleague.email });
   });
 
   it('lists only the unit, paginated, with search by name, e-mail or CPF', async () => {

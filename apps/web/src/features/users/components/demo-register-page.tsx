@@ -1,13 +1,18 @@
-/** `/demo-register/` (admin-guarded): registers a demonstration user in the DEMO unit. */
+/**
+ * `/demo-register/` (admin-guarded): registers a demonstration user, flagged
+ * as such, in the ADMIN's own unit (never in another unit).
+ */
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import type { CreateUserInput } from '@exame/shared';
+import { findFederativeUnit, type CreateUserInput } from '@exame/shared';
 import { BackHome } from '../../../components/back-home';
 import { toast } from '../../../components/toast';
+import { useAppState } from '../../../lib/app-store';
 import { createUser } from '../api/users';
 import { serverFieldErrors } from './create-user-page';
 import { UserForm } from './user-form';
 
 export function DemoRegisterPage() {
+  const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const submit = async (input: CreateUserInput) => {
     try {
       const user = await createUser(input, 'demo');
@@ -27,14 +32,14 @@ export function DemoRegisterPage() {
       <div>
         <Title order={2}>Cadastro de demonstração</Title>
         <Text c="dimmed" size="sm">
-          Cria um usuário na unidade de demonstração (DEMO), para apresentar o sistema sem dados
-          reais.
+          Cria um usuário de demonstração na sua unidade, para apresentar o sistema. Ele fica
+          marcado como de demonstração e não pode ser administrador.
         </Text>
       </div>
       <Paper withBorder p="lg" radius="md">
         <UserForm
           roles={['AUDITOR', 'VIEWER', 'ROOM_INSPECTOR']}
-          unitLabel="DEMO — Demonstração"
+          unitLabel={`${unit} — ${findFederativeUnit(unit)?.name ?? ''}`}
           submitLabel="Cadastrar"
           onSubmit={submit}
         />

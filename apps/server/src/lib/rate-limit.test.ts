@@ -1,0 +1,84 @@
+/**
+ * Request limits live in the database: every instance counts into the same
+ * windows. Face verification and enrolment are limited per user and per CPF,
+ * so nobody can climb a score step by step.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helper';
+import { nextCpf, seedSignedIn } from '../../test/identity';
+import { selectRows } from '../db/client';
+import { RATE_LIMITS } from './rate-limit';
+
+describe('rate limits', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await buildTestApp();
+    // A second instance behind the same load balancer: same database, its own memory.
+    b = await buildTestApp({ database: a.database });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  // Without the burst the verification is refused before the engine runs: a cheap call that still counts.
+  const verify = (app: TestApp, auth: { authorization: string }, cpf: string) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Verify',
+      headers: auth,
+      payload: { cpf, image: 'A'.repeat(64), uf: 'DF' },
+    });
+
+  it('Verify: per CPF across instances, then per user', async () => {
+    const examiner = await seedSignedIn(a.app, { role: 'VIEWER', unit: 'DF' });
+    const target = nextCpf();
+    const perCpf = RATE_LIMITS.verifyPerCpf.limit;
+    for (let index = 0; index < perCpf; index += 1) {
+      // Alternating instances: a limit kept in each process's memory would allow twice as many.
+      const response = await verify(index % 2 ? b : a, examiner.auth, target);
+      expect(response.statusCode).toBe(422);
+    }
+    const limited = await verify(b, examiner.auth, target);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+
+    // Other CPFs go on until the per-user limit.
+    let status = 0;
+    let calls = perCpf + 1;
+    while (calls < RATE_LIMITS.verifyPerUser.limit) {
+      status = (await verify(a, examiner.auth, nextCpf())).statusCode;
+      expect(status).toBe(422);
+      calls += 1;
+    }
+    expect((await verify(a, examiner.auth, nextCpf())).statusCode).toBe(429);
+    // Another examiner is not held back by this one.
+    const colleague = await seedSignedIn(a.app, { role: 'VIEWER', unit: 'DF' });
+    expect((await verify(a, colleague.auth, nextCpf())).statusCode).toBe(422);
+  });
+
+  it('Create: per CPF, before any picture is read', async () => {
+    const admin = await seedSignedIn(a.app, { role: 'ADMIN', unit: 'DF' });
+    const cpf = nextCpf();
+    const enrol = () =>
+      b.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Create',
+        headers: admin.auth,
+        payload: { cpf, images: ['A'.repeat(64)] },
+      });
+    for (let index = 0; index < RATE_LIMITS.enrolPerCpf.limit; index += 1) {
+      expect((await enrol()).statusCode).toBe(404);
+    }
+    expect((await enrol()).statusCode).toBe(429);
+  });
+
+  it('keeps no CPF, e-mail or address in its keys', async () => {
+    const rows = await selectRows<{ key: string }>(a.database.db, sql`select key from rate_limits`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.key).toMatch(/^[a-z-]+:[A-Za-z0-9_-]{32}$/);
+  });
+});
