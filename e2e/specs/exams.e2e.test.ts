@@ -19,6 +19,7 @@ describe('exams end to end', () => {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       SEED_DEMO: 'false',
+      ADMIN_FEDERATIVE_UNIT: 'PE',
     });
     browser = await launchBrowser();
   });
@@ -39,7 +40,7 @@ describe('exams end to end', () => {
       .click();
     await page.getByRole('button', { name: 'Novo posto' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Identificador' }).fill('DEMO.E2E01');
+    await dialog.getByRole('textbox', { name: 'Identificador' }).fill('PE.E2E01');
     await dialog.getByRole('textbox', { name: 'Nome' }).fill('Posto Ponta a Ponta');
     await dialog.getByRole('textbox', { name: 'Endereço' }).fill('Rua dos Testes, 1');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
@@ -68,10 +69,10 @@ describe('exams end to end', () => {
       exams: [
         {
           schedulingId: 'E2E-001',
-          candidate: { name: 'Beatriz Nogueira', cpf: '529.982.247-25', renach: 'DEMO11111111' },
+          candidate: { name: 'Beatriz Nogueira', cpf: '529.982.247-25', renach: 'PE11111111' },
           schedulingDate: new Date(Date.now() - 2 * 3_600_000).toISOString(),
           status: 'started',
-          metadata: { schedulingLocal: 'DEMO.E2E01-S1' },
+          metadata: { schedulingLocal: 'PE.E2E01-S1' },
           room: 'Sala 1',
           station: 'Estação 03',
         },
@@ -82,14 +83,14 @@ describe('exams end to end', () => {
           status: 'done',
           result: 'approved',
           score: 27,
-          metadata: { schedulingLocal: 'DEMO.E2E01-S2' },
+          metadata: { schedulingLocal: 'PE.E2E01-S2' },
         },
         {
           schedulingId: 'E2E-003',
           candidate: { name: 'Davi Moraes', cpf: '123.456.789-09' },
           schedulingDate: new Date(Date.now() - 1 * 3_600_000).toISOString(),
           status: 'scheduled',
-          metadata: { schedulingLocal: 'DEMO.OUTRO-S1' },
+          metadata: { schedulingLocal: 'PE.OUTRO-S1' },
         },
       ],
     });

@@ -24,6 +24,7 @@ describe('identity end to end', () => {
       ADMIN_PASSWORD: ADMIN.password,
       SMTP_URL: smtp.url,
       SEED_DEMO: 'false',
+      ADMIN_FEDERATIVE_UNIT: 'DF',
     });
     browser = await launchBrowser();
   });

@@ -91,7 +91,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('the server shuts down gracefully on SIGTERM', async () => {
-    const other = await startServer({ SEED_DEMO: 'false' });
+    const other = await startServer({ SEED_DEMO: 'false', ADMIN_FEDERATIVE_UNIT: 'MA' });
     expect((await fetch(`${other.baseUrl}/api/FederativeUnit`)).status).toBe(200);
     const started = Date.now();
     const code = await other.stop();

@@ -3,6 +3,7 @@
  * port with its own data folder, and waits until it is ready.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -52,6 +53,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         PORT: String(port),
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // What production must state: clients connect directly, a key from outside
+        // DATA_DIR, and mail read from the outbox unless a spec gives an SMTP server.
+        TRUST_PROXY: 'none',
+        FILE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        MAIL_OUTBOX_ONLY: 'true',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,6 +31,8 @@ describe('CPF', () => {
     expect(formatCpf('529982247')).toBe('529.982.247');
     expect(maskCpf('12345678909')).toBe('***.456.789-**');
     expect(maskCpf('123')).toBe('***.***.***-**');
+    // Masking what the server already masked changes nothing.
+    expect(maskCpf('***.456.789-**')).toBe('***.456.789-**');
   });
 
   it('the schema yields digits or a pt-BR error', () => {

@@ -35,8 +35,14 @@ export function formatCpf(value: string): string {
   return tail ? `${head}-${tail}` : head;
 }
 
-/** `52998224725` -> `***.982.247-**` (first three and last two digits hidden). */
+const MASKED_CPF = /^\*{3}\.\d{3}\.\d{3}-\*{2}$/;
+
+/**
+ * `52998224725` -> `***.982.247-**` (first three and last two digits hidden).
+ * A CPF the server already masked is shown as it came.
+ */
 export function maskCpf(value: string): string {
+  if (MASKED_CPF.test(value)) return value;
   const digits = stripCpf(value);
   if (digits.length !== 11) return '***.***.***-**';
   return `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**`;

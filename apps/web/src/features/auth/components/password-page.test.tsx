@@ -35,10 +35,14 @@ describe('password page', () => {
         status: 200,
       });
     });
-    renderRoutes(
+    const { router } = renderRoutes(
       [{ path: '/register-password/:cpf', element: <PasswordPage purpose="register" /> }],
       '/register-password/52998224725#token=abcdefghijklmnopqrstuvwxyz0123456789',
     );
+    // The token is read, then cleared from the address (and the entry replaced, not added).
+    await waitFor(() => expect(router.state.location.hash).toBe(''));
+    expect(router.state.location.pathname).toBe('/register-password/52998224725');
+    expect(router.state.historyAction).toBe('REPLACE');
     const input = await screen
       .findByRole('textbox', { name: 'Nova senha' })
       .catch(() => screen.getByLabelText(/^Nova senha/));

@@ -1,7 +1,9 @@
 /**
  * `/reset-password/:cpf` and `/register-password/:cpf`: set a password with
  * the link received by e-mail (the token comes in the address fragment). The
- * policy checklist updates live; the server applies the same rules.
+ * token is read once and the fragment is cleared from the address bar, so it
+ * does not stay in the history, a screenshot or a shared address. The policy
+ * checklist updates live; the server applies the same rules.
  */
 import {
   Alert,
@@ -19,7 +21,7 @@ import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { maskCpf, validatePassword } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
 import { logoUrl } from '../../../lib/themes';
@@ -37,8 +39,15 @@ export function tokenFromHash(hash: string): string | null {
 export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
   const { cpf = '' } = useParams();
   const location = useLocation();
+  const navigate = useNavigate();
   const theme = useAppState((state) => state.theme);
-  const token = tokenFromHash(location.hash);
+  // Read once: the address loses its fragment right after.
+  const [token] = useState(() => tokenFromHash(location.hash));
+  useEffect(() => {
+    if (location.hash.includes('token=')) {
+      void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
+    }
+  }, [location.hash, location.pathname, location.search, navigate]);
   const policy = useQuery(passwordPolicyQuery);
   const [isCommon, setIsCommon] = useState<((password: string) => boolean) | null>(null);
   const [password, setPassword] = useState('');

@@ -1,0 +1,546 @@
+/**
+ * Tenant isolation of writes (security guide, "Access control"): every route
+ * that creates or changes something, called by an actor of unit A (its ADMIN,
+ * its other users, its integration key, or anonymously), leaves every other
+ * unit untouched and sees nothing of it: the rows of every other unit, and
+ * what their users read through the API, are the same before and after.
+ *
+ * Each write route must have an entry below, a valid request as unit A and,
+ * where it names a resource, the same request aimed at another unit's
+ * resource. A new write route without an entry fails the first test.
+ */
+import { sql } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaceService } from '../biometrics/face-engine';
+import { createFaceService } from '../biometrics/face-pool';
+import { hasFaceFixtures } from '../biometrics/fixtures';
+import { burstAround, devPhoto } from '../biometrics/test-captures';
+import { selectRows } from '../db/client';
+import { isPluginRoute } from '../lib/route-policy';
+import { createApiKeyFor, examPayload, sampleJpeg } from '../../test/exams';
+import { buildTestApp, type TestApp } from '../../test/helper';
+import { lastMailTo, nextCpf, seedSignedIn, seedUser } from '../../test/identity';
+
+const A = 'DF';
+/** Every other unit must stay as it was; DEMO is where the reviewed probe landed. */
+const OTHERS = ['SP', 'DEMO'] as const;
+
+type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
+type Fixture = {
+  admin: Signed;
+  viewer: Signed;
+  auditor: Signed;
+  key: string;
+  keyId: string;
+  userId: string;
+  userCpf: string;
+  localId: string;
+  schedulingId: string;
+};
+
+/** Tables without a unit column, and how their rows reach a unit. */
+const CHILD_TABLES: Record<string, string> = {
+  sessions:
+    'select s.* from sessions s join users u on u.id = s.user_id where u.federative_unit = $unit',
+  password_links:
+    'select p.* from password_links p join users u on u.id = p.user_id where u.federative_unit = $unit',
+  trusted_devices:
+    'select d.* from trusted_devices d join users u on u.id = d.user_id where u.federative_unit = $unit',
+  mail_outbox:
+    'select m.* from mail_outbox m where m.recipient in (select email from users where federative_unit = $unit)',
+  exam_status_history:
+    'select h.* from exam_status_history h join exams e on e.id = h.exam_id where e.federative_unit = $unit',
+  exam_photos:
+    'select p.* from exam_photos p join exams e on e.id = p.exam_id where e.federative_unit = $unit',
+  occurrences:
+    'select o.* from occurrences o join exams e on e.id = o.exam_id where e.federative_unit = $unit',
+};
+/** Tables that belong to no unit (reference data, counters keyed by pseudonyms, queues). */
+const GLOBAL_TABLES = new Set([
+  'federative_units',
+  'settings',
+  'login_throttle',
+  'rate_limits',
+  'password_link_requests',
+]);
+
+describe('tenant isolation of writes', () => {
+  let t: TestApp;
+  let face: FaceService | undefined;
+  const units = new Map<string, Fixture>();
+  const withFaces = hasFaceFixtures('dev') && !process.env.TEST_DATABASE_URL;
+
+  async function seedUnit(unit: string): Promise<Fixture> {
+    const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit });
+    const viewer = await seedSignedIn(t.app, { role: 'VIEWER', unit });
+    const auditor = await seedSignedIn(t.app, { role: 'AUDITOR', unit });
+    const created = await createApiKeyFor(t.app, admin.auth, `Chave ${unit}`);
+    const local = await t.app.inject({
+      method: 'POST',
+      url: '/api/SchedulingLocal',
+      headers: admin.auth,
+      payload: { identifier: `${unit}.POSTO77`, description: `Posto 77 ${unit}` },
+    });
+    const schedulingId = `${unit}-ISOLAMENTO-1`;
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': created.key },
+      payload: {
+        exams: [
+          examPayload({
+            schedulingId,
+            status: 'started',
+            metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
+          }),
+          // Unit A reuses this id for an exam of its own: ids are per unit.
+          examPayload({
+            schedulingId: `${unit}-MESMO-ID`,
+            metadata: { schedulingLocal: `${unit}.POSTO77-S2` },
+          }),
+        ],
+      },
+    });
+    expect(pushed.statusCode).toBe(200);
+    return {
+      admin,
+      viewer,
+      auditor,
+      key: created.key,
+      keyId: created.apiKey.id,
+      userId: viewer.user.id,
+      userCpf: viewer.user.cpf,
+      localId: (local.json() as { id: string }).id,
+      schedulingId,
+    };
+  }
+
+  beforeAll(async () => {
+    if (withFaces) face = await createFaceService({ inProcess: true });
+    t = await buildTestApp({ faceService: face });
+    for (const unit of [A, ...OTHERS]) units.set(unit, await seedUnit(unit));
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+    await face?.close();
+  });
+
+  const a = () => units.get(A)!;
+  const other = () => units.get('SP')!;
+
+  /** The rows of `unit`, table by table, as one comparable text. */
+  async function fingerprint(unit: string): Promise<Record<string, string>> {
+    const tables = await selectRows<{ table_name: string; has_unit: boolean }>(
+      t.database.db,
+      sql`select table_name, bool_or(column_name = 'federative_unit') as has_unit
+          from information_schema.columns where table_schema = 'public' group by table_name`,
+    );
+    const print: Record<string, string> = {};
+    for (const { table_name: table, has_unit: hasUnit } of tables) {
+      if (GLOBAL_TABLES.has(table)) continue;
+      const query = hasUnit
+        ? `select * from "${table}" where federative_unit = $unit`
+        : CHILD_TABLES[table];
+      if (!query) throw new Error(`tabela ${table} sem regra de unidade neste teste`);
+      const rows = await selectRows<Record<string, unknown>>(
+        t.database.db,
+        sql.raw(query.replace('$unit', `'${unit}'`)),
+      );
+      print[table] = rows
+        .map((row) => JSON.stringify(row))
+        .sort()
+        .join('\n');
+    }
+    return print;
+  }
+
+  /** What the users of `unit` read through the list routes. */
+  async function views(unit: string): Promise<Record<string, string>> {
+    const fixture = units.get(unit)!;
+    const reads: Array<[string, Signed]> = [
+      ['/api/User?pageSize=100', fixture.admin],
+      ['/api/User/GetAllExaminers', fixture.viewer],
+      ['/api/SchedulingLocal', fixture.admin],
+      [`/api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/${unit}`, fixture.viewer],
+      ['/api/Exam?pageSize=200', fixture.auditor],
+      ['/api/ExamReport?startDate=2026-01-01&endDate=2026-12-31', fixture.auditor],
+      ['/api/ExamReport/occurrences?startDate=2026-01-01&endDate=2026-12-31', fixture.auditor],
+      ['/api/Integration/keys', fixture.admin],
+    ];
+    const seen: Record<string, string> = {};
+    for (const [url, caller] of reads) {
+      const response = await t.app.inject({ method: 'GET', url, headers: caller.auth });
+      expect(response.statusCode, url).toBe(200);
+      seen[url] = response.body;
+    }
+    return seen;
+  }
+
+  type Write = (fixture: Fixture) => Promise<InjectOptions> | InjectOptions;
+  const asAdmin =
+    (
+      method: InjectOptions['method'],
+      url: (f: Fixture) => string,
+      payload?: (f: Fixture) => unknown,
+    ): Write =>
+    (fixture) => ({
+      method,
+      url: url(fixture),
+      headers: a().admin.auth,
+      ...(payload ? { payload: payload(fixture) as InjectOptions['payload'] } : {}),
+    });
+  const asIntegration =
+    (
+      method: InjectOptions['method'],
+      url: (f: Fixture) => string,
+      payload: (f: Fixture) => unknown,
+    ): Write =>
+    (fixture) => ({
+      method,
+      url: url(fixture),
+      headers: { 'x-api-key': a().key },
+      payload: payload(fixture) as InjectOptions['payload'],
+    });
+
+  let enrolledCpf = '';
+  const captures = async () => {
+    if (!withFaces)
+      return { image: (await sampleJpeg(200)).toString('base64'), frames: [] as string[] };
+    const burst = await burstAround(await devPhoto('p01-2.jpg'));
+    return {
+      image: burst[0]!.toString('base64'),
+      frames: burst.map((frame) => frame.toString('base64')),
+    };
+  };
+
+  /**
+   * Every write route: the call as unit A (`own`, aimed at A's resources) and,
+   * for routes that name a resource, the same call aimed at another unit's
+   * (`foreign`). `null` means the route names no resource of a unit.
+   */
+  const WRITES: Record<string, { own: Write; foreign: Write | null }> = {
+    'POST /api/Auth': {
+      own: () => ({
+        method: 'POST',
+        url: '/api/Auth',
+        payload: { email: a().viewer.user.email, password: 'Trilha#Segura42' },
+      }),
+      foreign: null,
+    },
+    'POST /api/Auth/logout': {
+      own: async () => {
+        const session = await seedSignedIn(t.app, { role: 'VIEWER', unit: A });
+        return { method: 'POST', url: '/api/Auth/logout', headers: session.auth };
+      },
+      foreign: null,
+    },
+    'POST /api/User/reset/:value': {
+      own: () => ({ method: 'POST', url: `/api/User/reset/${a().viewer.user.email}` }),
+      foreign: null,
+    },
+    'POST /api/User/verifyEmail/:value': {
+      own: async () => {
+        const fresh = await seedUser(t.app, { unit: A, password: null });
+        return { method: 'POST', url: `/api/User/verifyEmail/${fresh.email}` };
+      },
+      foreign: null,
+    },
+    'PATCH /api/User/password': {
+      own: async () => {
+        const fresh = await seedUser(t.app, { unit: A, password: null });
+        await t.app.inject({ method: 'POST', url: `/api/User/verifyEmail/${fresh.email}` });
+        const link = (await lastMailTo(t.app, fresh.email))?.link;
+        return {
+          method: 'PATCH',
+          url: '/api/User/password',
+          payload: { cpf: fresh.cpf, token: link?.token, password: 'Nova#Senha2026' },
+        };
+      },
+      foreign: null,
+    },
+    'PUT /api/User/:id/enableDisable': {
+      own: async () => {
+        const target = await seedUser(t.app, { unit: A, role: 'VIEWER' });
+        return asAdmin(
+          'PUT',
+          () => `/api/User/${target.id}/enableDisable`,
+          () => ({
+            registerStatus: 'disabled',
+          }),
+        )(a());
+      },
+      foreign: asAdmin(
+        'PUT',
+        (f) => `/api/User/${f.userId}/enableDisable`,
+        () => ({ registerStatus: 'disabled' }),
+      ),
+    },
+    'PUT /api/User/:id/role': {
+      own: async () => {
+        const target = await seedUser(t.app, { unit: A, role: 'VIEWER' });
+        return asAdmin(
+          'PUT',
+          () => `/api/User/${target.id}/role`,
+          () => ({ role: 'ROOM_INSPECTOR' }),
+        )(a());
+      },
+      foreign: asAdmin(
+        'PUT',
+        (f) => `/api/User/${f.userId}/role`,
+        () => ({ role: 'ROOM_INSPECTOR' }),
+      ),
+    },
+    'POST /api/User/admin': {
+      own: asAdmin(
+        'POST',
+        () => '/api/User/admin',
+        () => ({
+          name: 'Criada Pelo Admin',
+          email: `criada.${Date.now()}@gmail.com`,
+          cpf: nextCpf(),
+          role: 'AUDITOR',
+          federativeUnit: 'SP',
+        }),
+      ),
+      foreign: null,
+    },
+    'POST /api/User': {
+      own: asAdmin(
+        'POST',
+        () => '/api/User',
+        () => ({
+          name: 'Demo Externa',
+          email: `demo.${Date.now()}@gmail.com`,
+          cpf: nextCpf(),
+          role: 'AUDITOR',
+          federativeUnit: 'DEMO',
+        }),
+      ),
+      foreign: null,
+    },
+    'POST /api/SchedulingLocal': {
+      own: asAdmin(
+        'POST',
+        () => '/api/SchedulingLocal',
+        () => ({
+          identifier: 'SP.POSTO77',
+          description: 'Posto com o identificador de outra unidade',
+          federativeUnit: 'SP',
+        }),
+      ),
+      foreign: null,
+    },
+    'PUT /api/SchedulingLocal/:id': {
+      own: asAdmin(
+        'PUT',
+        (f) => `/api/SchedulingLocal/${f.localId}`,
+        () => ({
+          identifier: `${A}.POSTO77`,
+          description: 'Posto renomeado',
+          isActive: false,
+        }),
+      ),
+      foreign: asAdmin(
+        'PUT',
+        (f) => `/api/SchedulingLocal/${f.localId}`,
+        () => ({
+          identifier: 'SP.POSTO77',
+          description: 'Posto renomeado',
+          isActive: false,
+        }),
+      ),
+    },
+    'POST /api/Exam/import': {
+      own: () => ({
+        method: 'POST',
+        url: '/api/Exam/import',
+        headers: { ...a().admin.auth, 'content-type': 'text/csv' },
+        payload: [
+          'schedulingId;candidateName;candidateCpf;schedulingDate;schedulingLocal',
+          // The same schedulingId as another unit's exam: each unit has its own.
+          'SP-MESMO-ID;Candidato Importado;529.982.247-25;20/11/2026 10:00;SP.POSTO77-S1',
+        ].join('\n'),
+      }),
+      foreign: null,
+    },
+    'POST /api/Integration/keys': {
+      own: asAdmin(
+        'POST',
+        () => '/api/Integration/keys',
+        () => ({ name: 'Outra', federativeUnit: 'SP' }),
+      ),
+      foreign: null,
+    },
+    'DELETE /api/Integration/keys/:id': {
+      own: async () => {
+        const extra = await createApiKeyFor(t.app, a().admin.auth, 'Descartável');
+        return {
+          method: 'DELETE',
+          url: `/api/Integration/keys/${extra.apiKey.id}`,
+          headers: a().admin.auth,
+        };
+      },
+      foreign: asAdmin('DELETE', (f) => `/api/Integration/keys/${f.keyId}`),
+    },
+    'POST /api/Integration/exams': {
+      own: asIntegration(
+        'POST',
+        () => '/api/Integration/exams',
+        () => ({
+          exams: [examPayload({ schedulingId: 'DEMO-MESMO-ID', federativeUnit: 'DEMO' })],
+        }),
+      ),
+      foreign: null,
+    },
+    'PATCH /api/Integration/exams/:schedulingId/status': {
+      own: asIntegration(
+        'PATCH',
+        (f) => `/api/Integration/exams/${f.schedulingId}/status`,
+        () => ({
+          status: 'done',
+          result: 'in_analysis',
+        }),
+      ),
+      foreign: asIntegration(
+        'PATCH',
+        (f) => `/api/Integration/exams/${f.schedulingId}/status`,
+        () => ({
+          status: 'done',
+          result: 'in_analysis',
+        }),
+      ),
+    },
+    'POST /api/Integration/exams/:schedulingId/occurrences': {
+      own: asIntegration(
+        'POST',
+        (f) => `/api/Integration/exams/${f.schedulingId}/occurrences`,
+        () => ({
+          occurrences: [
+            {
+              externalId: 'iso-1',
+              type: 'terceiro',
+              description: 'Teste',
+              occurredAt: '2026-11-20T10:00:00-03:00',
+            },
+          ],
+        }),
+      ),
+      foreign: asIntegration(
+        'POST',
+        (f) => `/api/Integration/exams/${f.schedulingId}/occurrences`,
+        () => ({
+          occurrences: [
+            {
+              externalId: 'iso-2',
+              type: 'terceiro',
+              description: 'Teste',
+              occurredAt: '2026-11-20T10:00:00-03:00',
+            },
+          ],
+        }),
+      ),
+    },
+    'POST /api/Integration/exams/:schedulingId/photos': {
+      own: async (f) => ({
+        method: 'POST',
+        url: `/api/Integration/exams/${f.schedulingId}/photos`,
+        headers: { 'x-api-key': a().key },
+        payload: {
+          image: (await sampleJpeg(240)).toString('base64'),
+          capturedAt: '2026-11-20T10:05:00-03:00',
+        },
+      }),
+      foreign: async (f) => ({
+        method: 'POST',
+        url: `/api/Integration/exams/${f.schedulingId}/photos`,
+        headers: { 'x-api-key': a().key },
+        payload: {
+          image: (await sampleJpeg(240, 9)).toString('base64'),
+          capturedAt: '2026-11-20T10:05:00-03:00',
+        },
+      }),
+    },
+    'POST /api/BiopassID/Create': {
+      own: async () => {
+        const target = await seedUser(t.app, { unit: A, role: 'VIEWER' });
+        enrolledCpf = target.cpf;
+        const { image } = withFaces
+          ? { image: (await devPhoto('p01-1.jpg')).toString('base64') }
+          : await captures();
+        return {
+          method: 'POST',
+          url: '/api/BiopassID/Create',
+          headers: a().admin.auth,
+          payload: { cpf: target.cpf, images: [image] },
+        };
+      },
+      foreign: async (f) => ({
+        method: 'POST',
+        url: '/api/BiopassID/Create',
+        headers: a().admin.auth,
+        payload: { cpf: f.userCpf, images: [(await captures()).image] },
+      }),
+    },
+    'POST /api/BiopassID/Verify': {
+      own: async () => ({
+        method: 'POST',
+        url: '/api/BiopassID/Verify',
+        headers: a().auditor.auth,
+        payload: { cpf: enrolledCpf, ...(await captures()), uf: A },
+      }),
+      foreign: async (f) => ({
+        method: 'POST',
+        url: '/api/BiopassID/Verify',
+        headers: a().auditor.auth,
+        payload: { cpf: f.userCpf, ...(await captures()), uf: 'SP' },
+      }),
+    },
+  };
+
+  it('every write route has an entry here', () => {
+    const writes = t.app.registeredRoutes
+      .filter((route) => !isPluginRoute(route.url) && !['GET', 'HEAD'].includes(route.method))
+      .map((route) => `${route.method} ${route.url}`);
+    expect(writes.filter((route) => !(route in WRITES))).toEqual([]);
+  });
+
+  it("unit A's writes, to its own resources and aimed at others', leave every other unit untouched and unseen", async () => {
+    const before = new Map<
+      string,
+      { rows: Record<string, string>; seen: Record<string, string> }
+    >();
+    for (const unit of OTHERS)
+      before.set(unit, { rows: await fingerprint(unit), seen: await views(unit) });
+
+    const outcomes: string[] = [];
+    for (const [route, write] of Object.entries(WRITES)) {
+      const own = await t.app.inject(await write.own(a()));
+      outcomes.push(`${route} própria -> ${own.statusCode}`);
+      // The call as unit A must really have done something, or this test proves nothing.
+      expect(own.statusCode, `${route}: ${own.body}`).toBeLessThan(
+        withFaces || !route.includes('Biopass') ? 300 : 500,
+      );
+      await t.app.identity.linkRequests.run();
+      if (write.foreign) {
+        for (const unit of OTHERS) {
+          const foreign = await t.app.inject(await write.foreign(units.get(unit)!));
+          outcomes.push(`${route} ${unit} -> ${foreign.statusCode}`);
+          expect(
+            foreign.statusCode,
+            `${route} contra ${unit}: ${foreign.body}`,
+          ).toBeGreaterThanOrEqual(400);
+          expect(foreign.statusCode, `${route} contra ${unit}`).toBeLessThan(500);
+        }
+      }
+    }
+
+    for (const unit of OTHERS) {
+      const after = { rows: await fingerprint(unit), seen: await views(unit) };
+      expect(after.rows, `linhas de ${unit}`).toEqual(before.get(unit)?.rows);
+      expect(after.seen, `o que ${unit} vê`).toEqual(before.get(unit)?.seen);
+    }
+    expect(other().schedulingId).toBe('SP-ISOLAMENTO-1');
+    expect(outcomes.length).toBeGreaterThan(Object.keys(WRITES).length);
+  }, 120_000);
+});
