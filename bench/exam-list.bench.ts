@@ -64,7 +64,7 @@ const [counts] = await selectRows<{ total: number; demo: number }>(
 );
 
 type Case = { name: string; filter: ExamListFilter; sort: 'schedulingDate' | 'candidateName' };
-const week = { startDate: new Date(now - 7 * DAY), endDate: new Date(now) };
+const week = { start: new Date(now - 7 * DAY), endExclusive: new Date(now) };
 const cases: Case[] = [
   { name: 'última semana, todas as situações', filter: week, sort: 'schedulingDate' },
   {
@@ -75,8 +75,8 @@ const cases: Case[] = [
   {
     name: 'mês, um posto',
     filter: {
-      startDate: new Date(now - 30 * DAY),
-      endDate: new Date(now),
+      start: new Date(now - 30 * DAY),
+      endExclusive: new Date(now),
       schedulingLocals: ['DEMO.POSTO03'],
     },
     sort: 'schedulingDate',

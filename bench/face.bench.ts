@@ -1,7 +1,7 @@
 /**
  * The embedded face engine, measured in one run on fixtures/faces/holdout
- * only (the threshold was chosen on dev/ by calibrate.ts; nothing here tunes
- * anything):
+ * only (the threshold was chosen on dev/ by apps/server/tools/face/calibrate.ts;
+ * nothing here tunes anything):
  *
  * - accuracy of our engine at the configured threshold (FACE_MATCH_THRESHOLD,
  *   default DEFAULT_FACE_MATCH_THRESHOLD) next to the plain
@@ -16,6 +16,9 @@
  *
  *   npm run bench:face -w bench        (FACE_FIXTURES_DIR to point elsewhere)
  *
+ * A whole verification (the picture and its burst) before and after the
+ * one-pass change is measured by face-verify.bench.ts.
+ *
  * Results also go to bench/results/face.json.
  */
 import fs from 'node:fs';
@@ -27,7 +30,6 @@ import { Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
 import sharp from 'sharp';
 import { AppError } from '../apps/server/src/lib/app-error';
-import { baselineDescriptor } from '../apps/server/src/biometrics/engine-core.mjs';
 import { descriptorDistance } from '../apps/server/src/biometrics/descriptor';
 import {
   DEFAULT_FACE_MATCH_THRESHOLD,
@@ -42,14 +44,15 @@ import {
   hasFaceFixtures,
   listFixtures,
   type FixturePhoto,
-} from '../apps/server/src/biometrics/fixtures';
+} from '../apps/server/test/faces/fixtures';
 import { validateAndNormalizeImage } from '../apps/server/src/biometrics/image';
 import {
   equalErrorRate,
   percentile,
   ratesAt,
   thresholdForFmr,
-} from '../apps/server/src/biometrics/metrics';
+} from '../apps/server/tools/face/metrics';
+import { baselineDescriptor } from '../apps/server/tools/face/study-engine.mjs';
 
 const RESULTS_FILE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),

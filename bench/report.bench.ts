@@ -13,20 +13,13 @@
  * SQL, JSON); the baseline is only the row query plus the JavaScript count,
  * with no HTTP and no serialisation, so the ratio understates the gap.
  */
+import { countLocalReports, type ReportExamInput } from '@exame/shared/exam-report-reference';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
-import {
-  countLocalReports,
-  dayInZone,
-  addDays,
-  localPrefixFor,
-  resolveReportPeriod,
-  type LocalReport,
-  type ReportExamInput,
-} from '@exame/shared';
+import { dayInZone, addDays, localPrefixFor, resolvePeriod, type LocalReport } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
@@ -114,7 +107,7 @@ const seedFrom = new Date(Date.now() - 75 * DAY_MS);
 const seedTo = new Date(Date.now() + 15 * DAY_MS);
 const startDay = addDays(today, -45);
 const endDay = addDays(today, -16);
-const period = resolveReportPeriod(startDay, endDay);
+const period = resolvePeriod(startDay, endDay);
 if (!period.ok) throw new Error(period.message);
 
 type Row = {

@@ -4,11 +4,12 @@
  * 'Tentar novamente'. Outside DF the notice is shown and nothing runs.
  */
 import fs from 'node:fs';
+import { FACE_CAPTURE_BURST_PICTURES } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpfFromBase } from '../../apps/server/src/db/seed/first-start';
-import { devPhoto } from '../../apps/server/src/biometrics/test-captures';
-import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/src/biometrics/fixtures';
+import { devPhoto } from '../../apps/server/test/faces/captures';
+import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
 import { ADMIN, signIn } from '../support/auth';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { cameraArgs, fakeCameraClip, hasFfmpeg } from '../support/fake-camera';
@@ -95,11 +96,15 @@ describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason
     await alert.getByText('Sucesso na validação').waitFor({ timeout: 60_000 });
     expect(await alert.textContent()).toContain('Sua validação biométrica foi concluída.');
     await screenshot(page, 'facial-validation-success');
-    // A real JPEG, without the data-URL prefix, plus the burst.
+    // A real JPEG, without the data-URL prefix, then the other frames of the
+    // burst: each picture sent once, `image` never repeated in `frames`.
     const body = bodies[0] ?? {};
     expect(String(body.image).startsWith('/9j/')).toBe(true);
-    expect(Array.isArray(body.frames) && (body.frames as string[]).length).toBe(3);
-    expect(body.cpf).toBe(DF_ADMIN.cpf);
+    const frames = body.frames as string[];
+    expect(frames).toHaveLength(FACE_CAPTURE_BURST_PICTURES - 1);
+    expect(frames.every((frame) => frame.startsWith('/9j/'))).toBe(true);
+    expect(frames).not.toContain(body.image);
+    expect(body).toMatchObject({ cpf: DF_ADMIN.cpf, uf: 'DF' });
     await alert.getByRole('button', { name: 'OK' }).click();
     expect(errors).toEqual([]);
   });

@@ -31,7 +31,7 @@ describe('app shell in Chromium', () => {
     await page.goto(server.baseUrl);
     await page.waitForURL('**/login');
     await page.getByRole('heading', { name: 'Entrar' }).waitFor();
-    expect(await page.title()).toBe('');
+    expect(await page.title()).toBe('Entrar · Exame Teórico');
     const widgetButton = page.locator('[vw-access-button]');
     await widgetButton.waitFor({ state: 'visible' });
     expect(await widgetButton.textContent()).toBe('Libras');

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { webcamFrame } from '../../apps/server/src/biometrics/test-captures';
+import { webcamFrame } from '../../apps/server/test/faces/captures';
 
 export function hasFfmpeg(): boolean {
   try {

@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { DatabaseHandle } from './db/client';
-import { requestSerializer } from './lib/log-safety';
+import { logSerializers } from './lib/log-safety';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hash';
 import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
 import { resolveOperatorToken } from './lib/operator-token';
@@ -29,15 +29,9 @@ import { examRoutes } from './modules/exams/exams.routes';
 import { integrationRoutes } from './modules/integration/integration.routes';
 import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-locals.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
-import {
-  DEFAULT_FACE_CORE_OPTIONS,
-  DEFAULT_FACE_MATCH_THRESHOLD,
-  descriptorVersionOf,
-  type FaceService,
-} from './biometrics/face-engine';
-import { createFaceService } from './biometrics/face-pool';
+import type { FaceService } from './biometrics/face-engine';
+import { faceServiceFromConfig } from './biometrics/face-service';
 import { biopassRoutes } from './modules/biopass/biopass.routes';
-import { lazyFaceService } from './modules/biopass/lazy-face-service';
 import path from 'node:path';
 import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
@@ -81,7 +75,7 @@ export type BuildAppOptions = {
 export function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    serializers: { req: requestSerializer },
+    serializers: logSerializers,
     // Secrets never reach the log (security guide: passwords, tokens, images).
     redact: {
       paths: [
@@ -201,29 +195,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer.close();
   });
 
-  // Routes.
-  await app.register(healthRoutes);
-  await app.register(federativeUnitRoutes);
-  await app.register(authRoutes(identity));
-  await app.register(userRoutes(identity));
-  await app.register(mailRoutes(database.db));
-  await app.register(examReportRoutes);
   const files = createFileStorage({ root: path.join(config.dataDir, 'files'), key: masterKey });
   app.decorate('files', files);
-  await app.register(schedulingLocalRoutes);
-  await app.register(examRoutes(files));
-  await app.register(integrationRoutes(files));
-  const face =
-    options.faceService ??
-    lazyFaceService(
-      () =>
-        createFaceService({
-          matchThreshold: config.face.matchThreshold,
-          threads: config.face.workers,
-        }),
-      config.face.matchThreshold ?? DEFAULT_FACE_MATCH_THRESHOLD,
-      descriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS),
-    );
+
+  // Routes: each module gets what it needs from the parts built once above.
+  const db = database.db;
+  await app.register(healthRoutes({ database }));
+  await app.register(federativeUnitRoutes({ db }));
+  await app.register(authRoutes(identity));
+  await app.register(userRoutes(identity));
+  await app.register(mailRoutes(db));
+  await app.register(examReportRoutes({ db, prefixes: config.reportLocalPrefixes }));
+  await app.register(schedulingLocalRoutes({ db }));
+  await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));
+  await app.register(integrationRoutes({ db, files }));
+  const face = options.faceService ?? faceServiceFromConfig(config.face);
   app.addHook('onClose', async () => {
     if (!options.faceService) await face.close();
   });

@@ -3,8 +3,7 @@
  * seed on first start, listen, and shut down gracefully on SIGINT/SIGTERM.
  */
 import { buildApp } from './app';
-import type { FaceService } from './biometrics/face-engine';
-import { createFaceService } from './biometrics/face-pool';
+import { faceServiceFromConfig } from './biometrics/face-service';
 import { ConfigError, loadConfig } from './config/env';
 import { openDatabase, targetFromConfig } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
@@ -29,13 +28,11 @@ async function main(): Promise<void> {
   await database.migrate();
   await ensureReferenceData(database.db);
 
-  // Warm the face engine before listening, so the first verification is not slow.
-  let faceService: FaceService | undefined;
+  // Warm the face engine before listening, so the first verification is not slow
+  // (a failed start is retried on the next verification).
+  const faceService = faceServiceFromConfig(config.face);
   try {
-    faceService = await createFaceService({
-      matchThreshold: config.face.matchThreshold,
-      threads: config.face.workers,
-    });
+    await faceService.ready();
   } catch (error) {
     console.error(
       'Motor facial indisponível; a validação facial responderá com erro até ser corrigido.',
@@ -44,7 +41,7 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ config, database, faceService });
   app.addHook('onClose', async () => {
-    await faceService?.close();
+    await faceService.close();
   });
   const sealed = await upgradeSealedData(database.db, app.files);
   if (sealed.templates + sealed.files > 0) {

@@ -1,14 +1,44 @@
 /** The signed-in user as `POST api/Auth` returns it and the web app keeps it (spec 3, 7). */
 import { z } from 'zod';
-import { ROLES } from './roles';
+import { errorCatalogue } from './errors';
+import { userSchema } from './users';
 
-export const authUserSchema = z.object({
-  name: z.string(),
-  email: z.string(),
-  cpf: z.string(),
-  federativeUnit: z.string(),
-  roleDescription: z.enum(ROLES),
-  token: z.string().min(1),
-  expiresAt: z.string(),
-});
+export const authUserSchema = userSchema
+  .pick({
+    name: true,
+    email: true,
+    cpf: true,
+    federativeUnit: true,
+    roleDescription: true,
+    registerStatus: true,
+  })
+  .extend({
+    token: z.string().min(1),
+    expiresAt: z.string(),
+  });
 export type AuthUser = z.infer<typeof authUserSchema>;
+
+/**
+ * Errors of sign-in, sessions and password links. The codes of the identity
+ * provider keep its spelling (spec 8); the web shows these texts for them.
+ */
+export const AUTH_ERRORS = errorCatalogue({
+  'invalid-credentials': { status: 401, message: 'E-mail ou senha incorretos.' },
+  'login-blocked': {
+    status: 429,
+    message: 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.',
+  },
+  'password-does-not-meet-requirements': {
+    status: 400,
+    message: 'A senha não atende aos requisitos da política de senhas.',
+  },
+  LINK_INVALID: {
+    status: 400,
+    message: 'Este link é inválido ou expirou. Solicite um novo link.',
+  },
+  OPERATOR_ONLY: {
+    status: 401,
+    message: 'Disponível apenas para os comandos do operador, na própria máquina do servidor.',
+  },
+  API_KEY_INVALID: { status: 401, message: 'Chave de integração ausente, inválida ou revogada.' },
+});

@@ -1,5 +1,6 @@
 /** Face verification answers shared by the BiopassID API and the capture screens (spec 3, 5, 8). */
 import { z } from 'zod';
+import { errorCatalogue } from './errors';
 
 /** Spec 5: face validation runs only for the Federal District. */
 export const FACE_VALIDATION_UNIT = 'DF';
@@ -23,22 +24,64 @@ export const deviceIdSchema = z.uuid({
  * (3 MB of JPEG), at most three.
  */
 export const FACE_CAPTURE_MAX_CHARS = 1_048_576;
-export const FACE_BURST_MAX_FRAMES = 5;
 export const FACE_ENROL_IMAGE_MAX_CHARS = 4 * 1_048_576;
 export const FACE_ENROL_MAX_IMAGES = 3;
+
+/**
+ * The burst of a verification is the verified picture (`image`) followed by
+ * the other frames of the capture (`frames`, which never repeat `image`):
+ * each picture is sent, and analysed, once. The liveness check needs at
+ * least FACE_BURST_MIN_PICTURES of them in all, `image` included.
+ */
+export const FACE_BURST_MIN_PICTURES = 2;
+export const FACE_BURST_MAX_PICTURES = 5;
+/** Bounds of `frames` alone: the burst without `image`. */
+export const FACE_BURST_MIN_FRAMES = FACE_BURST_MIN_PICTURES - 1;
+export const FACE_BURST_MAX_FRAMES = FACE_BURST_MAX_PICTURES - 1;
+/** Pictures the capture screen takes per burst; the first becomes `image`. */
+export const FACE_CAPTURE_BURST_PICTURES = 3;
+
 /** Room for the other fields and the JSON around the pictures. */
 const BODY_OVERHEAD = 64 * 1024;
-/** Body limits that follow from the caps: the picture plus the burst; the enrolment photos. */
+/** Body limits that follow from the caps: the whole burst, `image` included; the enrolment photos. */
 export const FACE_VERIFY_BODY_LIMIT =
-  (1 + FACE_BURST_MAX_FRAMES) * FACE_CAPTURE_MAX_CHARS + BODY_OVERHEAD;
+  FACE_BURST_MAX_PICTURES * FACE_CAPTURE_MAX_CHARS + BODY_OVERHEAD;
 export const FACE_ENROL_BODY_LIMIT =
   FACE_ENROL_MAX_IMAGES * FACE_ENROL_IMAGE_MAX_CHARS + BODY_OVERHEAD;
 
 /** The roles that judge a verification and see its scores; the others get the decision only. */
-export const FACE_SCORE_ROLES = ['ADMIN', 'AUDITOR'] as const;
+export const FACE_SCORE_ROLES = ['ADMIN', 'auditor'] as const;
 
 export const FACE_LIVENESS_REQUIRED =
   'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.';
+
+/**
+ * The errors of `api/BiopassID` decided by its rules (the engine's own, about
+ * a capture, live on the server with the engine). `uf`, when sent, must be
+ * the caller's unit: a verification or an enrolment is never run for another
+ * unit, and a wrong `uf` is refused rather than silently replaced.
+ */
+export const BIOPASS_ERRORS = errorCatalogue({
+  FACE_VALIDATION_UNAVAILABLE: { status: 400, message: FACE_VALIDATION_ONLY_DF },
+  FACE_UNIT_MISMATCH: {
+    status: 403,
+    message:
+      'A unidade informada não é a sua unidade. A validação facial só pode ser feita na unidade do usuário conectado.',
+  },
+  FACE_LIVENESS_REQUIRED: { status: 422, message: FACE_LIVENESS_REQUIRED },
+  BIOMETRIC_NOT_ENROLLED: {
+    status: 404,
+    message: 'Não há biometria facial cadastrada para este CPF. Faça o cadastro facial primeiro.',
+  },
+  USER_NOT_FOUND: { status: 404, message: 'Usuário não encontrado!' },
+  FACE_IMAGE_NOT_FOUND: { status: 404, message: 'Imagem não encontrada.' },
+});
+export type BiopassErrorCode = keyof typeof BIOPASS_ERRORS;
+
+/** `uf` of a request, when sent, compared with the caller's unit (case and spaces aside). */
+export function isCallerUnit(uf: string | null | undefined, callerUnit: string): boolean {
+  return uf === undefined || uf === null || uf.trim().toUpperCase() === callerUnit;
+}
 
 export const verifyResponseSchema = z.object({
   verificationId: z.string(),

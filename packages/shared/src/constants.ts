@@ -30,3 +30,6 @@ export const TOOLTIP_Z_INDEX = 9999;
 export const DEFAULT_ALERT_TITLE = 'Opss...';
 export const DEFAULT_ALERT_ACTION = 'Ok';
 export const API_DEFAULT_ERROR_TEXT = 'Por favor, tente novamente em breve';
+
+/** The product's name: browser tabs and the logo's alternative text. */
+export const PRODUCT_NAME = 'Exame Teórico';

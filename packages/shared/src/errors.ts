@@ -30,3 +30,16 @@ export const ERROR_MESSAGES = {
   INTERNAL_ERROR: 'Ocorreu um erro inesperado. Tente novamente em breve.',
 } as const;
 export type CommonErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** One error of a module: the HTTP status and the pt-BR text a person reads. */
+export type ErrorEntry = { readonly status: number; readonly message: string };
+export type ErrorCatalogue = Readonly<Record<string, ErrorEntry>>;
+
+/**
+ * A module's errors, code -> status and text, written once: the server
+ * raises them by code and the web reads the same texts where it reacts to a
+ * code.
+ */
+export function errorCatalogue<const T extends Record<string, ErrorEntry>>(entries: T): T {
+  return entries;
+}

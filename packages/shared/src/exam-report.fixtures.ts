@@ -9,12 +9,11 @@ import { EXAM_RESULTS, EXAM_STATUSES, type ExamResult, type ExamStatus } from '.
 import {
   emptyCounters,
   REPORT_COUNTERS,
-  zonedDayStart,
-  addDays,
   type ReportCounter,
   type ReportCounters,
-  type ReportExamInput,
 } from './exam-report';
+import type { ReportExamInput } from './exam-report.reference';
+import { zonedDayStart, addDays } from './period';
 
 /**
  * Spec 4, written out for every status and result: what one exam adds before
@@ -97,7 +96,9 @@ export type ReportFixtures = {
  * `<prefix>POSTO01-S1`, as the delivery system does.
  */
 export function buildUnitFixtures(unit: string, prefix: string): ReportFixtures {
-  const localIdFor = (suffix: string) => (unit === 'CE' ? `CE.${prefix}${suffix}` : `DF.${suffix}`);
+  // Spec 7, written out independently: CE is `CE.` and the post, whether the
+  // local was stored with `CE.` or without it; other units `DF.` and the post.
+  const localIdFor = (suffix: string) => (unit === 'CE' ? `CE.${suffix}` : `DF.${suffix}`);
   const locals: FixtureLocal[] = [
     { federativeUnit: unit, identifier: `${prefix}POSTO01`, description: `Posto Centro ${unit}` },
     { federativeUnit: unit, identifier: `${prefix}POSTO02`, description: `Posto Norte ${unit}` },

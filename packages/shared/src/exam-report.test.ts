@@ -1,22 +1,22 @@
+import { countLocalReports, examContributions, localNamesOf } from './exam-report.reference';
 import { describe, expect, it } from 'vitest';
 import {
-  countLocalReports,
-  dayInZone,
-  examContributions,
   isValidLocalId,
   localIdOf,
-  localNamesOf,
   localPrefixFor,
-  parseReportDate,
   REPORT_COUNTERS,
   reportLocalPrefixesSchema,
-  resolveReportPeriod,
   sumCounters,
   UNKNOWN_LOCAL_NAME,
+} from './exam-report';
+import {
+  dayInZone,
+  parsePeriodDate,
+  resolvePeriod,
   zonedDayStart,
   zonedDayStartIso,
   addDays,
-} from './exam-report';
+} from './period';
 import {
   buildUnitFixtures,
   CONTRIBUTION_TABLE,
@@ -64,6 +64,10 @@ describe('local id (spec 7)', () => {
     ['SP', 'X.SP.Y', 'SP.', 'X.SP.Y'],
     // CE: 'CE.' plus the whole local, dash included.
     ['CE', 'POSTO01-S2', 'CE.', 'CE.POSTO01-S2'],
+    // A CE local already written with its unit is not prefixed twice.
+    ['CE', 'CE.POSTO01', 'CE.', 'CE.POSTO01'],
+    ['CE', 'CE.POSTO01-S2', '', 'CE.POSTO01-S2'],
+    ['CE', 'CEARA.POSTO', 'CE.', 'CE.CEARA.POSTO'],
     ['CE', null, 'CE.', 'sem-local'],
     ['DF', null, 'DF.', 'sem-local'],
     ['DF', '', 'DF.', 'sem-local'],
@@ -107,7 +111,7 @@ describe('local id (spec 7)', () => {
 
 describe('report period', () => {
   it('a bare day is a São Paulo day; the end day is included whole', () => {
-    const period = resolveReportPeriod('2026-03-01', '2026-03-31');
+    const period = resolvePeriod('2026-03-01', '2026-03-31');
     expect(period).toMatchObject({
       ok: true,
       startDay: '2026-03-01',
@@ -120,33 +124,33 @@ describe('report period', () => {
   });
 
   it('a date-time names the day in its own offset; the time is ignored', () => {
-    const period = resolveReportPeriod('2026-03-01T15:20:00-03:00', '2026-03-01T00:00:00-03:00');
+    const period = resolvePeriod('2026-03-01T15:20:00-03:00', '2026-03-01T00:00:00-03:00');
     expect(period.ok && period.start.toISOString()).toBe('2026-03-01T03:00:00.000Z');
     expect(period.ok && period.endExclusive.toISOString()).toBe('2026-03-02T03:00:00.000Z');
-    const utc = resolveReportPeriod('2026-03-01T00:00:00Z', '2026-03-01T23:59:59.999Z');
+    const utc = resolvePeriod('2026-03-01T00:00:00Z', '2026-03-01T23:59:59.999Z');
     expect(utc.ok && utc.start.toISOString()).toBe('2026-03-01T00:00:00.000Z');
     expect(utc.ok && utc.endExclusive.toISOString()).toBe('2026-03-02T00:00:00.000Z');
   });
 
   it.each([
-    [undefined, '2026-03-01', 'REPORT_DATE_REQUIRED'],
-    ['2026-03-01', '', 'REPORT_DATE_REQUIRED'],
-    ['01/03/2026', '2026-03-02', 'REPORT_INVALID_START_DATE'],
-    ['2026-02-30', '2026-03-02', 'REPORT_INVALID_START_DATE'],
-    ['2026-03-01', '2026-13-01', 'REPORT_INVALID_END_DATE'],
-    ['2026-03-01T10:00:00', '2026-03-02', 'REPORT_INVALID_START_DATE'],
-    ['2026-03-01', '2026-03-02T25:00:00Z', 'REPORT_INVALID_END_DATE'],
-    ['2026-03-01', '2026-03-02T10:00:00+15:00', 'REPORT_INVALID_END_DATE'],
-    ['2026-03-02', '2026-03-01', 'REPORT_INVALID_RANGE'],
-    ['2024-01-01', '2025-01-01', 'REPORT_RANGE_TOO_LONG'],
+    [undefined, '2026-03-01', 'PERIOD_DATE_REQUIRED'],
+    ['2026-03-01', '', 'PERIOD_DATE_REQUIRED'],
+    ['01/03/2026', '2026-03-02', 'PERIOD_INVALID_START_DATE'],
+    ['2026-02-30', '2026-03-02', 'PERIOD_INVALID_START_DATE'],
+    ['2026-03-01', '2026-13-01', 'PERIOD_INVALID_END_DATE'],
+    ['2026-03-01T10:00:00', '2026-03-02', 'PERIOD_INVALID_START_DATE'],
+    ['2026-03-01', '2026-03-02T25:00:00Z', 'PERIOD_INVALID_END_DATE'],
+    ['2026-03-01', '2026-03-02T10:00:00+15:00', 'PERIOD_INVALID_END_DATE'],
+    ['2026-03-02', '2026-03-01', 'PERIOD_INVALID_RANGE'],
+    ['2024-01-01', '2025-01-01', 'PERIOD_RANGE_TOO_LONG'],
   ])('%s .. %s -> %s', (start, end, code) => {
-    const period = resolveReportPeriod(start, end);
+    const period = resolvePeriod(start, end);
     expect(period).toMatchObject({ ok: false, code });
     if (!period.ok) expect(period.message).toMatch(/[a-zà-ú]/);
   });
 
   it('allows 366 days, the longest range', () => {
-    expect(resolveReportPeriod('2025-01-01', '2026-01-01')).toMatchObject({ ok: true, days: 366 });
+    expect(resolvePeriod('2025-01-01', '2026-01-01')).toMatchObject({ ok: true, days: 366 });
   });
 
   it('formats a picked day as ISO 8601 with the São Paulo offset, also in the old summer time', () => {
@@ -154,7 +158,7 @@ describe('report period', () => {
     // Brazil had summer time (UTC-2) until 2019.
     expect(zonedDayStartIso('2018-12-01')).toBe('2018-12-01T00:00:00-02:00');
     expect(zonedDayStart('2018-12-01').toISOString()).toBe('2018-12-01T02:00:00.000Z');
-    expect(parseReportDate(zonedDayStartIso('2026-05-01'))).toEqual({
+    expect(parsePeriodDate(zonedDayStartIso('2026-05-01'))).toEqual({
       day: '2026-05-01',
       offsetMinutes: -180,
     });
@@ -168,7 +172,7 @@ describe('report period', () => {
 });
 
 describe('reference implementation over the fixtures', () => {
-  const period = resolveReportPeriod(FIXTURE_START_DAY, FIXTURE_END_DAY);
+  const period = resolvePeriod(FIXTURE_START_DAY, FIXTURE_END_DAY);
   if (!period.ok) throw new Error('período das fixtures inválido');
 
   it.each([
@@ -198,5 +202,15 @@ describe('reference implementation over the fixtures', () => {
     expect(Object.values(named)).not.toContain(`Posto Sem Exames ${unit}`);
     // 25 combinations × 8 metadata, minus 40 cancelled, plus 2 in-range bounds and 2 odd locals.
     expect(sumCounters(reports).total).toBe(200 - 40 + 4);
+  });
+});
+
+describe('package entry', () => {
+  it('the JavaScript reference counter is not in the runtime entry', async () => {
+    const entry = await import('./index');
+    for (const name of ['countLocalReports', 'examContributions', 'localNamesOf']) {
+      expect(name in entry, name).toBe(false);
+    }
+    expect('compareLocalReports' in entry).toBe(true);
   });
 });

@@ -3,6 +3,9 @@
  * change goes through. An illegal change is refused with a clear message.
  */
 import { z } from 'zod';
+import { errorCatalogue } from './errors';
+import { pageOf, pageQueryParams } from './pagination';
+import { periodQuerySchema } from './period';
 
 export const EXAM_STATUSES = ['scheduled', 'started', 'done', 'absence', 'cancelled'] as const;
 export type ExamStatus = (typeof EXAM_STATUSES)[number];
@@ -107,14 +110,91 @@ export const examSchema = z.object({
 });
 export type Exam = z.infer<typeof examSchema>;
 
-export const schedulingLocalSchema = z.object({
-  id: z.string(),
-  identifier: z.string(),
-  description: z.string(),
-  federativeUnit: z.string(),
-  address: z.string().nullable(),
-  isActive: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+export const examPageSchema = pageOf(examSchema);
+export type ExamPage = z.infer<typeof examPageSchema>;
+
+export const EXAM_SORTS = ['schedulingDate', 'candidateName', 'status', 'schedulingLocal'] as const;
+export type ExamSort = (typeof EXAM_SORTS)[number];
+
+/** `a` or repeated `a[]=` (the API client sends bracket arrays): always a list. */
+const listOf = <T extends string>(values: readonly [T, ...T[]]) =>
+  z
+    .union([z.enum(values), z.array(z.enum(values)).max(values.length)])
+    .optional()
+    .transform((value) =>
+      value === undefined ? undefined : Array.isArray(value) ? value : [value],
+    );
+
+/**
+ * `GET api/Exam`: the period contract (days in São Paulo, both inclusive,
+ * either bound may be left open), filters, search, page and order.
+ */
+export const examListQuerySchema = periodQuerySchema.extend({
+  schedulingLocal: z
+    .union([z.string().max(80), z.array(z.string().max(80)).max(50)])
+    .optional()
+    .transform((value) =>
+      value === undefined ? undefined : Array.isArray(value) ? value : [value],
+    ),
+  status: listOf(EXAM_STATUSES),
+  result: listOf(EXAM_RESULTS),
+  search: z.string().trim().max(120).optional(),
+  ...pageQueryParams({ maxSize: 200 }),
+  sort: z.enum(EXAM_SORTS).default('schedulingDate'),
+  order: z.enum(['asc', 'desc']).default('desc'),
 });
-export type SchedulingLocal = z.infer<typeof schedulingLocalSchema>;
+export type ExamListQuery = z.infer<typeof examListQuerySchema>;
+
+export const examHistoryEntrySchema = z.object({
+  fromStatus: z.string().nullable(),
+  toStatus: z.string(),
+  fromResult: z.string().nullable(),
+  toResult: z.string().nullable(),
+  source: z.string(),
+  at: z.string(),
+});
+
+export const examPhotoLinkSchema = z.object({
+  id: z.string(),
+  capturedAt: z.string(),
+  /** A signed address that expires in minutes (an <img> cannot send the bearer). */
+  url: z.string(),
+  width: z.number(),
+  height: z.number(),
+});
+export type ExamPhotoLink = z.infer<typeof examPhotoLinkSchema>;
+
+/** `GET api/Exam/{schedulingId}`: the exam with its timeline, occurrences and photos. */
+export const examDetailSchema = z.object({
+  exam: examSchema,
+  history: z.array(examHistoryEntrySchema),
+  occurrences: z.array(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      description: z.string(),
+      occurredAt: z.string(),
+      photoUrl: z.string().nullable(),
+    }),
+  ),
+  photos: z.array(examPhotoLinkSchema),
+});
+export type ExamDetail = z.infer<typeof examDetailSchema>;
+
+export const EXAM_ERRORS = errorCatalogue({
+  EXAM_NOT_FOUND: { status: 404, message: 'Exame não encontrado.' },
+  PHOTO_NOT_FOUND: { status: 404, message: 'Foto não encontrada.' },
+  PHOTO_LINK_INVALID: {
+    status: 403,
+    message: 'Endereço da foto inválido ou expirado. Recarregue a página.',
+  },
+  IMPORT_REJECTED: { status: 400, message: 'Nenhum exame foi importado: o arquivo tem problemas.' },
+  IMPORT_EMPTY: { status: 400, message: 'O arquivo não tem nenhuma linha de exame.' },
+});
+
+export type ExamErrorCode = keyof typeof EXAM_ERRORS;
+
+/** The text of a rejected import: how many problems the file has. */
+export function importRejectedMessage(problems: number): string {
+  return `Nenhum exame foi importado: ${problems} ${problems === 1 ? 'problema encontrado' : 'problemas encontrados'} no arquivo.`;
+}

@@ -1,4 +1,7 @@
 export * from './constants';
+export * from './pagination';
+export * from './period';
+export * from './scheduling-locals';
 export * from './errors';
 export * from './federative-units';
 export * from './roles';

@@ -1,6 +1,7 @@
 /** Payloads of the exam-delivery integration (`api/Integration/...`) and of the CSV import. */
 import { z } from 'zod';
 import { cpfSchema } from './cpf';
+import { errorCatalogue } from './errors';
 import { EXAM_RESULTS, EXAM_STATUSES } from './exams';
 
 const isoDateTime = z.iso.datetime({
@@ -62,6 +63,7 @@ export const statusUpdateSchema = z.object({
   score: z.number().min(0).max(100).nullable().optional(),
   at: isoDateTime.optional(),
 });
+export type StatusUpdate = z.infer<typeof statusUpdateSchema>;
 
 export const occurrenceInputSchema = z.object({
   externalId: z.string().trim().min(1).max(80),
@@ -71,6 +73,7 @@ export const occurrenceInputSchema = z.object({
   /** An exam photo, base64 (a data-URL prefix is accepted). */
   photo: z.string().max(8_000_000).optional(),
 });
+export type OccurrenceInput = z.infer<typeof occurrenceInputSchema>;
 
 export const photoInputSchema = z.object({
   image: z.string().min(1).max(8_000_000),
@@ -105,3 +108,7 @@ export const CSV_IMPORT_COLUMNS = [
   'room',
   'station',
 ] as const;
+
+export const INTEGRATION_ERRORS = errorCatalogue({
+  API_KEY_NOT_FOUND: { status: 404, message: 'Chave não encontrada ou já revogada.' },
+});

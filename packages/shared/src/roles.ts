@@ -1,5 +1,10 @@
-/** User roles (spec 1 and 6). */
-export const ROLES = ['ADMIN', 'AUDITOR', 'VIEWER', 'ROOM_INSPECTOR'] as const;
+/**
+ * User roles (spec 1 and 6), spelled as the specification writes them: the
+ * auditor role is `auditor`, the others are upper case. The same spelling is
+ * used on the wire, in the code and in the database (one constant, no
+ * mapping at the edges); TypeScript checks every literal against `Role`.
+ */
+export const ROLES = ['ADMIN', 'auditor', 'VIEWER', 'ROOM_INSPECTOR'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Roles that may take part in an exam room as examiner (spec 6). */
@@ -7,7 +12,7 @@ export const EXAMINER_ROLES: readonly Role[] = ['VIEWER', 'ROOM_INSPECTOR'];
 
 export const ROLE_LABELS: Readonly<Record<Role, string>> = {
   ADMIN: 'Administrador',
-  AUDITOR: 'Auditor',
+  auditor: 'Auditor',
   VIEWER: 'Examinador',
   ROOM_INSPECTOR: 'Fiscal de sala',
 };

@@ -1,6 +1,8 @@
 /** User schemas shared by the users API and its forms (spec 3, 7). */
 import { z } from 'zod';
 import { cpfSchema } from './cpf';
+import { errorCatalogue } from './errors';
+import { pageOf } from './pagination';
 import { ROLES } from './roles';
 
 export const REGISTER_STATUSES = ['enabled', 'disabled'] as const;
@@ -41,12 +43,7 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-export const userPageSchema = z.object({
-  items: z.array(userSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const userPageSchema = pageOf(userSchema);
 export type UserPage = z.infer<typeof userPageSchema>;
 
 /**
@@ -59,4 +56,17 @@ export function maskEmail(value: string): string {
   return `${value.slice(0, 1)}***${value.slice(at)}`;
 }
 
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
+export const USER_ERRORS = errorCatalogue({
+  /** Spec 5 and 8. */
+  USER_NOT_FOUND: { status: 404, message: 'Usuário não encontrado!' },
+  USER_EMAIL_TAKEN: { status: 409, message: 'Já existe um usuário com este e-mail.' },
+  USER_CPF_TAKEN: { status: 409, message: 'Já existe um usuário com este CPF.' },
+  DEMO_ROLE_NOT_ALLOWED: {
+    status: 400,
+    message: 'Usuários de demonstração não podem ser administradores.',
+  },
+  USER_CANNOT_CHANGE_SELF: {
+    status: 400,
+    message: 'Você não pode alterar a situação nem o perfil do seu próprio usuário.',
+  },
+});

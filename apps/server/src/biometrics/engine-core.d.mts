@@ -21,15 +21,7 @@ export type FaceCoreOptions = {
   brightenFacesTo: number;
   /** Pixel cap handed to sharp before decoding. */
   maxInputPixels: number;
-  /**
-   * How the face is cut for the recognition net: 'chip' rotates and scales it
-   * onto the 150x150 mean-face chip the net was trained on; 'box' is the
-   * upright square face-api cuts from eyes and mouth (no rotation).
-   */
-  alignment: 'chip' | 'box';
-  /** Average the descriptors of the face and of its mirror image. */
-  mirrorAverage: boolean;
-  /** Crops of the face box (shifted and scaled a little) whose descriptors are averaged; 1 = the box only. */
+  /** Crops of the face box (BOX_CROPS, in order) whose descriptors are averaged; 1 = the box only. */
   jitterCrops: number;
 };
 
@@ -56,6 +48,11 @@ export type CoreFace = {
   imageWidth: number;
   imageHeight: number;
   quality: FaceQuality;
+  /**
+   * Grey thumbnail of the whole frame (FRAME_THUMBNAIL_SIDE squared bytes,
+   * row by row), for the burst check's copy test.
+   */
+  thumbnail: Uint8Array;
   elapsedMs: number;
 };
 
@@ -71,22 +68,55 @@ export type CoreResult =
   | { ok: true; face: CoreFace }
   | { ok: false; code: CoreFailureCode; quality?: FaceQuality; faces?: number };
 
-/** Installed @vladmandic/face-api version. */
-export const FACE_API_VERSION: string;
-/** Loads and warms the networks once per thread; later calls return the same promise. */
-export function loadFaceModels(warmInputSizes?: number[]): Promise<void>;
-export function analyzeFace(bytes: Uint8Array, options: FaceCoreOptions): Promise<CoreResult>;
-export function baselineDescriptor(
+/**
+ * What a descriptor is computed from, once the face has passed the gates:
+ * the decoded frame (as a tensor and as RGB bytes), face-api's landmarks
+ * object and its points, the face's luminance and the options.
+ */
+export type DescribeContext = {
+  /** int32 [height, width, 3] tensor of the frame; owned by analyzeFace. */
+  input: unknown;
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+  /** face-api's FaceLandmarks68 of the face, in frame pixels. */
+  landmarks: { align(box: null, options: { useDlibAlignment: boolean }): FaceBox };
+  points: { x: number; y: number }[];
+  luminance: number;
+  options: FaceCoreOptions;
+};
+/** Computes the 128-d descriptor of a face, or null when it cannot (counted as no face). */
+export type Describe = (face: DescribeContext) => Promise<number[] | null>;
+
+export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
+export const FRAME_THUMBNAIL_SIDE: number;
+/** [shift x, shift y, scale] of each crop of the face box the shipped descriptor averages. */
+export const BOX_CROPS: ReadonlyArray<readonly [number, number, number]>;
+/**
+ * Decode, detect, one face, landmarks, quality gates, descriptor (the
+ * shipped box crops unless `describe` is given) and frame thumbnail.
+ */
+export function analyzeFace(
   bytes: Uint8Array,
-  options: { inputSize: number; scoreThreshold: number },
-): Promise<number[] | null>;
-export function liveTensorCount(): number;
-/** Similarity transform image = [a -b; b a] chip + t fitted from 68 landmarks to the mean-face chip. */
-export type ChipTransform = { a: number; b: number; tx: number; ty: number };
-export function chipTransform(points: { x: number; y: number }[]): ChipTransform;
-export function extractChip(
+  options: FaceCoreOptions,
+  describe?: Describe,
+): Promise<CoreResult>;
+/** The given crops of the face box as tensors the caller owns; null when one falls outside the frame. */
+export function cutBoxCrops(
+  face: DescribeContext,
+  crops: ReadonlyArray<readonly [number, number, number]>,
+): unknown[] | null;
+/** Mean descriptor of face chips (tensors), brightened as the options say; disposes them. */
+export function describeChips(chips: unknown[], face: DescribeContext): Promise<number[]>;
+/** Integer box clipped to the image; null when nothing of it lies inside. */
+export function clipBox(box: FaceBox, width: number, height: number): FaceBox | null;
+/** Adds `weight` times the bilinear RGB sample at (px, py), clamped to the image, to acc[0..2]. */
+export function addBilinear(
   rgb: Uint8Array,
   width: number,
   height: number,
-  transform: ChipTransform,
-): Int32Array;
+  px: number,
+  py: number,
+  weight: number,
+  acc: number[],
+): void;

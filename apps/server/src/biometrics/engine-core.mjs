@@ -4,54 +4,28 @@
  * on the main thread (through face-engine.ts) and inside piscina workers,
  * where no TypeScript loader is present (vitest's workers and plain
  * worker_threads load it as is). Types for TypeScript callers live in
- * engine-core.d.mts; keep the two in step.
+ * engine-core.d.mts; keep the two in step. Only what the server runs is
+ * here; the descriptor variants of the studies live in
+ * apps/server/tools/face/study-engine.mjs and reach the pipeline through the
+ * `describe` argument of analyzeFace.
  *
  * It never throws for a bad capture: it returns a stable code that the
  * TypeScript side turns into an AppError with a pt-BR message, because
  * Error objects do not survive the trip back from a worker intact.
  */
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
+import { faceapi, loadFaceModels, tf } from './face-runtime.mjs';
+
+export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
 
 const require = createRequire(import.meta.url);
 
 /** @typedef {import('./engine-core.d.mts').FaceCoreOptions} FaceCoreOptions */
 /** @typedef {import('./engine-core.d.mts').CoreResult} CoreResult */
 /** @typedef {import('./engine-core.d.mts').FaceBox} FaceBox */
+/** @typedef {import('./engine-core.d.mts').DescribeContext} DescribeContext */
+/** @typedef {import('./engine-core.d.mts').Describe} Describe */
 
-/**
- * Directory of an installed package. Some packages' `exports` maps hide
- * their package.json or the builds we need, so fall back to walking up from
- * the resolved entry point.
- * @param {string} name
- * @returns {string}
- */
-function packageDir(name) {
-  try {
-    return path.dirname(require.resolve(`${name}/package.json`));
-  } catch {
-    let dir = path.dirname(require.resolve(name));
-    while (!fs.existsSync(path.join(dir, 'package.json'))) {
-      const parent = path.dirname(dir);
-      if (parent === dir) throw new Error(`package.json de ${name} não encontrado`);
-      dir = parent;
-    }
-    return dir;
-  }
-}
-
-const FACE_API_DIR = packageDir('@vladmandic/face-api');
-const MODEL_DIR = path.join(FACE_API_DIR, 'model');
-/** Installed face-api version: part of every descriptor version (face-engine.ts). */
-export const FACE_API_VERSION = /** @type {string} */ (
-  JSON.parse(fs.readFileSync(path.join(FACE_API_DIR, 'package.json'), 'utf8')).version
-);
-// The package's exports do not expose the node-wasm build by subpath.
-/** @type {any} */
-const faceapi = require(path.join(FACE_API_DIR, 'dist', 'face-api.node-wasm.js'));
-/** @type {any} */
-const tf = faceapi.tf;
 /** @type {typeof import('sharp').default} */
 const sharp = require('sharp');
 
@@ -63,86 +37,12 @@ const MAX_ANALYSIS_SIDE = 1280;
  * of different sizes on one scale.
  */
 const QUALITY_PATCH = 64;
-
-/** @type {Promise<void> | null} */
-let modelsLoading = null;
-
 /**
- * Loads one network from the weights shipped in the package. Loading by
- * file:// URL fails under the wasm build, so manifest and shards are read
- * with fs and decoded here.
- * @param {any} net
- * @param {string} manifestName
+ * Side of the grey thumbnail of the whole frame that the burst check
+ * compares between consecutive frames (liveness.ts). Made here, from the
+ * pixels the analysis decoded, so the burst check never decodes a frame.
  */
-function loadNet(net, manifestName) {
-  /** @type {Array<{ paths: string[]; weights: unknown[] }>} */
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(MODEL_DIR, `${manifestName}-weights_manifest.json`), 'utf8'),
-  );
-  const specs = [];
-  const shards = [];
-  for (const group of manifest) {
-    specs.push(...group.weights);
-    for (const shard of group.paths) shards.push(fs.readFileSync(path.join(MODEL_DIR, shard)));
-  }
-  const all = Buffer.concat(shards);
-  const weights = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
-  net.loadFromWeightMap(tf.io.decodeWeights(weights, specs));
-}
-
-/**
- * Runs every network twice on blank inputs of capture-like sizes. The first
- * inferences grow the wasm heap and leave V8 to optimise the JavaScript
- * around the kernels; measured here without it, the first real capture
- * took about twice the steady ~150 ms.
- * @param {number[]} detectorInputSizes
- */
-async function warmUp(detectorInputSizes) {
-  const frame = tf.zeros([400, 640, 3], 'int32');
-  const crop = tf.zeros([240, 240, 3], 'int32');
-  const chip = tf.zeros([CHIP_SIZE, CHIP_SIZE, 3], 'int32');
-  try {
-    for (let round = 0; round < 2; round++) {
-      for (const inputSize of detectorInputSizes) {
-        await faceapi.nets.tinyFaceDetector.locateFaces(
-          frame,
-          new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: 0.5 }),
-        );
-      }
-      await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
-      await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(crop);
-      await faceapi.nets.faceRecognitionNet.computeFaceDescriptor([chip, chip]);
-    }
-  } finally {
-    frame.dispose();
-    crop.dispose();
-    chip.dispose();
-  }
-}
-
-/**
- * Initialises the wasm backend and the three networks once per thread; tfjs
- * keeps one global backend per thread, so this is a per-thread singleton.
- * @param {number[]} [warmInputSizes] detector sizes to warm (those the engine will use)
- * @returns {Promise<void>}
- */
-export function loadFaceModels(warmInputSizes = [416]) {
-  modelsLoading ??= (async () => {
-    // A plain directory path ending in '/': a file:// URL with a host fails here.
-    tf.setWasmPaths(path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep);
-    const ok = await tf.setBackend('wasm');
-    if (!ok) throw new Error('O backend wasm do TensorFlow.js não pôde ser iniciado.');
-    await tf.ready();
-    loadNet(faceapi.nets.tinyFaceDetector, 'tiny_face_detector_model');
-    loadNet(faceapi.nets.faceLandmark68Net, 'face_landmark_68_model');
-    loadNet(faceapi.nets.faceRecognitionNet, 'face_recognition_model');
-    await warmUp(warmInputSizes);
-  })();
-  modelsLoading.catch(() => {
-    modelsLoading = null;
-  });
-  return modelsLoading;
-}
+export const FRAME_THUMBNAIL_SIDE = 64;
 
 /**
  * Integer box clipped to the image, as tf.slice needs; null when nothing of
@@ -152,7 +52,7 @@ export function loadFaceModels(warmInputSizes = [416]) {
  * @param {number} height
  * @returns {FaceBox | null}
  */
-function clipBox(box, width, height) {
+export function clipBox(box, width, height) {
   const x = Math.max(0, Math.floor(box.x));
   const y = Math.max(0, Math.floor(box.y));
   const right = Math.min(width, Math.floor(box.x + box.width));
@@ -172,7 +72,7 @@ function clipBox(box, width, height) {
  * @param {number} weight
  * @param {number[]} acc
  */
-function addBilinear(rgb, width, height, px, py, weight, acc) {
+export function addBilinear(rgb, width, height, px, py, weight, acc) {
   const x = Math.min(Math.max(px, 0), width - 1);
   const y = Math.min(Math.max(py, 0), height - 1);
   const x0 = Math.floor(x);
@@ -306,174 +206,35 @@ function brightened(chip, luminance, target) {
 }
 
 /**
- * Mean face of the recognition net's training chips: positions of 68-point
- * landmarks 17..67 in a unit square, as dlib's get_face_chip_details defines
- * them (dlib, Boost Software License). The 128-d network in face-api is
- * dlib's ResNet, trained on 150x150 chips aligned to these points with 25%
- * padding, so feeding it the same alignment (rotation included) matters.
- */
-const MEAN_FACE_X = [
-  0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991,
-  0.98004, 0.490127, 0.490127, 0.490127, 0.490127, 0.36688, 0.426036, 0.490127, 0.554217, 0.613373,
-  0.121737, 0.187122, 0.265825, 0.334606, 0.260918, 0.182743, 0.645647, 0.714428, 0.793132,
-  0.858516, 0.79751, 0.719335, 0.254149, 0.340985, 0.428858, 0.490127, 0.551395, 0.639268, 0.726104,
-  0.642159, 0.556721, 0.490127, 0.423532, 0.338094, 0.290379, 0.428096, 0.490127, 0.552157,
-  0.689874, 0.553364, 0.490127, 0.42689,
-];
-const MEAN_FACE_Y = [
-  0.106454, 0.038915, 0.0187482, 0.0344891, 0.0773906, 0.0773906, 0.0344891, 0.0187482, 0.038915,
-  0.106454, 0.203352, 0.307009, 0.409805, 0.515625, 0.587326, 0.609345, 0.628106, 0.609345,
-  0.587326, 0.216423, 0.178758, 0.179852, 0.231733, 0.245099, 0.244077, 0.231733, 0.179852,
-  0.178758, 0.216423, 0.244077, 0.245099, 0.780233, 0.745405, 0.727388, 0.742578, 0.727388,
-  0.745405, 0.780233, 0.864805, 0.902192, 0.909281, 0.902192, 0.864805, 0.784792, 0.778746,
-  0.785343, 0.778746, 0.784792, 0.824182, 0.831803, 0.824182,
-];
-/** Side of the chip the recognition net takes, and the padding it was trained with. */
-const CHIP_SIZE = 150;
-const CHIP_PADDING = 0.25;
-
-/**
- * Landmarks used to place the chip: nose, eyes and upper lip (17..67 without
- * the eyebrows and the lower lip, which move with expression), as in dlib.
- * @param {number} i
- */
-function usedForAlignment(i) {
-  return i >= 27 && !(i >= 55 && i <= 59) && !(i >= 65 && i <= 67);
-}
-
-/**
- * Least-squares similarity transform (rotation, uniform scale, translation;
- * no reflection) taking chip coordinates to image coordinates, fitted on the
- * landmarks against the mean face.
- * @param {{ x: number; y: number }[]} points 68 landmarks in image pixels
- * @returns {{ a: number; b: number; tx: number; ty: number }} image = [a -b; b a] chip + t
- */
-export function chipTransform(points) {
-  /** @type {Array<[number, number, number, number]>} chip x, chip y, image x, image y */
-  const pairs = [];
-  for (let i = 17; i < 68; i++) {
-    if (!usedForAlignment(i)) continue;
-    const p = points[i];
-    const mx = MEAN_FACE_X[i - 17];
-    const my = MEAN_FACE_Y[i - 17];
-    if (!p || mx === undefined || my === undefined) continue;
-    pairs.push([
-      ((CHIP_PADDING + mx) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
-      ((CHIP_PADDING + my) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
-      p.x,
-      p.y,
-    ]);
-  }
-  const n = pairs.length;
-  let sx = 0;
-  let sy = 0;
-  let dx = 0;
-  let dy = 0;
-  for (const [x, y, u, v] of pairs) {
-    sx += x;
-    sy += y;
-    dx += u;
-    dy += v;
-  }
-  sx /= n;
-  sy /= n;
-  dx /= n;
-  dy /= n;
-  // Closed form for a 2-D similarity: with centred points, a = sum(x.u + y.v) / sum(|x|^2)
-  // and b = sum(x.v - y.u) / sum(|x|^2).
-  let dot = 0;
-  let cross = 0;
-  let norm = 0;
-  for (const [x, y, u, v] of pairs) {
-    const cx = x - sx;
-    const cy = y - sy;
-    const cu = u - dx;
-    const cv = v - dy;
-    dot += cx * cu + cy * cv;
-    cross += cx * cv - cy * cu;
-    norm += cx * cx + cy * cy;
-  }
-  const a = dot / norm;
-  const b = cross / norm;
-  return { a, b, tx: dx - (a * sx - b * sy), ty: dy - (b * sx + a * sy) };
-}
-
-/**
- * The 150x150 RGB chip the recognition net expects, sampled from the image
- * through `chipTransform`. When a chip pixel covers several image pixels
- * (faces larger than the chip) several bilinear taps are averaged so the
- * chip is not aliased; outside the image the nearest edge pixel is used.
- * @param {Uint8Array} rgb
- * @param {number} width
- * @param {number} height
- * @param {{ a: number; b: number; tx: number; ty: number }} t
- * @returns {Int32Array}
- */
-export function extractChip(rgb, width, height, t) {
-  const out = new Int32Array(CHIP_SIZE * CHIP_SIZE * 3);
-  const scale = Math.hypot(t.a, t.b);
-  const taps = Math.max(1, Math.min(8, Math.ceil(scale)));
-  const weight = 1 / (taps * taps);
-  const acc = [0, 0, 0];
-  for (let v = 0; v < CHIP_SIZE; v++) {
-    for (let u = 0; u < CHIP_SIZE; u++) {
-      acc[0] = 0;
-      acc[1] = 0;
-      acc[2] = 0;
-      for (let j = 0; j < taps; j++) {
-        const cy = v + (j + 0.5) / taps - 0.5;
-        for (let i = 0; i < taps; i++) {
-          const cx = u + (i + 0.5) / taps - 0.5;
-          addBilinear(
-            rgb,
-            width,
-            height,
-            t.a * cx - t.b * cy + t.tx,
-            t.b * cx + t.a * cy + t.ty,
-            weight,
-            acc,
-          );
-        }
-      }
-      const o = (v * CHIP_SIZE + u) * 3;
-      out[o] = Math.round(acc[0] ?? 0);
-      out[o + 1] = Math.round(acc[1] ?? 0);
-      out[o + 2] = Math.round(acc[2] ?? 0);
-    }
-  }
-  return out;
-}
-
-/**
  * Crops of the face box whose descriptors are averaged (`jitterCrops` of
  * them, in this order): [shift x, shift y, scale], shifts as fractions of the
  * box. The descriptor moves by ~0.08 when the box moves by a pixel; the mean
- * over a few crops is steadier (descriptor-study.ts).
- * @type {Array<[number, number, number]>}
+ * over the box at 100%, 95% and 105% is steadier (descriptor-study.ts in
+ * apps/server/tools/face).
+ * @type {ReadonlyArray<readonly [number, number, number]>}
  */
-const JITTER = [
-  [0, 0, 1],
-  [0, 0, 0.95],
-  [0, 0, 1.05],
-  [0.03, 0, 1],
-  [-0.03, 0, 1],
-  [0, 0.03, 1],
-  [0, -0.03, 1],
-];
+export const BOX_CROPS = Object.freeze([
+  /** @type {const} */ ([0, 0, 1]),
+  /** @type {const} */ ([0, 0, 0.95]),
+  /** @type {const} */ ([0, 0, 1.05]),
+]);
 
 /**
- * The 128-d descriptor of a face: the mean of the descriptors of its crops
- * (and, with `mirror`, of their mirror images), in one batch through the net.
- * @param {any[]} chips int32 or float32 [h, w, 3]
- * @param {boolean} mirror
+ * The 128-d descriptor of a face as the mean of the descriptors of `chips`
+ * (int32 or float32 [h, w, 3] tensors), in one batch through the net. Faces
+ * darker than `options.brightenFacesTo` are brightened first. Takes
+ * ownership of the chips: every one is disposed on every path.
+ * @param {any[]} chips
+ * @param {DescribeContext} face
  * @returns {Promise<number[]>}
  */
-async function describe(chips, mirror) {
-  /** @type {any[]} */
-  const flipped = [];
+export async function describeChips(chips, face) {
+  const batch = [...chips];
   try {
-    if (mirror) for (const chip of chips) flipped.push(tf.reverse(chip, 1));
-    const batch = [...chips, ...flipped];
+    for (let i = 0; i < batch.length; i++) {
+      // brightened() disposes its input only when it returns a new tensor.
+      batch[i] = brightened(batch[i], face.luminance, face.options.brightenFacesTo);
+    }
     const out = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
       batch.length === 1 ? batch[0] : batch,
     );
@@ -483,8 +244,67 @@ async function describe(chips, mirror) {
     for (const d of all) for (let i = 0; i < 128; i++) mean[i] += (d[i] ?? 0) / all.length;
     return mean;
   } finally {
-    for (const f of flipped) f.dispose();
+    for (const chip of batch) chip.dispose();
   }
+}
+
+/**
+ * Cuts `crops` of the upright face box face-api aligns from eyes and mouth,
+ * as tensors the caller owns; null when a crop falls outside the image.
+ * @param {DescribeContext} face
+ * @param {ReadonlyArray<readonly [number, number, number]>} crops
+ * @returns {any[] | null}
+ */
+export function cutBoxCrops(face, crops) {
+  const box = face.landmarks.align(null, { useDlibAlignment: true });
+  const regions = crops.map(([dx, dy, ds]) =>
+    clipBox(
+      {
+        x: box.x + box.width * dx - (box.width * ds - box.width) / 2,
+        y: box.y + box.height * dy - (box.height * ds - box.height) / 2,
+        width: box.width * ds,
+        height: box.height * ds,
+      },
+      face.width,
+      face.height,
+    ),
+  );
+  if (regions.some((region) => !region)) return null;
+  /** @type {any[]} */
+  const chips = [];
+  try {
+    for (const r of /** @type {FaceBox[]} */ (regions)) {
+      chips.push(tf.slice(face.input, [r.y, r.x, 0], [r.height, r.width, 3]));
+    }
+  } catch (error) {
+    for (const chip of chips) chip.dispose();
+    throw error;
+  }
+  return chips;
+}
+
+/** @type {Describe} */
+const describeShipped = async (face) => {
+  const chips = cutBoxCrops(face, BOX_CROPS.slice(0, Math.max(1, face.options.jitterCrops)));
+  return chips ? describeChips(chips, face) : null;
+};
+
+/**
+ * The grey thumbnail of the whole frame (FRAME_THUMBNAIL_SIDE square,
+ * stretched) from its decoded pixels.
+ * @param {Uint8Array} rgb
+ * @param {number} width
+ * @param {number} height
+ * @returns {Promise<Uint8Array>}
+ */
+async function frameThumbnail(rgb, width, height) {
+  const data = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    .resize(FRAME_THUMBNAIL_SIDE, FRAME_THUMBNAIL_SIDE, { fit: 'fill' })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  // A copy of exactly these bytes: the result may travel back from a worker.
+  return new Uint8Array(data);
 }
 
 /**
@@ -518,12 +338,15 @@ async function decode(bytes, maxInputPixels) {
 /**
  * Runs the whole pipeline on one image: decode, detect (retrying other
  * detector scales only when nothing was found), insist on exactly one face,
- * landmarks, quality gates on the face region, then the 128-d descriptor.
+ * landmarks, quality gates on the face region, then the 128-d descriptor
+ * (the shipped box crops unless a study passes its own `describe`) and the
+ * frame's thumbnail for the burst check.
  * @param {Uint8Array} bytes
  * @param {FaceCoreOptions} options
+ * @param {Describe} [describe]
  * @returns {Promise<CoreResult>}
  */
-export async function analyzeFace(bytes, options) {
+export async function analyzeFace(bytes, options, describe = describeShipped) {
   await loadFaceModels(options.detectorInputSizes);
   const started = performance.now();
   const image = await decode(bytes, options.maxInputPixels);
@@ -621,48 +444,18 @@ export async function analyzeFace(bytes, options) {
     if (luminance < options.minLuminance) return { ok: false, code: 'FACE_TOO_DARK', quality };
     if (sharpness < options.minSharpness) return { ok: false, code: 'FACE_BLURRED', quality };
 
-    /** @type {any[]} */
-    const chips = [];
-    /** @param {any} chip */
-    const keep = (chip) => {
-      chips.push(chip);
-      // brightened() disposes its input only when it returns a new tensor.
-      chips[chips.length - 1] = brightened(chip, luminance, options.brightenFacesTo);
-    };
-    /** @type {number[]} */
-    let descriptor;
-    try {
-      if (options.alignment === 'box') {
-        const box = landmarks.align(null, { useDlibAlignment: true });
-        const crops = JITTER.slice(0, Math.max(1, options.jitterCrops)).map(([dx, dy, ds]) =>
-          clipBox(
-            {
-              x: box.x + box.width * dx - (box.width * ds - box.width) / 2,
-              y: box.y + box.height * dy - (box.height * ds - box.height) / 2,
-              width: box.width * ds,
-              height: box.height * ds,
-            },
-            width,
-            height,
-          ),
-        );
-        if (crops.some((crop) => !crop)) return { ok: false, code: 'FACE_NOT_FOUND' };
-        for (const crop of /** @type {FaceBox[]} */ (crops)) {
-          keep(tf.slice(input, [crop.y, crop.x, 0], [crop.height, crop.width, 3]));
-        }
-      } else {
-        keep(
-          tf.tensor3d(
-            extractChip(rgb, width, height, chipTransform(points)),
-            [CHIP_SIZE, CHIP_SIZE, 3],
-            'int32',
-          ),
-        );
-      }
-      descriptor = await describe(chips, options.mirrorAverage);
-    } finally {
-      for (const chip of chips) chip.dispose();
-    }
+    const descriptor = await describe({
+      input,
+      width,
+      height,
+      landmarks,
+      points,
+      rgb,
+      luminance,
+      options,
+    });
+    if (!descriptor) return { ok: false, code: 'FACE_NOT_FOUND' };
+    const thumbnail = await frameThumbnail(rgb, width, height);
 
     return {
       ok: true,
@@ -675,42 +468,11 @@ export async function analyzeFace(bytes, options) {
         imageWidth: width,
         imageHeight: height,
         quality,
+        thumbnail,
         elapsedMs: performance.now() - started,
       },
     };
   } finally {
     input.dispose();
   }
-}
-
-/**
- * The plain pipeline as the library documents it (tiny face detector,
- * 68 landmarks, recognition net; highest-scoring face; no quality gates).
- * Kept here only so the benchmark measures the baseline with the same
- * decoder, backend and model files as our engine.
- * @param {Uint8Array} bytes
- * @param {{ inputSize: number; scoreThreshold: number }} options
- * @returns {Promise<number[] | null>}
- */
-export async function baselineDescriptor(bytes, options) {
-  await loadFaceModels();
-  const { data, info } = await sharp(bytes)
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const input = tf.tensor3d(data, [info.height, info.width, 3], 'int32');
-  try {
-    const result = await faceapi
-      .detectSingleFace(input, new faceapi.TinyFaceDetectorOptions(options))
-      .withFaceLandmarks()
-      .withFaceDescriptor();
-    return result ? Array.from(/** @type {Float32Array} */ (result.descriptor)) : null;
-  } finally {
-    input.dispose();
-  }
-}
-
-/** Number of live tensors; tests use it to prove nothing leaks per call. */
-export function liveTensorCount() {
-  return /** @type {number} */ (tf.memory().numTensors);
 }

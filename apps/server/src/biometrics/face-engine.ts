@@ -9,6 +9,7 @@
  */
 import {
   analyzeFace,
+  BOX_CROPS,
   FACE_API_VERSION,
   loadFaceModels,
   type CoreFace,
@@ -24,7 +25,8 @@ export type { FaceBox, FaceQuality } from './engine-core.mjs';
 
 /**
  * Default decision threshold on the Euclidean distance (match when
- * distance < threshold). Chosen by `npx tsx apps/server/src/biometrics/calibrate.ts`
+ * distance < threshold). Chosen by `npm run face:calibrate -w apps/server`
+ * (apps/server/tools/face/calibrate.ts)
  * on fixtures/faces/dev only, with this engine and its quality gates: it is
  * the threshold that keeps the false-match rate at or below 1% of the dev
  * impostor pairs (the largest one that does, rounded down to two decimals),
@@ -45,7 +47,8 @@ export const DEFAULT_FACE_MATCH_THRESHOLD = 0.57;
 
 /**
  * Quality gates, exposure correction and detector settings, all chosen on
- * fixtures/faces/dev only by `npx tsx apps/server/src/biometrics/gate-study.ts`
+ * fixtures/faces/dev only by `npm run face:gate-study -w apps/server`
+ * (apps/server/tools/face/gate-study.ts)
  * (numbers below are from its last run). The study degrades every dev photo
  * step by step (smaller, darker, blurrier), analyses it with the gates off,
  * and compares it at the match threshold with the full-size dev photos and
@@ -99,12 +102,11 @@ export const DEFAULT_FACE_CORE_OPTIONS: Readonly<FaceCoreOptions> = Object.freez
   // other more and more below (r=0.04, median sharpness 39: FMR 8.0%).
   minSharpness: 100,
   maxInputPixels: 16_000_000,
-  // descriptor-study.ts on dev: the mean descriptor of the face box at 100%,
-  // 95% and 105% ranks genuine and impostor pairs better than the box alone
-  // (pooled AUC 0.9982 vs 0.9974, EER 1.8% vs 2.1%), for ~40 ms per capture;
-  // the dlib-style rotated chip and the mirror average did worse.
-  alignment: 'box',
-  mirrorAverage: false,
+  // descriptor-study.ts (apps/server/tools/face) on dev: the mean descriptor
+  // of the face box at 100%, 95% and 105% ranks genuine and impostor pairs
+  // better than the box alone (pooled AUC 0.9982 vs 0.9974, EER 1.8% vs
+  // 2.1%), for ~40 ms per capture; the dlib-style rotated chip and the
+  // mirror average did worse and are left to the study.
   jitterCrops: 3,
 });
 
@@ -126,14 +128,16 @@ export { compareFaces, descriptorDistance, DESCRIPTOR_LENGTH } from './descripto
  * its enrolment captures before it is used (biopass.service.ts).
  */
 export function descriptorVersionOf(
-  core: Pick<FaceCoreOptions, 'alignment' | 'mirrorAverage' | 'jitterCrops' | 'brightenFacesTo'>,
+  core: Pick<FaceCoreOptions, 'jitterCrops' | 'brightenFacesTo'>,
   library: string = FACE_API_VERSION,
 ): string {
+  // `align=box` and `mirror=0` stay in the name: stored templates carry it,
+  // from when the engine also had the studies' rotated chip and mirror average.
   return [
     `face-api-${library}`,
-    `align=${core.alignment}`,
+    'align=box',
     `crops=${core.jitterCrops}`,
-    `mirror=${core.mirrorAverage ? 1 : 0}`,
+    'mirror=0',
     `bright=${core.brightenFacesTo}`,
   ].join(';');
 }
@@ -143,7 +147,7 @@ export function descriptorVersionOf(
  * 1.7.15, one crop, no mirror, brightening to 100.
  */
 export const LEGACY_DESCRIPTOR_VERSION = descriptorVersionOf(
-  { alignment: 'box', mirrorAverage: false, jitterCrops: 1, brightenFacesTo: 100 },
+  { jitterCrops: 1, brightenFacesTo: 100 },
   '1.7.15',
 );
 
@@ -155,7 +159,8 @@ export interface FaceService {
   ready(): Promise<void>;
   analyze(image: Uint8Array): Promise<FaceAnalysis>;
   compare(a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison;
-  checkBurst(frames: Uint8Array[]): Promise<BurstResult>;
+  /** The liveness signal of a burst, from the analyses of its frames in capture order. */
+  checkBurst(faces: readonly FaceAnalysis[]): BurstResult;
   close(): Promise<void>;
 }
 
@@ -184,15 +189,16 @@ export function resolveFaceOptions(options: FaceEngineOptions = {}): {
     minSharpness: options.minSharpness ?? DEFAULT_FACE_CORE_OPTIONS.minSharpness,
     brightenFacesTo: options.brightenFacesTo ?? DEFAULT_FACE_CORE_OPTIONS.brightenFacesTo,
     maxInputPixels: options.maxInputPixels ?? DEFAULT_FACE_CORE_OPTIONS.maxInputPixels,
-    alignment: options.alignment ?? DEFAULT_FACE_CORE_OPTIONS.alignment,
-    mirrorAverage: options.mirrorAverage ?? DEFAULT_FACE_CORE_OPTIONS.mirrorAverage,
     jitterCrops: options.jitterCrops ?? DEFAULT_FACE_CORE_OPTIONS.jitterCrops,
   };
-  if (!Number.isInteger(core.jitterCrops) || core.jitterCrops < 1 || core.jitterCrops > 7) {
-    throw new TypeError(`Opção inválida do motor facial: jitterCrops=${core.jitterCrops} (1 a 7)`);
-  }
-  if (core.alignment !== 'chip' && core.alignment !== 'box') {
-    throw new TypeError(`Opção inválida do motor facial: alignment=${String(core.alignment)}`);
+  if (
+    !Number.isInteger(core.jitterCrops) ||
+    core.jitterCrops < 1 ||
+    core.jitterCrops > BOX_CROPS.length
+  ) {
+    throw new TypeError(
+      `Opção inválida do motor facial: jitterCrops=${core.jitterCrops} (1 a ${BOX_CROPS.length})`,
+    );
   }
   if (
     core.detectorInputSizes.length === 0 ||
@@ -264,8 +270,8 @@ export class FaceEngine implements FaceService {
     return compareFaces(a, b, this.threshold);
   }
 
-  checkBurst(frames: Uint8Array[]): Promise<BurstResult> {
-    return evaluateBurst(frames, (frame) => this.analyze(frame), this.threshold, this.burst);
+  checkBurst(faces: readonly FaceAnalysis[]): BurstResult {
+    return evaluateBurst(faces, this.threshold, this.burst);
   }
 
   async close(): Promise<void> {

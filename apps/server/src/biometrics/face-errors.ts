@@ -3,6 +3,7 @@
  * what to change before trying again, because the capture screen shows it
  * as is in the 'Falha na validação' modal.
  */
+import { FACE_BURST_MAX_PICTURES, FACE_BURST_MIN_PICTURES } from '@exame/shared';
 import { AppError } from '../lib/app-error';
 
 export const FACE_ERRORS = {
@@ -31,7 +32,7 @@ export const FACE_ERRORS = {
   },
   FACE_BURST_INVALID: {
     status: 400,
-    message: 'Envie de 2 a 5 fotos tiradas em sequência.',
+    message: `Envie de ${FACE_BURST_MIN_PICTURES} a ${FACE_BURST_MAX_PICTURES} fotos tiradas em sequência.`,
   },
   FACE_TEMPLATE_INVALID: {
     status: 500,

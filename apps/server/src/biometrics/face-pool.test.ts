@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error';
 import { FaceEngine } from './face-engine';
 import { createFaceService, defaultThreadCount, FacePool } from './face-pool';
-import { faceFixturesDir, hasFaceFixtures } from './fixtures';
-import { devPhoto, photoWithoutFace, webcamFrame } from './test-captures';
+import { devPhoto, photoWithoutFace, webcamFrame } from '../../test/faces/captures';
+import { faceFixturesDir, hasFaceFixtures } from '../../test/faces/fixtures';
 
 const hasFixtures = hasFaceFixtures('dev');
 // CI reruns the server suites on PostgreSQL; the engine has no database part.
@@ -75,15 +75,20 @@ describe.skipIf(Boolean(skipReason))(`face worker pool ${skipReason}`.trim(), ()
     expect(image.equals(copy)).toBe(true);
   });
 
-  it('checks a burst with its frames spread over the workers', async () => {
+  it('analyses a burst spread over the workers as the in-process engine does, thumbnails included', async () => {
     const frames = await Promise.all([
       webcamFrame('p02-3.jpg', 0, 0),
       webcamFrame('p02-3.jpg', 3, 1),
       webcamFrame('p02-3.jpg', 6, 3),
     ]);
-    const [fromPool, inProcess] = [await pool.checkBurst(frames), await engine.checkBurst(frames)];
-    expect(fromPool).toEqual(inProcess);
-    expect(fromPool.passed).toBe(true);
+    const fromPool = await Promise.all(frames.map((frame) => pool.analyze(frame)));
+    const inProcess = await Promise.all(frames.map((frame) => engine.analyze(frame)));
+    fromPool.forEach((face, i) => {
+      expect(face.thumbnail).toBeInstanceOf(Uint8Array);
+      expect(face.thumbnail).toEqual(inProcess[i]?.thumbnail);
+    });
+    expect(pool.checkBurst(fromPool)).toEqual(engine.checkBurst(inProcess));
+    expect(pool.checkBurst(fromPool).passed).toBe(true);
   });
 
   it('answers FACE_ENGINE_UNAVAILABLE once closed', async () => {

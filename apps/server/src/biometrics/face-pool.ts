@@ -140,8 +140,8 @@ export class FacePool implements FaceService {
     return compareFaces(a, b, this.threshold);
   }
 
-  checkBurst(frames: Uint8Array[]): Promise<BurstResult> {
-    return evaluateBurst(frames, (frame) => this.analyze(frame), this.threshold, this.burst);
+  checkBurst(faces: readonly FaceAnalysis[]): BurstResult {
+    return evaluateBurst(faces, this.threshold, this.burst);
   }
 
   /** Lets running and queued analyses finish, then stops the workers. */

@@ -94,6 +94,20 @@ function decodeBase64(text: string, maxBytes: number): Buffer {
   return Buffer.from(payload, 'base64');
 }
 
+type NormalisationObserver = (image: NormalisedImage) => void;
+const observers = new Set<NormalisationObserver>();
+
+/**
+ * Test-only hook: `observer` is told of every picture this module has
+ * decoded and re-encoded, so a test can count the passes a request makes
+ * over each capture. Returns the function that removes it. Nothing in the
+ * server observes.
+ */
+export function observeNormalisation(observer: NormalisationObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 function isPixelLimitError(error: unknown): boolean {
   return error instanceof Error && /pixel limit/i.test(error.message);
 }
@@ -139,6 +153,7 @@ export async function validateAndNormalizeImage(
   if (!width || !height) throw imageInvalid();
   if (width * height > maxPixels) throw tooManyPixels(maxPixels);
 
+  let normalised: NormalisedImage;
   try {
     const { data, info } = await open()
       .autoOrient()
@@ -152,9 +167,11 @@ export async function validateAndNormalizeImage(
       .toColourspace('srgb')
       .jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:2:0' })
       .toBuffer({ resolveWithObject: true });
-    return { jpeg: data, width: info.width, height: info.height, sourceFormat };
+    normalised = { jpeg: data, width: info.width, height: info.height, sourceFormat };
   } catch (error) {
     if (isPixelLimitError(error)) throw tooManyPixels(maxPixels);
     throw imageInvalid();
   }
+  for (const observer of observers) observer(normalised);
+  return normalised;
 }

@@ -1,20 +1,18 @@
 /**
- * A liveness SIGNAL from a short burst of frames (2 to 5) taken by the
- * capture screen. It is never proof of liveness and claims no conformance to
- * ISO/IEC 30107-3 (presentation attack detection) or any iBeta level: a
- * video replayed on a screen, or a printed photo moved by hand, shows the
- * same face moving a little between frames and passes. What it does catch is
- * the cheapest attacks: one still image sent several times, frames of
- * different people, and frames stitched from unrelated shots. Use it as one
- * input among others (a proctor's review, the exam's own monitoring), never
- * as the sole reason to accept a person.
+ * A liveness SIGNAL from a short burst of frames (2 to 5, the verified
+ * picture first) taken by the capture screen. It is never proof of liveness
+ * and claims no conformance to ISO/IEC 30107-3 (presentation attack
+ * detection) or any iBeta level: a video replayed on a screen, or a printed
+ * photo moved by hand, shows the same face moving a little between frames
+ * and passes. What it does catch is the cheapest attacks: one still image
+ * sent several times, frames of different people, and frames stitched from
+ * unrelated shots. Use it as one input among others (a proctor's review, the
+ * exam's own monitoring), never as the sole reason to accept a person.
  */
-import sharp from 'sharp';
-import { AppError } from '../lib/app-error';
+import { FACE_BURST_MAX_PICTURES, FACE_BURST_MIN_PICTURES } from '@exame/shared';
 import type { CoreFace } from './engine-core.mjs';
 import { descriptorDistance } from './descriptor';
 import { faceError } from './face-errors';
-import { imageInvalid } from './image';
 
 export type BurstOptions = {
   minFrames: number;
@@ -37,8 +35,8 @@ export type BurstOptions = {
 };
 
 export const DEFAULT_BURST_OPTIONS: Readonly<BurstOptions> = Object.freeze({
-  minFrames: 2,
-  maxFrames: 5,
+  minFrames: FACE_BURST_MIN_PICTURES,
+  maxFrames: FACE_BURST_MAX_PICTURES,
   minMotion: 0.02,
   maxMotion: 0.5,
   minPixelDifference: 0.25,
@@ -60,7 +58,15 @@ export type BurstResult = {
   };
 };
 
-const THUMB = 64;
+/**
+ * What the burst check reads of each frame's analysis: the descriptor, the
+ * landmarks and the frame's thumbnail, all made by the one analysis of the
+ * frame (the check itself decodes nothing).
+ */
+export type BurstFace = Pick<
+  CoreFace,
+  'descriptor' | 'landmarks' | 'imageWidth' | 'imageHeight' | 'thumbnail'
+>;
 
 function centre(landmarks: number[], from: number, to: number): { x: number; y: number } {
   let x = 0;
@@ -73,7 +79,7 @@ function centre(landmarks: number[], from: number, to: number): { x: number; y: 
 }
 
 /** Landmark motion from a to b, with b mapped into a's pixel grid if sizes differ. */
-function landmarkMotion(a: CoreFace, b: CoreFace): number {
+function landmarkMotion(a: BurstFace, b: BurstFace): number {
   const sx = a.imageWidth / b.imageWidth;
   const sy = a.imageHeight / b.imageHeight;
   let sum = 0;
@@ -89,63 +95,32 @@ function landmarkMotion(a: CoreFace, b: CoreFace): number {
   return sum / points / eyeDistance;
 }
 
-async function thumbnail(frame: Uint8Array, index: number): Promise<Buffer> {
-  try {
-    return await sharp(frame, { failOn: 'warning' })
-      .autoOrient()
-      .resize(THUMB, THUMB, { fit: 'fill' })
-      .greyscale()
-      .raw()
-      .toBuffer();
-  } catch {
-    throw withFrame(imageInvalid(), index);
-  }
-}
-
-function meanAbsoluteDifference(a: Buffer, b: Buffer): number {
+function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
   return sum / a.length;
 }
 
-function withFrame(error: AppError, index: number): AppError {
-  return new AppError(error.code, error.message, error.status, [
-    { path: `frames.${index}`, message: error.message },
-  ]);
-}
-
 /**
- * Analyses every frame (in parallel when `analyze` is the worker pool) and
- * combines the three checks. A frame without one usable face fails the whole
- * burst with that frame's error, so the person learns what to fix.
+ * Combines the three checks over the analyses of the frames, in capture
+ * order (consecutive frames are compared for motion and copies).
  */
-export async function evaluateBurst(
-  frames: Uint8Array[],
-  analyze: (frame: Uint8Array) => Promise<CoreFace>,
+export function evaluateBurst(
+  faces: readonly BurstFace[],
   threshold: number,
   options: Partial<BurstOptions> = {},
-): Promise<BurstResult> {
+): BurstResult {
   const limits: BurstOptions = { ...DEFAULT_BURST_OPTIONS, ...options };
   if (
-    !Array.isArray(frames) ||
-    frames.length < limits.minFrames ||
-    frames.length > limits.maxFrames ||
-    frames.some((f) => !(f instanceof Uint8Array) || f.length === 0)
+    !Array.isArray(faces) ||
+    faces.length < limits.minFrames ||
+    faces.length > limits.maxFrames ||
+    faces.some(
+      (face) => face.thumbnail.length === 0 || face.thumbnail.length !== faces[0]?.thumbnail.length,
+    )
   ) {
     throw faceError('FACE_BURST_INVALID');
   }
-
-  const settled = await Promise.allSettled(frames.map((frame) => analyze(frame)));
-  const faces: CoreFace[] = [];
-  for (const [index, outcome] of settled.entries()) {
-    if (outcome.status === 'rejected') {
-      throw outcome.reason instanceof AppError && outcome.reason.status < 500
-        ? withFrame(outcome.reason, index)
-        : outcome.reason;
-    }
-    faces.push(outcome.value);
-  }
-  const thumbs = await Promise.all(frames.map((frame, index) => thumbnail(frame, index)));
 
   let maxDistance = 0;
   for (let i = 0; i < faces.length; i++) {
@@ -162,11 +137,9 @@ export async function evaluateBurst(
   for (let i = 1; i < faces.length; i++) {
     const previous = faces[i - 1];
     const current = faces[i];
-    const previousThumb = thumbs[i - 1];
-    const currentThumb = thumbs[i];
-    if (!previous || !current || !previousThumb || !currentThumb) continue;
+    if (!previous || !current) continue;
     motion.push(landmarkMotion(previous, current));
-    pixelDifference.push(meanAbsoluteDifference(previousThumb, currentThumb));
+    pixelDifference.push(meanAbsoluteDifference(previous.thumbnail, current.thumbnail));
   }
 
   const sameFace = maxDistance < threshold;
@@ -179,6 +152,6 @@ export async function evaluateBurst(
   return {
     passed: sameFace && naturalMotion && notIdentical,
     checks: { sameFace, naturalMotion, notIdentical },
-    details: { frames: frames.length, maxDistance, threshold, motion, pixelDifference, limits },
+    details: { frames: faces.length, maxDistance, threshold, motion, pixelDifference, limits },
   };
 }

@@ -2,7 +2,7 @@
  * The one error type of the server. `code` is stable for clients, `message`
  * is the pt-BR text a person reads, `status` is the HTTP status.
  */
-import { ERROR_MESSAGES, type CommonErrorCode } from '@exame/shared';
+import { ERROR_MESSAGES, type CommonErrorCode, type ErrorCatalogue } from '@exame/shared';
 
 export type ErrorDetail = { path: string; message: string };
 
@@ -22,6 +22,16 @@ export class AppError extends Error {
 
   static of(code: CommonErrorCode, status: number, message?: string): AppError {
     return new AppError(code, message ?? ERROR_MESSAGES[code], status);
+  }
+
+  /**
+   * An error of a module's catalogue (see `errorCatalogue` in the shared
+   * package); `message` replaces the catalogue's text where it depends on the
+   * case (e.g. which rule an identifier broke).
+   */
+  static from<C extends ErrorCatalogue>(catalogue: C, code: keyof C & string, message?: string) {
+    const entry = catalogue[code]!;
+    return new AppError(code, message ?? entry.message, entry.status);
   }
 
   withHeader(name: string, value: string): this {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeUrl } from './log-safety';
+import { errorSerializer, maskPersonalData, sanitizeUrl } from './log-safety';
 
 describe('request addresses in the logs', () => {
   it('masks CPFs, e-mails and drops signatures and tokens', () => {
@@ -50,5 +50,110 @@ describe('the server log', () => {
     const text = lines.join('');
     expect(text).toContain('/api/User/cpf/***.982.247-**');
     expect(text).not.toContain('52998224725');
+  });
+});
+
+describe('errors in the logs', () => {
+  it('masks CPFs written in any spelling', () => {
+    for (const spelling of [
+      '52998224725',
+      '529.982.247-25',
+      '529982247-25',
+      '529.982.24725',
+      '529982.247-25',
+      '529%2E982%2E247%2D25',
+      '529%2e982%2e247%2d25',
+    ]) {
+      const masked = maskPersonalData(`CPF ${spelling} recusado`);
+      expect(masked, spelling).toBe('CPF ***.982.247-** recusado');
+    }
+    expect(sanitizeUrl('/api/User/cpf/529982247-25')).toBe('/api/User/cpf/***.982.247-**');
+    expect(sanitizeUrl('/api/User/cpf/529%2E982%2E247%2D25')).toBe('/api/User/cpf/***.982.247-**');
+  });
+
+  it('drops query parameters, hides constraint values and masks the whole cause chain', async () => {
+    const { sql } = await import('drizzle-orm');
+    const { createTestDatabase } = await import('../../test/helper');
+    const database = await createTestDatabase();
+    const table = sql.identifier(`log_probe_${Date.now()}`);
+    let caught: unknown;
+    try {
+      await database.db.execute(sql`create table ${table} (cpf text primary key, email text)`);
+      await database.db.execute(
+        sql`insert into ${table} values (${'52998224725'}, ${'ana@x.gov.br'})`,
+      );
+      await database.db.execute(
+        sql`insert into ${table} values (${'52998224725'}, ${'maria.souza@detran.df.gov.br'})`,
+      );
+    } catch (error) {
+      caught = error;
+    } finally {
+      await database.db.execute(sql`drop table if exists ${table}`).catch(() => undefined);
+      await database.drop();
+    }
+    expect(caught).toBeInstanceOf(Error);
+    // The raw error carries the data: the serializer is what keeps it out.
+    expect(JSON.stringify({ ...(caught as object), message: (caught as Error).message })).toContain(
+      '52998224725',
+    );
+    const logged = JSON.stringify(errorSerializer(caught));
+    expect(logged).not.toContain('52998224725');
+    expect(logged).not.toContain('maria.souza');
+    expect(logged).not.toContain('ana@x');
+    expect(logged).toContain('params: [oculto]');
+    expect(logged).toContain('insert into');
+    const cause = (errorSerializer(caught) as { cause?: { code?: string; detail?: string } }).cause;
+    expect(cause?.code).toBe('23505');
+    expect(cause?.detail).toContain('(cpf)=([oculto])');
+  });
+
+  it('walks causes and odd values without failing', () => {
+    const inner = Object.assign(new Error('falhou para 529.982.24725'), {
+      parameters: ['52998224725'],
+      row: { email: 'joao.silva@sp.gov.br', photo: Buffer.alloc(10) },
+    });
+    const outer = new Error('camada de cima', { cause: inner });
+    const loop: Record<string, unknown> = { name: 'laço' };
+    loop.self = loop;
+    Object.assign(outer, { loop });
+    const logged = JSON.stringify(errorSerializer(outer));
+    expect(logged).toContain('***.982.247-**');
+    expect(logged).toContain('j***@sp.gov.br');
+    expect(logged).toContain('[10 bytes]');
+    expect(logged).not.toContain('52998224725');
+    expect(logged).not.toContain('joao.silva');
+    expect(errorSerializer('texto 52998224725').message).toBe('texto ***.982.247-**');
+  });
+
+  it('goes through the server logger', async () => {
+    const { Writable } = await import('node:stream');
+    const { buildApp, loggerOptions } = await import('../app');
+    const { createTestDatabase, testConfig } = await import('../../test/helper');
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const database = await createTestDatabase();
+    const config = testConfig({ logLevel: 'info' });
+    const logger = { ...(loggerOptions(config) as object), stream };
+    const app = await buildApp({ config, database, logger: logger as never });
+    await app.ready();
+    const error = Object.assign(
+      new Error('Failed query: select 1\nparams: 52998224725,ana@x.gov.br'),
+      {
+        params: ['52998224725', 'ana@x.gov.br'],
+      },
+    );
+    app.log.error({ err: error }, 'request failed');
+    await app.close();
+    await database.drop();
+    const text = lines.join('');
+    expect(text).toContain('request failed');
+    expect(text).toContain('params: [oculto]');
+    expect(text).not.toContain('52998224725');
+    expect(text).not.toContain('ana@x');
   });
 });

@@ -98,7 +98,7 @@ describe('session tokens', () => {
       method: 'PUT',
       url: `/api/User/${promoted.user.id}/role`,
       headers: admin.auth,
-      payload: { role: 'AUDITOR' },
+      payload: { role: 'auditor' },
     });
     expect(role.statusCode).toBe(200);
     expect((await me(promoted.auth.authorization)).statusCode).toBe(401);

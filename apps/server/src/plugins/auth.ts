@@ -4,30 +4,22 @@
  * live session (not revoked, within the absolute and idle lifetimes) of an
  * enabled user whose role is listed. The signed-in user is `request.user`.
  */
-import type { Role } from '@exame/shared';
+import { AUTH_ERRORS } from '@exame/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/env';
 import type { Database } from '../db/client';
 import { AppError } from '../lib/app-error';
 import { hashToken } from '../lib/crypto';
 import { isOperatorRequest } from '../lib/operator-token';
-import { resolveApiKey, type IntegrationCaller } from '../modules/integration/api-keys';
+import type { IntegrationCaller, SessionUser } from '../lib/actors';
+import { resolveApiKey } from '../modules/integration/api-keys.service';
 import {
   findSessionWithUser,
   revokeSession,
   touchSession,
 } from '../modules/auth/sessions.repository';
 
-export type SessionUser = {
-  id: string;
-  name: string;
-  email: string;
-  cpf: string;
-  federativeUnit: string;
-  role: Role;
-  tokenHash: string;
-  expiresAt: Date;
-};
+export type { IntegrationCaller, SessionUser };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,24 +81,18 @@ export function registerAuth(app: FastifyInstance, operatorToken: string): void 
     if (access === undefined || access === 'public') return;
     if (access === 'operator') {
       if (!isOperatorRequest(request, operatorToken)) {
-        throw new AppError(
-          'OPERATOR_ONLY',
-          'Disponível apenas para os comandos do operador, na própria máquina do servidor.',
-          401,
-        );
+        throw AppError.from(AUTH_ERRORS, 'OPERATOR_ONLY');
       }
       return;
     }
     if (access === 'integration') {
       const header = request.headers['x-api-key'];
       const caller =
-        typeof header === 'string' ? await resolveApiKey(app.database.db, header.trim()) : null;
+        typeof header === 'string'
+          ? await resolveApiKey({ db: app.database.db }, header.trim())
+          : null;
       if (!caller) {
-        throw new AppError(
-          'API_KEY_INVALID',
-          'Chave de integração ausente, inválida ou revogada.',
-          401,
-        );
+        throw AppError.from(AUTH_ERRORS, 'API_KEY_INVALID');
       }
       request.integration = caller;
       return;
@@ -128,11 +114,6 @@ export function currentUser(request: FastifyRequest): SessionUser {
 
 /** The integration caller of a route whose policy is `'integration'`. */
 export function currentIntegration(request: FastifyRequest): IntegrationCaller {
-  if (!request.integration)
-    throw new AppError(
-      'API_KEY_INVALID',
-      'Chave de integração ausente, inválida ou revogada.',
-      401,
-    );
+  if (!request.integration) throw AppError.from(AUTH_ERRORS, 'API_KEY_INVALID');
   return request.integration;
 }

@@ -7,7 +7,7 @@ export const MENU: readonly MenuEntry[] = [
   {
     label: 'Início',
     to: '/home',
-    roles: ['ADMIN', 'AUDITOR', 'VIEWER', 'ROOM_INSPECTOR'],
+    roles: ['ADMIN', 'auditor', 'VIEWER', 'ROOM_INSPECTOR'],
     description: 'Página inicial',
   },
   {
@@ -19,7 +19,7 @@ export const MENU: readonly MenuEntry[] = [
   {
     label: 'Exames',
     to: '/exames',
-    roles: ['ADMIN', 'AUDITOR'],
+    roles: ['ADMIN', 'auditor'],
     description: 'Consultar exames, ocorrências e fotos',
   },
   {
@@ -50,7 +50,7 @@ export const MENU: readonly MenuEntry[] = [
     label: 'Cadastro de demonstração',
     to: '/demo-register/',
     roles: ['ADMIN'],
-    description: 'Criar um usuário na unidade DEMO',
+    description: 'Criar um usuário de demonstração na sua unidade',
   },
 ];
 

@@ -9,7 +9,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { AlertModalProvider } from '../components/alert-modal/alert-modal';
 import { ApiError } from '../lib/api-client';
 import { useAppState } from '../lib/app-store';
-import { mantineThemeFor } from '../lib/themes';
+import { cssVariablesResolver, mantineThemeFor } from '../lib/themes';
 
 dayjs.locale('pt-br');
 
@@ -42,7 +42,12 @@ export function AppProviders({
   const themeName = useAppState((state) => state.theme);
   const theme = useMemo(() => mantineThemeFor(themeName), [themeName]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+      env={env}
+    >
       <DatesProvider settings={{ locale: 'pt-br', firstDayOfWeek: 0, weekendDays: [0, 6] }}>
         <QueryClientProvider client={client}>
           <Notifications position="top-right" zIndex={1000} />

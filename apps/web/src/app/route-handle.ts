@@ -4,6 +4,11 @@ import type { UIMatch } from 'react-router';
 export type RouteHandle = {
   /** The page title (spec 2); no title means an empty page title. */
   title?: string;
+  /**
+   * The page's name in the browser tab where the specification gives no
+   * title (accessibility: every page has a document title).
+   */
+  documentTitle?: string;
   /** Admin-guarded route: the Libras widget is hidden and only ADMIN may enter. */
   adminGuarded?: boolean;
 };
@@ -16,6 +21,17 @@ export function handleOf(match: UIMatch): RouteHandle {
 export function titleFromMatches(matches: readonly UIMatch[]): string {
   const leaf = matches[matches.length - 1];
   return (leaf ? handleOf(leaf).title : undefined) ?? '';
+}
+
+/**
+ * The document title: the route's title (or its tab name) and the product
+ * name, `Exames · Exame Teórico`; the product name alone for a page without one.
+ */
+export function documentTitleFromMatches(matches: readonly UIMatch[], productName: string): string {
+  const leaf = matches[matches.length - 1];
+  const handle = leaf ? handleOf(leaf) : {};
+  const name = handle.title || handle.documentTitle;
+  return name ? `${name} · ${productName}` : productName;
 }
 
 export function isAdminGuarded(matches: readonly UIMatch[]): boolean {

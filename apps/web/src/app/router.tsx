@@ -1,5 +1,6 @@
 /** The route table (spec 2). Each route's `handle` carries its title and guard flag. */
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { currentTenant } from '../lib/tenant';
 import { LoginPage } from '../features/auth/components/login-page';
 import { DemoBiometryPage } from '../features/biometrics/components/demo-biometry-page';
 import { PasswordPage } from '../features/auth/components/password-page';
@@ -27,17 +28,26 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     errorElement: <RouteErrorPage />,
     children: [
-      { path: '/login', element: <LoginPage /> },
-      { path: '/reset-password/:cpf', element: <PasswordPage purpose="reset" /> },
-      { path: '/register-password/:cpf', element: <PasswordPage purpose="register" /> },
+      { path: '/login', element: <LoginPage />, handle: handle({ documentTitle: 'Entrar' }) },
+      {
+        path: '/reset-password/:cpf',
+        element: <PasswordPage purpose="reset" />,
+        handle: handle({ documentTitle: 'Redefinir senha' }),
+      },
+      {
+        path: '/register-password/:cpf',
+        element: <PasswordPage purpose="register" />,
+        handle: handle({ documentTitle: 'Cadastrar senha' }),
+      },
       {
         path: '/',
         element: <AppShellLayout />,
         children: [
           { index: true, element: <Navigate to="/home" replace /> },
-          { path: 'home', element: <HomePage /> },
+          { path: 'home', element: <HomePage />, handle: handle({ documentTitle: 'Início' }) },
           {
             path: 'create-users',
+            handle: handle({ documentTitle: 'Novo usuário' }),
             element: (
               <AdminOnly>
                 <CreateUserPage />
@@ -46,6 +56,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'list-users',
+            handle: handle({ documentTitle: 'Usuários' }),
             element: (
               <AdminOnly>
                 <ListUsersPage />
@@ -54,22 +65,25 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'exames',
+            handle: handle({ documentTitle: 'Exames' }),
             element: (
-              <RequireRole roles={['ADMIN', 'AUDITOR']}>
+              <RequireRole roles={['ADMIN', 'auditor']}>
                 <ExamListPage />
               </RequireRole>
             ),
           },
           {
             path: 'exames/:schedulingId',
+            handle: handle({ documentTitle: 'Exame' }),
             element: (
-              <RequireRole roles={['ADMIN', 'AUDITOR']}>
+              <RequireRole roles={['ADMIN', 'auditor']}>
                 <ExamDetailPage />
               </RequireRole>
             ),
           },
           {
             path: 'scheduling-locals',
+            handle: handle({ documentTitle: 'Postos de atendimento' }),
             element: (
               <AdminOnly>
                 <SchedulingLocalsPage />
@@ -78,6 +92,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'integracao',
+            handle: handle({ documentTitle: 'Integração' }),
             element: (
               <AdminOnly>
                 <IntegrationKeysPage />
@@ -93,25 +108,30 @@ export const routes: RouteObject[] = [
           {
             path: '/demo-biometry/:cpf',
             element: <DemoBiometryPage />,
-            handle: handle({ adminGuarded: true }),
+            handle: handle({ adminGuarded: true, documentTitle: 'Biometria facial' }),
           },
           {
             path: '/demo-register',
             element: <DemoRegisterPage />,
-            handle: handle({ adminGuarded: true }),
+            handle: handle({ adminGuarded: true, documentTitle: 'Cadastro de demonstração' }),
           },
           {
             path: '/exam-report/:id',
             element: <ExamReportPage />,
-            handle: handle({ adminGuarded: true }),
+            handle: handle({ adminGuarded: true, documentTitle: 'Relatório dos postos' }),
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        path: '*',
+        element: <NotFoundPage />,
+        handle: handle({ documentTitle: 'Página não encontrada' }),
+      },
     ],
   },
 ];
 
+/** Under the path form of the tenant (`/df/...`) every route keeps the prefix. */
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  return createBrowserRouter(routes, { basename: currentTenant().basename || undefined });
 }

@@ -107,8 +107,25 @@ describe('createApiClient', () => {
         new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
       logFailure: () => undefined,
     });
+    const logs: ApiFailureLog[] = [];
+    const client502 = createApiClient({
+      baseUrl: '',
+      getToken: () => null,
+      fetchImpl: async () =>
+        new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+      logFailure: (entry) => logs.push(entry),
+    });
+    // Spec 8: the default text followed by the description, never an HTTP status line.
+    const failure = await client502.get('api/User').catch((caught: unknown) => caught);
+    expect(failure).toMatchObject({
+      message: 'Por favor, tente novamente em breve. O servidor está indisponível no momento.',
+      status: 502,
+    });
+    expect((failure as Error).message).not.toMatch(/HTTP|502|\(/);
+    // The status still goes to the log.
+    expect(logs).toMatchObject([{ method: 'GET', path: 'api/User', status: 502 }]);
     await expect(client.get('api/User')).rejects.toThrow(
-      'Por favor, tente novamente em breve (HTTP 502 Bad Gateway)',
+      'Por favor, tente novamente em breve. O servidor está indisponível no momento.',
     );
   });
 
@@ -122,7 +139,8 @@ describe('createApiClient', () => {
       logFailure: () => undefined,
     });
     await expect(client.get('api/User')).rejects.toMatchObject({
-      message: 'Por favor, tente novamente em breve (falha de comunicação com o servidor)',
+      message:
+        'Por favor, tente novamente em breve. Não foi possível falar com o servidor. Verifique a sua conexão.',
       status: null,
       code: 'NETWORK_ERROR',
     });
@@ -150,7 +168,7 @@ describe('createApiClient', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await pending).toMatchObject({
       code: 'TIMEOUT',
-      message: 'Por favor, tente novamente em breve (tempo limite de 45 s excedido)',
+      message: 'Por favor, tente novamente em breve. O servidor não respondeu em 45 s.',
     });
     let settled = false;
     void long.then(() => (settled = true));

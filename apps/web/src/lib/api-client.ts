@@ -2,7 +2,9 @@
  * The API client (spec 7): base address from configuration, `Authorization:
  * Bearer`, bracket-style array query strings and ISO 8601 dates with the local
  * offset, per-call timeouts (spec 9), and errors rejected with the server's
- * `Error` text or the default text followed by the error description.
+ * `Error` text or the default text followed by the error description (spec 8;
+ * the HTTP status goes to the log, not to the person). The one door to the
+ * API for JSON calls, file downloads and uploads with progress.
  */
 import {
   API_DEFAULT_ERROR_TEXT,
@@ -17,8 +19,12 @@ import qs from 'qs';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type QueryParams = Record<string, unknown>;
 
+export type ApiErrorDetail = { path: string; message: string };
+
 export class ApiError extends Error {
   override name = 'ApiError';
+  /** Per-field or per-line problems the server listed (validation, CSV import). */
+  details: ApiErrorDetail[] = [];
   constructor(
     message: string,
     readonly status: number | null,
@@ -51,6 +57,8 @@ export type RequestOptions = {
   timeoutMs?: number;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** Gives back the Response itself (files), after the same error handling. */
+  raw?: boolean;
 };
 
 /** ISO 8601 with the local offset, e.g. 2026-11-21T09:30:00-03:00. */
@@ -87,16 +95,83 @@ export function joinUrl(baseUrl: string, path: string, query?: QueryParams): str
   return `${base}/${normalisePath(path)}${queryString ? `?${queryString}` : ''}`;
 }
 
+export const FAILURE_DESCRIPTIONS = {
+  network: 'Não foi possível falar com o servidor. Verifique a sua conexão.',
+  cancelled: 'A requisição foi cancelada.',
+} as const;
+
+function timeoutDescription(timeoutMs: number): string {
+  return `O servidor não respondeu em ${Math.round(timeoutMs / 1000)} s.`;
+}
+
 function describeFailure(error: unknown, timeoutMs: number, timedOut: boolean): string {
-  if (timedOut) return `tempo limite de ${Math.round(timeoutMs / 1000)} s excedido`;
-  if (error instanceof DOMException && error.name === 'AbortError') return 'requisição cancelada';
-  if (error instanceof TypeError) return 'falha de comunicação com o servidor';
+  if (timedOut) return timeoutDescription(timeoutMs);
+  if (error instanceof DOMException && error.name === 'AbortError')
+    return FAILURE_DESCRIPTIONS.cancelled;
+  if (error instanceof TypeError) return FAILURE_DESCRIPTIONS.network;
   return error instanceof Error ? error.message : String(error);
 }
 
-export function defaultErrorText(description: string): string {
-  return `${API_DEFAULT_ERROR_TEXT} (${description})`;
+/** What went wrong, in words, for an answer without the server's `Error` (the status is logged). */
+export function describeStatus(status: number): string {
+  if (status === 404) return 'O endereço pedido não foi encontrado.';
+  if (status === 408 || status === 504) return 'O servidor demorou demais para responder.';
+  if (status === 413) return 'O conteúdo enviado é grande demais.';
+  if (status === 429) return 'Muitas requisições em pouco tempo.';
+  if (status === 502 || status === 503) return 'O servidor está indisponível no momento.';
+  if (status >= 500) return 'O servidor encontrou um erro ao atender o pedido.';
+  return 'O servidor recusou o pedido.';
 }
+
+/** Spec 8: the default text followed by the error's description. */
+export function defaultErrorText(description: string): string {
+  return `${API_DEFAULT_ERROR_TEXT}. ${description}`;
+}
+
+type ServerBody = { Error?: unknown; code?: unknown; details?: unknown } | undefined;
+
+/** The error of a failed answer: the server's `Error` and `code`, or the default text. */
+function errorOf(status: number, payload: unknown): ApiError {
+  const body = payload as ServerBody;
+  const serverText = typeof body?.Error === 'string' ? body.Error : null;
+  const code = typeof body?.code === 'string' ? body.code : null;
+  const error = new ApiError(serverText ?? defaultErrorText(describeStatus(status)), status, code);
+  if (Array.isArray(body?.details)) error.details = body.details as ApiErrorDetail[];
+  return error;
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `attachment; filename="a.csv"; filename*=UTF-8''a.csv` -> `a.csv`. */
+export function filenameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (encoded?.[1]) {
+    try {
+      return decodeURIComponent(encoded[1]);
+    } catch {
+      // Fall back to the plain name below.
+    }
+  }
+  return /filename="([^"]+)"/i.exec(header)?.[1] ?? null;
+}
+
+export type DownloadedFile = { blob: Blob; filename: string | null };
+
+export type UploadOptions = {
+  query?: QueryParams;
+  contentType: string;
+  /** Called with the fraction sent, from 0 to 1. */
+  onProgress?: (fraction: number) => void;
+  timeoutMs?: number;
+};
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
@@ -137,9 +212,9 @@ export function createApiClient(options: ApiClientOptions) {
       }
     }
 
-    const fail = (status: number | null, message: string, code: string | null): never => {
-      logFailure({ method, path, status, message });
-      throw new ApiError(message, status, code);
+    const fail = (error: ApiError): never => {
+      logFailure({ method, path, status: error.status, message: error.message });
+      throw error;
     };
 
     let response: Response;
@@ -152,38 +227,24 @@ export function createApiClient(options: ApiClientOptions) {
       });
     } catch (error) {
       return fail(
-        null,
-        defaultErrorText(describeFailure(error, timeoutMs, timedOut)),
-        timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+        new ApiError(
+          defaultErrorText(describeFailure(error, timeoutMs, timedOut)),
+          null,
+          timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+        ),
       );
     } finally {
       clearTimeout(timer);
       init.signal?.removeEventListener('abort', forwardAbort);
     }
 
-    const text = await response.text().catch(() => '');
-    let payload: unknown = undefined;
-    if (text !== '') {
-      try {
-        payload = JSON.parse(text);
-      } catch {
-        payload = text;
-      }
-    }
     if (!response.ok) {
       if (response.status === 401 && token) options.onUnauthorized?.();
-      const serverBody = payload as { Error?: unknown; code?: unknown } | undefined;
-      const serverText = typeof serverBody?.Error === 'string' ? serverBody.Error : null;
-      const code = typeof serverBody?.code === 'string' ? serverBody.code : null;
-      return fail(
-        response.status,
-        serverText ??
-          defaultErrorText(
-            `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
-          ),
-        code,
-      );
+      const text = await response.text().catch(() => '');
+      return fail(errorOf(response.status, parseBody(text)));
     }
+    if (init.raw) return response as T;
+    const payload = parseBody(await response.text().catch(() => ''));
     return payload as T;
   }
 
@@ -204,5 +265,56 @@ export function createApiClient(options: ApiClientOptions) {
       request<T>('PUT', path, withTimeout(path, { ...init, body })),
     delete: <T>(path: string, init?: RequestOptions) =>
       request<T>('DELETE', path, withTimeout(path, init)),
+    /** A file answer (an export): its bytes and the name the server gave it. */
+    async download(path: string, init: RequestOptions = {}): Promise<DownloadedFile> {
+      const response = await request<Response>(
+        'GET',
+        path,
+        withTimeout(path, { ...init, raw: true, headers: { accept: '*/*', ...init.headers } }),
+      );
+      return {
+        blob: await response.blob(),
+        filename: filenameFromDisposition(response.headers.get('content-disposition')),
+      };
+    },
+    upload<T>(path: string, body: Blob, init: UploadOptions): Promise<T> {
+      return upload<T>(path, body, init);
+    },
   };
+
+  /** A POST whose body is a file, with upload progress (fetch has none): XMLHttpRequest. */
+  function upload<T>(path: string, body: Blob, init: UploadOptions): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      const token = options.getToken();
+      const timeoutMs = init.timeoutMs ?? LONG_REQUEST_TIMEOUT_MS;
+      const fail = (error: ApiError) => {
+        logFailure({ method: 'POST', path, status: error.status, message: error.message });
+        reject(error);
+      };
+      xhr.open('POST', joinUrl(options.baseUrl, path, init.query));
+      xhr.setRequestHeader('accept', 'application/json');
+      xhr.setRequestHeader('content-type', init.contentType);
+      if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+      xhr.timeout = timeoutMs;
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) init.onProgress?.(event.loaded / event.total);
+      };
+      xhr.onload = () => {
+        const payload = parseBody(xhr.responseText);
+        if (xhr.status >= 200 && xhr.status < 300) {
+          init.onProgress?.(1);
+          resolve(payload as T);
+          return;
+        }
+        if (xhr.status === 401 && token) options.onUnauthorized?.();
+        fail(errorOf(xhr.status, payload));
+      };
+      xhr.onerror = () =>
+        fail(new ApiError(defaultErrorText(FAILURE_DESCRIPTIONS.network), null, 'NETWORK_ERROR'));
+      xhr.ontimeout = () =>
+        fail(new ApiError(defaultErrorText(timeoutDescription(timeoutMs)), null, 'TIMEOUT'));
+      xhr.send(body);
+    });
+  }
 }

@@ -10,6 +10,7 @@ const user = {
   federativeUnit: 'DF',
   roleDescription: 'ADMIN' as const,
   token: 'token-ana',
+  registerStatus: 'enabled' as const,
   expiresAt: '2026-11-22T00:00:00.000Z',
 };
 

@@ -13,7 +13,7 @@ import {
   type ThemeName,
 } from '@exame/shared';
 import { readJson, readString, STORAGE_KEYS, writeJson, writeString, removeKeys } from './storage';
-import { resolveTenant } from './tenant';
+import { resolveTenant, type TenantAddress } from './tenant';
 
 export type AppState = {
   user: AuthUser | null;
@@ -29,8 +29,13 @@ export type AppState = {
 
 const isAuthUser = (value: unknown): value is AuthUser => authUserSchema.safeParse(value).success;
 
-export function initialState(hostname: string = window.location.hostname): AppState {
-  const tenant = resolveTenant(hostname, readString(STORAGE_KEYS.theme));
+export function initialState(
+  address: string | TenantAddress = {
+    hostname: window.location.hostname,
+    pathname: window.location.pathname,
+  },
+): AppState {
+  const tenant = resolveTenant(address, readString(STORAGE_KEYS.theme));
   return {
     user: readJson(STORAGE_KEYS.user, isAuthUser),
     userProctoring: readJson(STORAGE_KEYS.userProctoring, isAuthUser),

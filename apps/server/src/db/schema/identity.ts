@@ -30,7 +30,7 @@ export const users = pgTable(
     federativeUnit: text('federative_unit')
       .notNull()
       .references(() => federativeUnits.uf),
-    role: text('role', { enum: ['ADMIN', 'AUDITOR', 'VIEWER', 'ROOM_INSPECTOR'] }).notNull(),
+    role: text('role', { enum: ['ADMIN', 'auditor', 'VIEWER', 'ROOM_INSPECTOR'] }).notNull(),
     registerStatus: text('register_status', { enum: ['enabled', 'disabled'] })
       .notNull()
       .default('enabled'),

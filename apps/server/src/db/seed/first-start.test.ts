@@ -25,9 +25,9 @@ describe('first start', () => {
     expect(result?.accounts.map((account) => account.role).sort()).toEqual([
       'ADMIN',
       'ADMIN',
-      'AUDITOR',
       'ROOM_INSPECTOR',
       'VIEWER',
+      'auditor',
     ]);
     expect(result?.password).toMatch(/^[A-Za-z2-9]{16}$/);
     expect(describeFirstStart(result!)).toContain(result!.password);

@@ -44,7 +44,7 @@ const DEMO_PEOPLE: ReadonlyArray<{
   {
     name: 'Auditora Demonstração',
     email: 'auditor@demo.exame.local',
-    role: 'AUDITOR',
+    role: 'auditor',
     unit: 'DEMO',
     cpfBase: '100200301',
   },

@@ -1,5 +1,5 @@
 /** The activity log: who did what, written in the same transaction as the change it records. */
-import type { Executor } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { activityLog } from '../../db/schema/index';
 
 export type ActivityType =
@@ -18,6 +18,7 @@ export type ActivityType =
   | 'biometric_enrol'
   | 'biometric_template_upgrade'
   | 'face_image_view'
+  | 'cpf_view'
   | 'retention_purge'
   | 'load_audit'
   | 'load_exam'
@@ -40,5 +41,33 @@ export async function insertActivity(db: Executor, event: ActivityEvent): Promis
     actorId: event.actorId,
     federativeUnit: event.federativeUnit,
     payload: event.payload ?? {},
+  });
+}
+
+/** What a change reports: its result, and the activity event that records it. */
+export type RecordedChange<T> = {
+  result: T;
+  type: ActivityType;
+  payload: Record<string, unknown>;
+};
+
+/**
+ * Runs a change of `actor` in one transaction together with its activity
+ * event: both are written, or neither. The event is in the actor's unit.
+ */
+export async function changeWithActivity<T>(
+  db: Database,
+  actor: { id: string; federativeUnit: string },
+  change: (tx: Executor) => Promise<RecordedChange<T>>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const { result, type, payload } = await change(tx);
+    await insertActivity(tx, {
+      type,
+      actorId: actor.id,
+      federativeUnit: actor.federativeUnit,
+      payload,
+    });
+    return result;
   });
 }

@@ -4,10 +4,10 @@
  * attempt counts against the account and the client address (or the trusted
  * device) before the password is checked.
  */
-import type { AuthUser } from '@exame/shared';
+import { AUTH_ERRORS, type AuthUser } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
-import type { SessionUser } from '../../plugins/auth';
+import type { SessionUser } from '../../lib/actors';
 import { findUserByEmail } from '../users/users.repository';
 import type { IdentityDeps } from './identity-deps';
 import {
@@ -22,10 +22,7 @@ import {
 import { insertSession, revokeSession } from './sessions.repository';
 import { findTrustedDevice, upsertTrustedDevice } from './trusted-devices.repository';
 
-const invalidCredentials = () =>
-  new AppError('invalid-credentials', 'E-mail ou senha incorretos.', 401);
-export const LOGIN_BLOCKED_MESSAGE =
-  'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.';
+const invalidCredentials = () => AppError.from(AUTH_ERRORS, 'invalid-credentials');
 
 /** How long a browser stays trusted after a successful sign-in (renewed at each one). */
 export const TRUSTED_DEVICE_TTL_MS = 30 * 86_400_000;
@@ -66,10 +63,7 @@ export async function signIn(
       1,
       Math.ceil((reservation.blockedUntil.getTime() - now.getTime()) / 1000),
     );
-    throw new AppError('login-blocked', LOGIN_BLOCKED_MESSAGE, 429).withHeader(
-      'retry-after',
-      String(retryAfter),
-    );
+    throw AppError.from(AUTH_ERRORS, 'login-blocked').withHeader('retry-after', String(retryAfter));
   }
 
   const passwordOk =
@@ -108,6 +102,7 @@ export async function signIn(
       cpf: user.cpf,
       federativeUnit: user.federativeUnit,
       roleDescription: user.role,
+      registerStatus: user.registerStatus,
       token,
       expiresAt: expiresAt.toISOString(),
     },

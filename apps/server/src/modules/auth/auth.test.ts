@@ -54,7 +54,7 @@ describe('sign-in (POST api/Auth)', () => {
     });
 
   it('answers the user of spec 7 with a session token', async () => {
-    const user = await seedUser(t.app, { role: 'AUDITOR', unit: 'SP', name: 'Maria Auditora' });
+    const user = await seedUser(t.app, { role: 'auditor', unit: 'SP', name: 'Maria Auditora' });
     const response = await login(user.email.toUpperCase(), DEFAULT_PASSWORD);
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -63,7 +63,9 @@ describe('sign-in (POST api/Auth)', () => {
       email: user.email,
       cpf: user.cpf,
       federativeUnit: 'SP',
-      roleDescription: 'AUDITOR',
+      // Spec 1 and 7: the auditor role is written `auditor` on the wire; spec 3 lists registerStatus.
+      roleDescription: 'auditor',
+      registerStatus: 'enabled',
     });
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const hours = (Date.parse(body.expiresAt) - Date.now()) / 3_600_000;

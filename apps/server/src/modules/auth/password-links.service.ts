@@ -5,7 +5,13 @@
  * older ones. Requests for a link answer the same whether or not the account
  * exists.
  */
-import { isValidCpf, stripCpf, validatePassword, type PasswordCriterion } from '@exame/shared';
+import {
+  AUTH_ERRORS,
+  isValidCpf,
+  stripCpf,
+  validatePassword,
+  type PasswordCriterion,
+} from '@exame/shared';
 import { isCommonPassword } from '@exame/shared/common-passwords';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -38,8 +44,7 @@ export type { LinkPurpose };
 
 export const LINK_REQUEST_ACCEPTED =
   'Se houver um cadastro ativo com esses dados, enviaremos um e-mail com as instruções em instantes.';
-const linkInvalid = () =>
-  new AppError('LINK_INVALID', 'Este link é inválido ou expirou. Solicite um novo link.', 400);
+const linkInvalid = () => AppError.from(AUTH_ERRORS, 'LINK_INVALID');
 
 export function passwordPagePath(purpose: LinkPurpose, cpf: string, token: string): string {
   const page = purpose === 'register' ? 'register-password' : 'reset-password';
@@ -215,8 +220,8 @@ export class PasswordRejectedError extends AppError {
   constructor(readonly criteria: PasswordCriterion[]) {
     super(
       'password-does-not-meet-requirements',
-      'A senha não atende aos requisitos da política de senhas.',
-      400,
+      AUTH_ERRORS['password-does-not-meet-requirements'].message,
+      AUTH_ERRORS['password-does-not-meet-requirements'].status,
       criteria
         .filter((criterion) => !criterion.met)
         .map((criterion) => ({ path: 'body.password', message: criterion.label })),

@@ -26,7 +26,7 @@ describe('password links', () => {
     t.app.inject({ method: 'PATCH', url: '/api/User/password', payload: body });
 
   it('reset by e-mail or CPF sends a single link that sets the password and ends every session', async () => {
-    const { user, auth } = await seedSignedIn(t.app, { role: 'AUDITOR' });
+    const { user, auth } = await seedSignedIn(t.app, { role: 'auditor' });
     const response = await requestReset(user.cpf);
     expect(response.statusCode).toBe(202);
     const mail = await lastMailTo(t.app, user.email);

@@ -1,9 +1,14 @@
-/** `api/BiopassID`: face enrolment, 1:1 verification and the logged view of enrolment captures. */
+/**
+ * `api/BiopassID`: face enrolment, 1:1 verification and the logged view of
+ * enrolment captures. Each route is its schema, its access and one service call.
+ */
 import {
   deviceIdSchema,
   enrolResponseSchema,
   errorBodySchema,
   FACE_BURST_MAX_FRAMES,
+  FACE_BURST_MAX_PICTURES,
+  FACE_BURST_MIN_PICTURES,
   FACE_CAPTURE_MAX_CHARS,
   FACE_ENROL_BODY_LIMIT,
   FACE_ENROL_IMAGE_MAX_CHARS,
@@ -48,6 +53,8 @@ const picture = (maxChars: number) =>
 const capture = picture(FACE_CAPTURE_MAX_CHARS);
 const enrolImage = picture(FACE_ENROL_IMAGE_MAX_CHARS);
 const cpf = z.string().trim().min(11).max(14);
+/** The caller's unit; another one is refused (403 FACE_UNIT_MISMATCH), absent means the caller's. */
+const uf = z.string().max(4).optional();
 /** Other headers pass untouched; `x-device-id`, when sent, follows the rule of the body field. */
 const deviceHeaders = z.looseObject({ 'x-device-id': deviceIdSchema.optional() });
 
@@ -69,7 +76,7 @@ export function biopassRoutes(deps: BiopassDeps) {
               cpf,
               image: enrolImage.optional(),
               images: z.array(enrolImage).min(1).max(FACE_ENROL_MAX_IMAGES).optional(),
-              uf: z.string().max(4).optional(),
+              uf,
               local: z.string().max(80).nullable().optional(),
             })
             .refine((body) => body.image || body.images, {
@@ -83,10 +90,14 @@ export function biopassRoutes(deps: BiopassDeps) {
         },
       },
       async (request, reply) => {
-        const images = request.body.images ?? (request.body.image ? [request.body.image] : []);
-        return reply
-          .status(201)
-          .send(await enrolFace(deps, currentUser(request), { cpf: request.body.cpf, images }));
+        const { cpf, image, images, uf } = request.body;
+        return reply.status(201).send(
+          await enrolFace(deps, currentUser(request), {
+            cpf,
+            images: images ?? (image ? [image] : []),
+            uf,
+          }),
+        );
       },
     );
 
@@ -94,20 +105,19 @@ export function biopassRoutes(deps: BiopassDeps) {
       '/api/BiopassID/Verify',
       {
         config: { access: ROLES },
-        // The picture and its burst, each a camera capture: the body cannot be larger.
+        // The burst, each picture a camera capture sent once: the body cannot be larger.
         bodyLimit: FACE_VERIFY_BODY_LIMIT,
         schema: {
           tags: ['biometrics'],
           summary:
             'Verificar 1:1 um rosto contra o cadastro do CPF, com a sequência de quadros (apenas no Distrito Federal)',
-          description:
-            'Responde a decisão (`verified`) a todos os perfis; distância, similaridade, limiar e as verificações de vivacidade só a ADMIN e AUDITOR. Sem a sequência de quadros a validação é recusada (`FACE_LIVENESS_REQUIRED`).',
+          description: `\`image\` é a foto verificada e o primeiro quadro da sequência; \`frames\` traz só os demais quadros, na ordem da captura (sem repetir \`image\`). São ${FACE_BURST_MIN_PICTURES} a ${FACE_BURST_MAX_PICTURES} fotos ao todo; com menos a validação é recusada (\`FACE_LIVENESS_REQUIRED\`). \`uf\`, quando enviada, deve ser a unidade do usuário (senão \`403 FACE_UNIT_MISMATCH\`). Responde a decisão (\`verified\`) a todos os perfis; distância, similaridade, limiar e as verificações de vivacidade só a ADMIN e AUDITOR.`,
           headers: deviceHeaders,
           body: z.object({
             cpf,
             image: capture,
             frames: z.array(capture).max(FACE_BURST_MAX_FRAMES).optional(),
-            uf: z.string().max(4).optional(),
+            uf,
             local: z.string().max(80).nullable().optional(),
             deviceId: deviceIdSchema.nullable().optional(),
           }),
@@ -119,10 +129,7 @@ export function biopassRoutes(deps: BiopassDeps) {
       },
       async (request) =>
         verifyFace(deps, currentUser(request), {
-          cpf: request.body.cpf,
-          image: request.body.image,
-          frames: request.body.frames,
-          local: request.body.local,
+          ...request.body,
           deviceId: request.body.deviceId ?? request.headers['x-device-id'] ?? null,
         }),
     );
@@ -130,7 +137,7 @@ export function biopassRoutes(deps: BiopassDeps) {
     routes.get(
       '/api/BiopassID/:cpf',
       {
-        config: { access: ['ADMIN', 'AUDITOR'] },
+        config: { access: ['ADMIN', 'auditor'] },
         schema: {
           tags: ['biometrics'],
           summary: 'Cadastro facial de um CPF da unidade, com endereços temporários das fotos',
@@ -145,7 +152,7 @@ export function biopassRoutes(deps: BiopassDeps) {
           },
         },
       },
-      async (request) => getEnrolment(deps, currentUser(request), request.params.cpf),
+      async (request) => getEnrolment(deps, currentUser(request), request.params),
     );
 
     routes.get(
@@ -161,7 +168,7 @@ export function biopassRoutes(deps: BiopassDeps) {
         },
       },
       async (request, reply) => {
-        const content = await readFaceImage(deps, request.params.key, request.query);
+        const content = await readFaceImage(deps, request.query, request.params);
         return sendPrivateImage(reply, content, 'private, no-store');
       },
     );

@@ -2,7 +2,10 @@
  * Enrolment and verification through the API, on the real engine and the dev
  * fixture photos (never holdout): the same person matches, another person
  * does not, a photo without a face and a group photo get clear errors, bad
- * images are refused, and every verification and image view is recorded.
+ * images are refused, each picture is decoded, re-encoded and analysed once,
+ * and every verification and image view is recorded. The rules decided
+ * before the engine runs (the unit of the request, the burst's size) are
+ * tested on both database tiers, without the engine.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,18 +15,23 @@ import {
   type FaceService,
 } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
-import { faceFixturesDir, hasFaceFixtures } from '../../biometrics/fixtures';
+import { templateAad } from '../../lib/file-storage';
+import {
+  FACE_BURST_MAX_FRAMES,
+  FACE_CAPTURE_MAX_CHARS,
+  FACE_VERIFY_BODY_LIMIT,
+} from '@exame/shared';
 import {
   burstAround,
   devPhoto,
   photoWithoutFace,
   sideBySide,
   webcamFrame,
-} from '../../biometrics/test-captures';
-import { templateAad } from '../../lib/file-storage';
-import { FACE_CAPTURE_MAX_CHARS, FACE_VERIFY_BODY_LIMIT } from '@exame/shared';
+} from '../../../test/faces/captures';
+import { countingFaceService, tally } from '../../../test/faces/counting-face-service';
+import { faceFixturesDir, hasFaceFixtures } from '../../../test/faces/fixtures';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { seedSignedIn, seedUser } from '../../../test/identity';
+import { nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
 
 const skipReason = !hasFaceFixtures('dev')
   ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
@@ -34,8 +42,102 @@ if (skipReason) console.warn(`BiopassID tests ${skipReason}`);
 
 const b64 = (buffer: Buffer) => buffer.toString('base64');
 
+const countRows = async (t: TestApp, query: ReturnType<typeof sql>) =>
+  ((await t.database.db.execute(query)) as unknown as { rows: Array<{ n: number }> }).rows[0]?.n;
+
+describe('api/BiopassID rules decided before the engine runs', () => {
+  let t: TestApp;
+  let dfAdmin: Awaited<ReturnType<typeof seedSignedIn>>;
+  beforeAll(async () => {
+    // No face service given: the app's own is started on first use, which these calls never reach.
+    t = await buildTestApp();
+    dfAdmin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const picture = 'A'.repeat(64);
+
+  it('a uf other than the caller’s unit, valid or not, is refused with a clear message and not recorded', async () => {
+    const cpf = nextCpf();
+    for (const uf of ['SP', 'XX', '<b>', '']) {
+      const verify = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Verify',
+        headers: dfAdmin.auth,
+        payload: { cpf, image: picture, frames: [picture], uf },
+      });
+      expect(verify.statusCode, uf).toBe(403);
+      expect(verify.json(), uf).toEqual({
+        Error:
+          'A unidade informada não é a sua unidade. A validação facial só pode ser feita na unidade do usuário conectado.',
+        code: 'FACE_UNIT_MISMATCH',
+      });
+      const enrol = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Create',
+        headers: dfAdmin.auth,
+        payload: { cpf, images: [picture], uf },
+      });
+      expect(enrol.statusCode, uf).toBe(403);
+      expect(enrol.json().code, uf).toBe('FACE_UNIT_MISMATCH');
+    }
+    expect(await countRows(t, sql`select count(*)::int as n from biometric_verifications`)).toBe(0);
+    // The caller's own unit, however it is written, or no uf at all, goes on to the next rule.
+    for (const uf of ['DF', 'df', ' DF ', undefined]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Verify',
+        headers: dfAdmin.auth,
+        payload: { cpf, image: picture, uf },
+      });
+      expect(response.json().code, String(uf)).toBe('FACE_LIVENESS_REQUIRED');
+    }
+  });
+
+  it('image and frames together form the burst: without another frame the verification is refused and recorded', async () => {
+    const cpf = nextCpf();
+    for (const frames of [undefined, []]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Verify',
+        headers: dfAdmin.auth,
+        payload: { cpf, image: picture, frames, uf: 'DF' },
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        Error:
+          'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.',
+        code: 'FACE_LIVENESS_REQUIRED',
+      });
+    }
+    expect(
+      await countRows(
+        t,
+        sql`select count(*)::int as n from biometric_verifications where cpf = ${cpf} and error_code = 'FACE_LIVENESS_REQUIRED' and match = false`,
+      ),
+    ).toBe(2);
+    // `frames` carries the burst without `image`: at most FACE_BURST_MAX_FRAMES of them.
+    const tooMany = await t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Verify',
+      headers: dfAdmin.auth,
+      payload: {
+        cpf,
+        image: picture,
+        frames: Array.from({ length: FACE_BURST_MAX_FRAMES + 1 }, () => picture),
+        uf: 'DF',
+      },
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().code).toBe('VALIDATION_ERROR');
+  });
+});
+
 describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () => {
   let face: FaceService;
+  let counting: ReturnType<typeof countingFaceService>;
   let t: TestApp;
   let admin: Awaited<ReturnType<typeof seedSignedIn>>;
   let person: Awaited<ReturnType<typeof seedUser>>;
@@ -43,9 +145,11 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
 
   beforeAll(async () => {
     face = await createFaceService({ inProcess: true });
+    // The real engine, counted: every result is the engine's own.
+    counting = countingFaceService(face);
     // This suite verifies the same people many times on purpose; the limits have their own test.
     t = await buildTestApp({
-      faceService: face,
+      faceService: counting.service,
       rateLimits: { verifyPerCpf: { limit: 1000 }, verifyPerUser: { limit: 1000 } },
     });
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
@@ -53,6 +157,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     other = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Pessoa Três' });
   }, 180_000);
   afterAll(async () => {
+    counting?.stop();
     await t?.close();
     await face?.close();
   });
@@ -64,9 +169,14 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       headers: admin.auth,
       payload: { cpf, images },
     });
-  /** The burst the capture modal would send with `image` (an image sharp cannot read repeats itself). */
+  /**
+   * The other frames the capture modal would send with `image` (for an image
+   * sharp cannot read, another copy of it).
+   */
   const burstOf = async (image: string) =>
-    (await burstAround(Buffer.from(image, 'base64')).catch(() => null))?.map(b64) ?? [image, image];
+    (await burstAround(Buffer.from(image, 'base64')).catch(() => null))?.slice(1).map(b64) ?? [
+      image,
+    ];
   const verify = async (
     cpf: string,
     image: string,
@@ -122,23 +232,31 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(body.liveness).toMatchObject({ checked: true, passed: true });
   });
 
-  it('a still picture without its burst is refused, never passed, and the refusal is recorded', async () => {
+  it('each picture is decoded, re-encoded and analysed once, and the burst check reads those analyses', async () => {
+    const [image, ...frames] = await burstAround(await webcamFrame('p01-2.jpg'));
+    counting.reset();
+    const response = await verify(person.cpf, b64(image!), { frames: frames.map(b64) });
+    expect(response.json()).toMatchObject({ verified: true, liveness: { passed: true } });
+    const { normalised, analysed, burstChecks } = counting.passes;
+    // Three pictures sent (image + 2 frames): three decodes and re-encodes, three analyses.
+    expect(normalised).toHaveLength(3);
+    expect(analysed).toHaveLength(3);
+    // Each clean picture analysed exactly once, and nothing else analysed.
+    expect([...tally(analysed).values()]).toEqual([1, 1, 1]);
+    expect(new Set(analysed)).toEqual(new Set(normalised));
+    // One burst check over the three analyses, `image` included.
+    expect(burstChecks).toEqual([3]);
+  });
+
+  it('a still picture sent again as the only frame is checked and fails, never passes', async () => {
     const image = b64(await webcamFrame('p01-2.jpg'));
-    for (const frames of [undefined, [], [image]]) {
-      const response = await verify(person.cpf, image, { frames });
-      expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({
-        Error:
-          'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.',
-        code: 'FACE_LIVENESS_REQUIRED',
-      });
-    }
-    const refused = (
-      (await t.database.db.execute(
-        sql`select count(*)::int as n from biometric_verifications where cpf = ${person.cpf} and error_code = 'FACE_LIVENESS_REQUIRED' and match = false`,
-      )) as unknown as { rows: Array<{ n: number }> }
-    ).rows[0]?.n;
-    expect(refused).toBe(3);
+    const response = await verify(person.cpf, image, { frames: [image] });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      match: true,
+      verified: false,
+      liveness: { checked: true, passed: false, checks: { notIdentical: false } },
+    });
   });
 
   it('another person does not match', async () => {
@@ -193,11 +311,11 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       webcamFrame('p01-2.jpg', 6, 3),
       webcamFrame('p01-2.jpg', 12, 5),
     ]);
-    const live = await verify(person.cpf, b64(frames[0]!), { frames: frames.map(b64) });
-    expect(live.json().liveness).toMatchObject({ checked: true });
+    const live = await verify(person.cpf, b64(frames[0]!), { frames: frames.slice(1).map(b64) });
+    expect(live.json().liveness).toMatchObject({ checked: true, passed: true });
     expect(live.json().liveness.checks).toHaveProperty('notIdentical');
     const still = b64(frames[0]!);
-    const replay = await verify(person.cpf, still, { frames: [still, still, still] });
+    const replay = await verify(person.cpf, still, { frames: [still, still] });
     expect(replay.json()).toMatchObject({
       match: true,
       verified: false,
@@ -206,9 +324,8 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(replay.json().message).toMatch(/ao vivo/);
   });
 
-  it('the burst must contain the verified picture: a live burst cannot vouch for another photo', async () => {
+  it('a live burst cannot vouch for another photo: the picture is the first frame of the burst', async () => {
     const frames = await Promise.all([
-      webcamFrame('p01-2.jpg', 0, 0),
       webcamFrame('p01-2.jpg', 6, 3),
       webcamFrame('p01-2.jpg', 12, 5),
     ]);
@@ -216,13 +333,32 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     const response = await verify(person.cpf, b64(photo), { frames: frames.map(b64) });
     expect(response.json()).toMatchObject({
       verified: false,
-      liveness: {
-        checked: true,
-        passed: false,
-        note: 'A foto validada não faz parte da sequência capturada.',
-      },
+      liveness: { checked: true, passed: false, checks: { naturalMotion: false } },
     });
   });
+
+  it('a frame without a usable face fails the burst check, naming the frame', async () => {
+    const image = await webcamFrame('p01-2.jpg');
+    const response = await verify(person.cpf, b64(image), {
+      frames: [b64(await webcamFrame('p01-2.jpg', 6, 3)), b64(await photoWithoutFace('p01-1.jpg'))],
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      match: true,
+      verified: false,
+      liveness: { checked: true, passed: false, checks: null },
+    });
+    expect(response.json().liveness.note).toMatch(/^Nenhum rosto foi encontrado/);
+    const notAPicture = await verify(person.cpf, b64(image), {
+      frames: [b64(Buffer.from('não sou uma foto, sou um texto qualquer'))],
+    });
+    expect(notAPicture.statusCode).toBe(415);
+    expect(notAPicture.json()).toMatchObject({
+      code: 'IMAGE_UNSUPPORTED_TYPE',
+      details: [{ path: 'frames.0' }],
+    });
+  });
+
   it('records every verification with who, device, result and score', async () => {
     const rows = (
       (await t.database.db.execute(
@@ -438,7 +574,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
   });
   it('examiners get the decision only; ADMIN and AUDITOR also get the scores', async () => {
     const image = b64(await webcamFrame('p01-2.jpg'));
-    const auditor = await seedSignedIn(t.app, { role: 'AUDITOR', unit: 'DF' });
+    const auditor = await seedSignedIn(t.app, { role: 'auditor', unit: 'DF' });
     const full = (await verify(person.cpf, image, {}, auditor.auth)).json();
     expect(full).toMatchObject({ verified: true, match: true });
     expect(typeof full.distance).toBe('number');

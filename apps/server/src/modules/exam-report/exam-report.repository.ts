@@ -6,6 +6,7 @@
  * posts, never with the number of exams.
  */
 import {
+  CE_LOCAL_PREFIX,
   UNKNOWN_LOCAL_ID,
   UNKNOWN_LOCAL_NAME,
   LOCAL_ID_TARGET_PREFIX,
@@ -14,23 +15,19 @@ import {
   type ExamStatus,
   type ReportCounter,
   type ReportCounters,
+  type ReportScope,
 } from '@exame/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 
-export type ReportScope = {
-  unit: string;
-  /** The unit's scheduling-local prefix (replaced by `DF.`). */
-  prefix: string;
-  start: Date;
-  endExclusive: Date;
-};
+export type { ReportScope };
 
 /** `localIdOf` of packages/shared, in SQL, over a text column. */
 function localIdSql(scope: ReportScope, column: SQL): SQL {
   if (scope.unit === 'CE') {
     return sql`(case when ${column} is null or ${column} = '' then ${UNKNOWN_LOCAL_ID}::text
-      else 'CE.' || ${column} end)`;
+      when starts_with(${column}, ${CE_LOCAL_PREFIX}::text) then ${column}
+      else ${CE_LOCAL_PREFIX}::text || ${column} end)`;
   }
   const prefix = sql`${scope.prefix}::text`;
   return sql`coalesce(nullif(split_part(

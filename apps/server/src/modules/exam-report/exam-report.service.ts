@@ -13,7 +13,7 @@ import {
   localPrefixFor,
   maskCpf,
   REPORT_ERRORS,
-  resolveReportPeriod,
+  resolvePeriod,
   sumCounters,
   UNKNOWN_LOCAL_NAME,
   emptyCounters,
@@ -27,7 +27,7 @@ import {
 } from '@exame/shared';
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import type { SessionUser } from '../../plugins/auth';
+import type { SessionUser } from '../../lib/actors';
 import {
   countByLocal,
   findLocalName,
@@ -50,7 +50,7 @@ function reportError(code: ReportErrorCode): AppError {
 type Period = { scope: ReportScope; startDay: string; endDay: string };
 
 function periodFor(deps: ExamReportDeps, actor: SessionUser, query: ReportQuery): Period {
-  const period = resolveReportPeriod(query.startDate, query.endDate);
+  const period = resolvePeriod(query.startDate, query.endDate);
   if (!period.ok) throw AppError.badRequest(period.code, period.message);
   return {
     scope: {

@@ -6,13 +6,13 @@
  * isolation; the exams behind each counter; occurrences; exports equal to
  * the screen; and the 400s of bad input.
  */
+import { countLocalReports } from '@exame/shared/exam-report-reference';
 import {
   ALL_LOCALS_NAME,
-  countLocalReports,
   localPrefixFor,
   REPORT_COUNTERS,
   REPORT_EXPORT_HEADER,
-  resolveReportPeriod,
+  resolvePeriod,
   sumCounters,
   type LocalReport,
   type LocalReportDetail,
@@ -38,7 +38,8 @@ const PREFIXES = { DF: 'DETRANDF-' };
 const FIXTURES: Record<'DF' | 'SP' | 'CE', ReportFixtures> = {
   DF: buildUnitFixtures('DF', PREFIXES.DF),
   SP: buildUnitFixtures('SP', localPrefixFor('SP', PREFIXES)),
-  CE: buildUnitFixtures('CE', ''),
+  // CE posts stored as the specification's CE rule writes them: `CE.X`.
+  CE: buildUnitFixtures('CE', 'CE.'),
 };
 const ALL_EXAMS = Object.values(FIXTURES).flatMap((fixtures) => fixtures.exams);
 const ALL_LOCALS = Object.values(FIXTURES).flatMap((fixtures) => fixtures.locals);
@@ -78,7 +79,7 @@ describe(`exam report (${engineName})`, () => {
     auth.DF = (await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' })).auth;
     auth.SP = (await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP' })).auth;
     auth.CE = (await seedSignedIn(t.app, { role: 'ADMIN', unit: 'CE' })).auth;
-    auth.AUDITOR = (await seedSignedIn(t.app, { role: 'AUDITOR', unit: 'DF' })).auth;
+    auth.auditor = (await seedSignedIn(t.app, { role: 'auditor', unit: 'DF' })).auth;
   });
   afterAll(() => t.close());
 
@@ -95,7 +96,7 @@ describe(`exam report (${engineName})`, () => {
 
     it('equals the shared JavaScript reference over the same rows, order included', async () => {
       const reports = (await get('/api/ExamReport', unit)).json() as LocalReport[];
-      const period = resolveReportPeriod(FIXTURE_START_DAY, FIXTURE_END_DAY);
+      const period = resolvePeriod(FIXTURE_START_DAY, FIXTURE_END_DAY);
       if (!period.ok) throw new Error(period.message);
       const reference = countLocalReports(ALL_EXAMS, ALL_LOCALS, {
         unit,
@@ -119,6 +120,33 @@ describe(`exam report (${engineName})`, () => {
     });
   });
 
+  it('CE: a post stored as CE.X and exams written with or without CE. are one post, named', async () => {
+    const day = '2031-03-10';
+    await t.database.db.insert(schedulingLocals).values([
+      { federativeUnit: 'CE', identifier: 'CE.FORTALEZA-CENTRO', description: 'Posto Fortaleza' },
+      { federativeUnit: 'CE', identifier: 'SOBRAL', description: 'Posto Sobral' },
+    ]);
+    const base = {
+      federativeUnit: 'CE',
+      candidateName: 'Candidato CE',
+      candidateCpf: '52998224725',
+      schedulingDate: new Date(`${day}T13:00:00Z`),
+      status: 'scheduled' as const,
+    };
+    await t.database.db.insert(exams).values([
+      { ...base, schedulingId: 'CE-MIX-1', schedulingLocal: 'CE.FORTALEZA-CENTRO' },
+      { ...base, schedulingId: 'CE-MIX-2', schedulingLocal: 'FORTALEZA-CENTRO' },
+      { ...base, schedulingId: 'CE-MIX-3', schedulingLocal: 'CE.SOBRAL' },
+    ]);
+    const reports = (
+      await get('/api/ExamReport', 'CE', { startDate: day, endDate: day })
+    ).json() as LocalReport[];
+    expect(reports.map(({ id, name, report }) => ({ id, name, total: report.total }))).toEqual([
+      { id: 'CE.FORTALEZA-CENTRO', name: 'Posto Fortaleza', total: 2 },
+      { id: 'CE.SOBRAL', name: 'Posto Sobral', total: 1 },
+    ]);
+  });
+
   it('includes both bound days whole and nothing outside them', async () => {
     const inRange = FIXTURES.DF.exams.filter((exam) => exam.expectedLocalId !== null).length;
     const reports = (await get('/api/ExamReport', 'DF')).json() as LocalReport[];
@@ -133,7 +161,7 @@ describe(`exam report (${engineName})`, () => {
     const narrower = (
       await get('/api/ExamReport', 'DF', { startDate: '2026-03-02', endDate: '2026-03-30' })
     ).json() as LocalReport[];
-    const period = resolveReportPeriod('2026-03-02', '2026-03-30');
+    const period = resolvePeriod('2026-03-02', '2026-03-30');
     if (!period.ok) throw new Error(period.message);
     const expectedNarrow = FIXTURES.DF.exams.filter((exam) => {
       const at = new Date(exam.schedulingDate).getTime();
@@ -294,7 +322,7 @@ describe(`exam report (${engineName})`, () => {
     });
 
     it('lists only the unit’s counted exams of the period, newest first, by post when asked', async () => {
-      const response = await get('/api/ExamReport/occurrences', 'AUDITOR', {
+      const response = await get('/api/ExamReport/occurrences', 'auditor', {
         ...PERIOD,
         federativeUnit: 'SP',
       });
@@ -401,32 +429,32 @@ describe(`exam report (${engineName})`, () => {
 
   describe('bad input', () => {
     it.each([
-      ['/api/ExamReport', {}, 'REPORT_DATE_REQUIRED'],
-      ['/api/ExamReport', { startDate: '2026-03-01' }, 'REPORT_DATE_REQUIRED'],
+      ['/api/ExamReport', {}, 'PERIOD_DATE_REQUIRED'],
+      ['/api/ExamReport', { startDate: '2026-03-01' }, 'PERIOD_DATE_REQUIRED'],
       [
         '/api/ExamReport',
         { startDate: '31/03/2026', endDate: '2026-03-31' },
-        'REPORT_INVALID_START_DATE',
+        'PERIOD_INVALID_START_DATE',
       ],
       [
         '/api/ExamReport',
         { startDate: '2026-03-01', endDate: '2026-02-30' },
-        'REPORT_INVALID_END_DATE',
+        'PERIOD_INVALID_END_DATE',
       ],
       [
         '/api/ExamReport',
         { startDate: '2026-03-01T10:00', endDate: '2026-03-31' },
-        'REPORT_INVALID_START_DATE',
+        'PERIOD_INVALID_START_DATE',
       ],
       [
         '/api/ExamReport',
         { startDate: '2026-03-31', endDate: '2026-03-01' },
-        'REPORT_INVALID_RANGE',
+        'PERIOD_INVALID_RANGE',
       ],
       [
         '/api/ExamReport',
         { startDate: '2025-01-01', endDate: '2026-01-02' },
-        'REPORT_RANGE_TOO_LONG',
+        'PERIOD_RANGE_TOO_LONG',
       ],
       ['/api/ExamReport/all/exams', { ...PERIOD, counter: 'aprovados' }, 'REPORT_INVALID_COUNTER'],
       ['/api/ExamReport/export', { ...PERIOD, format: 'pdf' }, 'REPORT_INVALID_FORMAT'],
@@ -442,15 +470,22 @@ describe(`exam report (${engineName})`, () => {
       expect(body.Error).toMatch(/[A-Za-zÀ-ú]{3}/);
     });
 
-    it('only ADMIN opens the post report, its exams and the export; AUDITOR sees the dashboard', async () => {
-      expect((await get('/api/ExamReport', 'AUDITOR')).statusCode).toBe(200);
-      expect((await get('/api/ExamReport/occurrences', 'AUDITOR')).statusCode).toBe(200);
-      for (const url of [
-        '/api/ExamReport/all',
-        '/api/ExamReport/all/exams',
-        '/api/ExamReport/export',
-      ]) {
-        const response = await get(url, 'AUDITOR', { ...PERIOD, format: 'csv' });
+    it('only ADMIN opens the post report and the export; AUDITOR sees the dashboard and the exams behind its counters', async () => {
+      expect((await get('/api/ExamReport', 'auditor')).statusCode).toBe(200);
+      expect((await get('/api/ExamReport/occurrences', 'auditor')).statusCode).toBe(200);
+      const counterExams = await get('/api/ExamReport/DF.POSTO01/exams', 'auditor', {
+        ...PERIOD,
+        counter: 'approved',
+        page: '1',
+        pageSize: '5',
+      });
+      expect(counterExams.statusCode).toBe(200);
+      const page = counterExams.json() as ReportExamPage;
+      expect(page.counterValue).toBe(expectedReport(FIXTURES.DF).get('DF.POSTO01')?.approved);
+      expect(page.items.length).toBeLessThanOrEqual(5);
+      expect(page.items.length).toBeGreaterThan(0);
+      for (const url of ['/api/ExamReport/all', '/api/ExamReport/export']) {
+        const response = await get(url, 'auditor', { ...PERIOD, format: 'csv' });
         expect(response.statusCode, url).toBe(403);
       }
     });

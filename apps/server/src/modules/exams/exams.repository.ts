@@ -1,6 +1,7 @@
 /** SQL for exams; every query is scoped to one federative unit. */
-import { and, asc, count, desc, eq, gte, inArray, like, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { escapeLike } from '../../db/sql-text';
 import {
   examPhotos,
   examStatusHistory,
@@ -13,15 +14,18 @@ export type ExamRow = typeof exams.$inferSelect;
 export type NewExamRow = typeof exams.$inferInsert;
 
 export type ExamListFilter = {
-  startDate?: Date;
-  endDate?: Date;
+  /** First instant of the first day (inclusive). */
+  start?: Date;
+  /** First instant after the last day (exclusive). */
+  endExclusive?: Date;
   schedulingLocals?: string[];
   statuses?: string[];
   results?: string[];
   search?: string;
 };
 
-export type ExamSort = 'schedulingDate' | 'candidateName' | 'status' | 'schedulingLocal';
+export type { ExamSort } from '@exame/shared';
+import type { ExamSort } from '@exame/shared';
 
 const SORT_COLUMNS = {
   schedulingDate: exams.schedulingDate,
@@ -30,14 +34,10 @@ const SORT_COLUMNS = {
   schedulingLocal: exams.schedulingLocal,
 } as const;
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
 export function examListConditions(unit: string, filter: ExamListFilter): SQL | undefined {
   const conditions: Array<SQL | undefined> = [eq(exams.federativeUnit, unit)];
-  if (filter.startDate) conditions.push(gte(exams.schedulingDate, filter.startDate));
-  if (filter.endDate) conditions.push(lte(exams.schedulingDate, filter.endDate));
+  if (filter.start) conditions.push(gte(exams.schedulingDate, filter.start));
+  if (filter.endExclusive) conditions.push(lt(exams.schedulingDate, filter.endExclusive));
   if (filter.statuses?.length)
     conditions.push(inArray(exams.status, filter.statuses as ExamRow['status'][]));
   if (filter.results?.length) {

@@ -7,8 +7,15 @@
 import {
   checkResultTransition,
   checkStatusTransition,
+  EXAM_ERRORS,
   maskCpf,
+  resolveOpenPeriod,
+  pageReply,
   type Exam,
+  type ExamDetail,
+  type ExamListQuery,
+  type ExamPage,
+  type ExamPhotoLink,
   type ExamResult,
   type ExamStatus,
   type IntegrationExam,
@@ -17,11 +24,12 @@ import type { Database, Executor } from '../../db/client';
 import { AppError, type ErrorDetail } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
 import { signedPath } from '../../lib/signed-access';
-import type { SessionUser } from '../../plugins/auth';
+import type { SessionUser } from '../../lib/actors';
 import { insertActivity } from '../activity/activity.repository';
 import {
   findExam,
   findExamsForUpdate,
+  findPhotoWithUnit,
   historyOf,
   insertExam,
   insertHistory,
@@ -32,12 +40,19 @@ import {
   updateExam,
   type ExamListFilter,
   type ExamRow,
-  type ExamSort,
 } from './exams.repository';
 
 export type ChangeSource = 'integration' | 'import' | 'user';
 
-export const examNotFound = () => AppError.notFound('Exame não encontrado.', 'EXAM_NOT_FOUND');
+/** What the exam routes need, built once in app.ts. */
+export type ExamDeps = {
+  db: Database;
+  files: FileStorage;
+  /** How long a signed photo address stays valid. */
+  signedUrlTtlMs: number;
+};
+
+export const examNotFound = () => AppError.from(EXAM_ERRORS, 'EXAM_NOT_FOUND');
 
 /**
  * Every screen shows the candidate's CPF masked, so users get it masked
@@ -301,37 +316,37 @@ export async function changeExamStatus(
   });
 }
 
+/** `GET api/Exam`: one page of the unit's exams; the period follows the API's period contract. */
 export async function searchExams(
-  db: Database,
+  deps: Pick<ExamDeps, 'db'>,
   actor: SessionUser,
-  filter: ExamListFilter,
-  page: { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' },
-) {
-  const { items, total } = await listExams(db, actor.federativeUnit, filter, page);
-  return {
-    items: items.map((row) => toExam(row, row.schedulingLocalName)),
-    total,
-    page: page.page,
-    pageSize: page.pageSize,
+  query: ExamListQuery,
+): Promise<ExamPage> {
+  const period = resolveOpenPeriod(query.startDate, query.endDate);
+  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  const filter: ExamListFilter = {
+    start: period.start,
+    endExclusive: period.endExclusive,
+    schedulingLocals: query.schedulingLocal,
+    statuses: query.status,
+    results: query.result,
+    search: query.search,
   };
+  const page = { page: query.page, pageSize: query.pageSize, sort: query.sort, order: query.order };
+  const found = await listExams(deps.db, actor.federativeUnit, filter, page);
+  return pageReply(page, {
+    items: found.items.map((row) => toExam(row, row.schedulingLocalName)),
+    total: found.total,
+  });
 }
-
-export type PhotoLink = {
-  id: string;
-  capturedAt: string;
-  url: string;
-  width: number;
-  height: number;
-};
 
 /** The exam with its timeline, occurrences and photos (short-lived signed addresses); records `load_exam`. */
 export async function getExamDetail(
-  db: Database,
-  files: FileStorage,
-  ttlMs: number,
+  deps: ExamDeps,
   actor: SessionUser,
   schedulingId: string,
-) {
+): Promise<ExamDetail> {
+  const { db, files } = deps;
   const row = await findExam(db, actor.federativeUnit, schedulingId);
   if (!row) throw examNotFound();
   const [history, occurrenceRows, photos, name] = await Promise.all([
@@ -346,7 +361,7 @@ export async function getExamDetail(
     federativeUnit: actor.federativeUnit,
     payload: { schedulingId },
   });
-  const expiresAt = Date.now() + ttlMs;
+  const expiresAt = Date.now() + deps.signedUrlTtlMs;
   const link = (photoId: string) =>
     signedPath(files, 'exam-photo', `/api/ExamPhoto/${photoId}`, photoId, actor.id, expiresAt);
   return {
@@ -366,7 +381,7 @@ export async function getExamDetail(
       occurredAt: occurrence.occurredAt.toISOString(),
       photoUrl: occurrence.photoId ? link(occurrence.photoId) : null,
     })),
-    photos: photos.map((photo): PhotoLink => ({
+    photos: photos.map((photo): ExamPhotoLink => ({
       id: photo.id,
       capturedAt: photo.capturedAt.toISOString(),
       url: link(photo.id),
@@ -374,4 +389,30 @@ export async function getExamDetail(
       height: photo.height,
     })),
   };
+}
+
+/**
+ * `GET api/ExamPhoto/{id}` by signed address: the photo's bytes, after the
+ * signature (bound to this route, the photo and the viewer) and its expiry
+ * are checked; each view is written down (`photo_view`) in the photo's unit.
+ */
+export async function openExamPhoto(
+  deps: ExamDeps,
+  photoId: string,
+  access: { viewer: string; expires: number; signature: string },
+): Promise<Buffer> {
+  const { viewer, expires, signature } = access;
+  if (!deps.files.verifyAccess('exam-photo', photoId, viewer, expires, signature)) {
+    throw AppError.from(EXAM_ERRORS, 'PHOTO_LINK_INVALID');
+  }
+  const found = await findPhotoWithUnit(deps.db, photoId);
+  if (!found) throw AppError.from(EXAM_ERRORS, 'PHOTO_NOT_FOUND');
+  const content = await deps.files.read(found.photo.storageKey);
+  await insertActivity(deps.db, {
+    type: 'photo_view',
+    actorId: viewer,
+    federativeUnit: found.federativeUnit,
+    payload: { photoId, schedulingId: found.schedulingId },
+  });
+  return content;
 }

@@ -14,7 +14,7 @@ describe('exam list and CSV import', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'PE' });
-    auditor = await seedSignedIn(t.app, { role: 'AUDITOR', unit: 'PE' });
+    auditor = await seedSignedIn(t.app, { role: 'auditor', unit: 'PE' });
     key = (await createApiKeyFor(t.app, admin.auth)).key;
     await t.app.inject({
       method: 'POST',
@@ -113,15 +113,61 @@ describe('exam list and CSV import', () => {
       `startDate=${encodeURIComponent('2026-11-12T00:00:00-03:00')}&endDate=${encodeURIComponent('2026-11-10T00:00:00-03:00')}`,
     );
     expect(reversed.statusCode).toBe(400);
-    expect(reversed.json().details[0].message).toBe(
-      'A data final precisa ser igual ou posterior à inicial.',
-    );
+    expect(reversed.json()).toEqual({
+      code: 'PERIOD_INVALID_RANGE',
+      Error: 'A data final não pode ser anterior à data inicial.',
+    });
+    expect((await list('startDate=2026-02-30')).json().code).toBe('PERIOD_INVALID_START_DATE');
+    expect((await list('endDate=ontem')).json().code).toBe('PERIOD_INVALID_END_DATE');
     expect((await list('status=terminado')).statusCode).toBe(400);
     expect((await list('pageSize=5000')).statusCode).toBe(400);
   });
 
+  it('the period is the API contract: São Paulo days, both inclusive, as the report counts them', async () => {
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': key },
+      payload: {
+        exams: [
+          examPayload({
+            schedulingId: 'PE-LATE',
+            candidate: { name: 'Davi Noite', cpf: '11144477735' },
+            // 23:30 in São Paulo is already the next day in UTC (and in many browsers).
+            schedulingDate: '2026-12-05T23:30:00-03:00',
+            status: 'scheduled',
+            metadata: { schedulingLocal: 'PE.RECIFE01-S1' },
+          }),
+        ],
+      },
+    });
+    expect(pushed.statusCode).toBe(200);
+    const day = 'startDate=2026-12-05&endDate=2026-12-05';
+    expect(ids(await list(day))).toEqual(['PE-LATE']);
+    expect(ids(await list('startDate=2026-12-06&endDate=2026-12-06'))).toEqual([]);
+    // Either bound may stay open; the same day rule applies.
+    expect(ids(await list('startDate=2026-12-05'))).toEqual(['PE-LATE']);
+    expect(ids(await list('endDate=2026-12-04&order=asc'))).toEqual([
+      'PE-1',
+      'PE-2',
+      'PE-3',
+      'PE-4',
+    ]);
+    // The exam list and the report agree on the same days.
+    const report = await t.app.inject({
+      method: 'GET',
+      url: `/api/ExamReport?${day}`,
+      headers: auditor.auth,
+    });
+    const counted = (report.json() as Array<{ report: { total: number } }>).reduce(
+      (sum, local) => sum + local.report.total,
+      0,
+    );
+    expect(counted).toBe((await list(day)).json().total);
+  });
+
   it('another unit sees none of these exams', async () => {
-    const other = await seedSignedIn(t.app, { role: 'AUDITOR', unit: 'PB' });
+    const other = await seedSignedIn(t.app, { role: 'auditor', unit: 'PB' });
     expect((await list('', other.auth)).json().total).toBe(0);
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/Exam/PE-1', headers: other.auth }))

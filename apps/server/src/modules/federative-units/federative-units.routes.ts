@@ -1,30 +1,33 @@
 /** Public list of federative units, used by the web app to pick a unit and theme. */
 import { federativeUnitSchema } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listFederativeUnits } from './federative-units.service';
 
-export async function federativeUnitRoutes(app: FastifyInstance): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/FederativeUnit',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['federative-units'],
-        summary: 'Lista as unidades federativas',
-        querystring: z.object({
-          onlyActive: z
-            .enum(['true', 'false'])
-            .optional()
-            .transform((value) => value === 'true'),
-        }),
-        response: { 200: z.array(federativeUnitSchema) },
+export function federativeUnitRoutes(deps: { db: Database }) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/api/FederativeUnit',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['federative-units'],
+          summary: 'Lista as unidades federativas',
+          querystring: z.object({
+            onlyActive: z
+              .enum(['true', 'false'])
+              .optional()
+              .transform((value) => value === 'true'),
+          }),
+          response: { 200: z.array(federativeUnitSchema) },
+        },
       },
-    },
-    async (request) =>
-      listFederativeUnits(app.database.db, {
-        onlyActive: request.query.onlyActive,
-      }),
-  );
+      async (request) =>
+        listFederativeUnits(deps.db, {
+          onlyActive: request.query.onlyActive,
+        }),
+    );
+  };
 }

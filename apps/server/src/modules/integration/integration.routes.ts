@@ -16,11 +16,15 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { FileStorage } from '../../lib/file-storage';
 import { currentIntegration, currentUser } from '../../plugins/auth';
-import { changeExamStatus, toExam } from '../exams/exams.service';
-import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
-import { addOccurrences, addPhoto, pushExams } from './integration.service';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
+import {
+  addOccurrences,
+  addPhoto,
+  pushExams,
+  updateExamStatus,
+  type IntegrationDeps,
+} from './integration.service';
 
 const errors = {
   400: errorBodySchema,
@@ -32,10 +36,9 @@ const errors = {
 const schedulingParams = z.object({ schedulingId: z.string().trim().min(1).max(64) });
 const IMAGE_BODY_LIMIT = 12 * 1024 * 1024;
 
-export function integrationRoutes(files: FileStorage) {
+export function integrationRoutes(deps: IntegrationDeps) {
   return async (app: FastifyInstance) => {
     const routes = app.withTypeProvider<ZodTypeProvider>();
-    const db = app.database.db;
 
     routes.get(
       '/api/Integration/keys',
@@ -47,7 +50,7 @@ export function integrationRoutes(files: FileStorage) {
           response: { 200: z.array(apiKeySchema), ...errors },
         },
       },
-      async (request) => listApiKeys(db, currentUser(request)),
+      async (request) => listApiKeys(deps, currentUser(request)),
     );
 
     routes.post(
@@ -64,7 +67,7 @@ export function integrationRoutes(files: FileStorage) {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await createApiKey(db, currentUser(request), request.body.name)),
+        reply.status(201).send(await createApiKey(deps, currentUser(request), request.body)),
     );
 
     routes.delete(
@@ -78,7 +81,7 @@ export function integrationRoutes(files: FileStorage) {
           response: { 200: apiKeySchema, ...errors },
         },
       },
-      async (request) => revokeApiKey(db, currentUser(request), request.params.id),
+      async (request) => revokeApiKey(deps, currentUser(request), request.params.id),
     );
 
     routes.post(
@@ -94,7 +97,7 @@ export function integrationRoutes(files: FileStorage) {
           response: { 200: batchResultSchema, ...errors },
         },
       },
-      async (request) => pushExams(db, currentIntegration(request), request.body.exams),
+      async (request) => pushExams(deps, currentIntegration(request), request.body.exams),
     );
 
     routes.patch(
@@ -110,22 +113,13 @@ export function integrationRoutes(files: FileStorage) {
           response: { 200: examSchema, ...errors },
         },
       },
-      async (request) => {
-        const caller = currentIntegration(request);
-        const row = await changeExamStatus(
-          db,
-          caller.federativeUnit,
+      async (request) =>
+        updateExamStatus(
+          deps,
+          currentIntegration(request),
           request.params.schedulingId,
-          {
-            status: request.body.status,
-            result: request.body.result,
-            score: request.body.score,
-            at: request.body.at ? new Date(request.body.at) : undefined,
-          },
-          'integration',
-        );
-        return toExam(row, null, 'whole');
-      },
+          request.body,
+        ),
     );
 
     routes.post(
@@ -147,8 +141,7 @@ export function integrationRoutes(files: FileStorage) {
       },
       async (request) =>
         addOccurrences(
-          db,
-          files,
+          deps,
           currentIntegration(request),
           request.params.schedulingId,
           request.body.occurrences,
@@ -170,7 +163,7 @@ export function integrationRoutes(files: FileStorage) {
         },
       },
       async (request) =>
-        addPhoto(db, files, currentIntegration(request), request.params.schedulingId, request.body),
+        addPhoto(deps, currentIntegration(request), request.params.schedulingId, request.body),
     );
   };
 }

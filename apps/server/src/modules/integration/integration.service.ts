@@ -1,104 +1,125 @@
-/** What the exam-delivery system may do with a key of its unit: nothing outside that unit. */
+/**
+ * What the exam-delivery system may do with a key of its unit: nothing outside
+ * that unit. Pictures are validated and re-encoded once, before any
+ * transaction (CPU work holds no locks); a batch is all or nothing.
+ */
 import { createHash } from 'node:crypto';
-import type { IntegrationExam } from '@exame/shared';
-import { and, eq } from 'drizzle-orm';
-import { validateAndNormalizeImage } from '../../biometrics/image';
+import type {
+  BatchResult,
+  Exam,
+  IntegrationExam,
+  OccurrenceInput,
+  StatusUpdate,
+} from '@exame/shared';
+import { validateAndNormalizeImage, type NormalisedImage } from '../../biometrics/image';
 import type { Database, Executor } from '../../db/client';
-import { examPhotos, occurrences } from '../../db/schema/index';
+import type { IntegrationCaller } from '../../lib/actors';
 import type { FileStorage } from '../../lib/file-storage';
 import { findExam } from '../exams/exams.repository';
-import { examNotFound, upsertExams } from '../exams/exams.service';
-import type { IntegrationCaller } from './api-keys';
+import { changeExamStatus, examNotFound, toExam, upsertExams } from '../exams/exams.service';
+import { findPhotoBySha, insertOccurrenceOnce, insertPhoto } from './integration.repository';
 
-export async function pushExams(db: Database, caller: IntegrationCaller, exams: IntegrationExam[]) {
-  return db.transaction((tx) => upsertExams(tx, caller.federativeUnit, exams, 'integration', null));
+export type IntegrationDeps = { db: Database; files: FileStorage };
+
+export async function pushExams(
+  deps: IntegrationDeps,
+  caller: IntegrationCaller,
+  exams: IntegrationExam[],
+): Promise<BatchResult> {
+  return deps.db.transaction((tx) =>
+    upsertExams(tx, caller.federativeUnit, exams, 'integration', null),
+  );
 }
 
-/** Stores a validated, re-encoded photo; the same picture sent twice is stored once. */
+/** A status change through the state machine; the integration gets the whole CPF it sent. */
+export async function updateExamStatus(
+  deps: IntegrationDeps,
+  caller: IntegrationCaller,
+  schedulingId: string,
+  input: StatusUpdate,
+): Promise<Exam> {
+  const row = await changeExamStatus(
+    deps.db,
+    caller.federativeUnit,
+    schedulingId,
+    {
+      status: input.status,
+      result: input.result,
+      score: input.score,
+      at: input.at ? new Date(input.at) : undefined,
+    },
+    'integration',
+  );
+  return toExam(row, null, 'whole');
+}
+
+/** Stores a re-encoded photo; the same picture sent twice is stored once. */
 async function storePhoto(
   tx: Executor,
   files: FileStorage,
   examId: string,
-  image: string,
+  picture: NormalisedImage,
   capturedAt: Date,
 ): Promise<{ id: string; created: boolean }> {
-  const normalised = await validateAndNormalizeImage(image);
-  const sha256 = createHash('sha256').update(normalised.jpeg).digest('hex');
-  const [existing] = await tx
-    .select({ id: examPhotos.id })
-    .from(examPhotos)
-    .where(and(eq(examPhotos.examId, examId), eq(examPhotos.sha256, sha256)))
-    .limit(1);
+  const sha256 = createHash('sha256').update(picture.jpeg).digest('hex');
+  const existing = await findPhotoBySha(tx, examId, sha256);
   if (existing) return { id: existing.id, created: false };
-  const storageKey = await files.put(normalised.jpeg);
-  const [row] = await tx
-    .insert(examPhotos)
-    .values({
-      examId,
-      capturedAt,
-      storageKey,
-      contentType: 'image/jpeg',
-      width: normalised.width,
-      height: normalised.height,
-      bytes: normalised.jpeg.length,
-      sha256,
-    })
-    .returning({ id: examPhotos.id });
-  if (!row) throw new Error('insert returned no row');
+  const storageKey = await files.put(picture.jpeg);
+  const row = await insertPhoto(tx, {
+    examId,
+    capturedAt,
+    storageKey,
+    contentType: 'image/jpeg',
+    width: picture.width,
+    height: picture.height,
+    bytes: picture.jpeg.length,
+    sha256,
+  });
   return { id: row.id, created: true };
 }
 
 export async function addPhoto(
-  db: Database,
-  files: FileStorage,
+  deps: IntegrationDeps,
   caller: IntegrationCaller,
   schedulingId: string,
   input: { image: string; capturedAt: string },
-) {
-  // Validate and re-encode before opening the transaction: CPU work holds no locks.
-  await validateAndNormalizeImage(input.image);
-  return db.transaction(async (tx) => {
+): Promise<{ id: string; created: boolean }> {
+  const picture = await validateAndNormalizeImage(input.image);
+  return deps.db.transaction(async (tx) => {
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
-    return storePhoto(tx, files, exam.id, input.image, new Date(input.capturedAt));
+    return storePhoto(tx, deps.files, exam.id, picture, new Date(input.capturedAt));
   });
 }
 
 export async function addOccurrences(
-  db: Database,
-  files: FileStorage,
+  deps: IntegrationDeps,
   caller: IntegrationCaller,
   schedulingId: string,
-  items: Array<{
-    externalId: string;
-    type: string;
-    description: string;
-    occurredAt: string;
-    photo?: string;
-  }>,
-) {
-  for (const item of items) if (item.photo) await validateAndNormalizeImage(item.photo);
-  return db.transaction(async (tx) => {
+  items: OccurrenceInput[],
+): Promise<{ created: number; unchanged: number }> {
+  const pictures = new Map<number, NormalisedImage>();
+  for (const [index, item] of items.entries()) {
+    if (item.photo) pictures.set(index, await validateAndNormalizeImage(item.photo));
+  }
+  return deps.db.transaction(async (tx) => {
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
     let created = 0;
-    for (const item of items) {
-      const photo = item.photo
-        ? await storePhoto(tx, files, exam.id, item.photo, new Date(item.occurredAt))
+    for (const [index, item] of items.entries()) {
+      const picture = pictures.get(index);
+      const photo = picture
+        ? await storePhoto(tx, deps.files, exam.id, picture, new Date(item.occurredAt))
         : undefined;
-      const inserted = await tx
-        .insert(occurrences)
-        .values({
-          examId: exam.id,
-          externalId: item.externalId,
-          type: item.type,
-          description: item.description,
-          occurredAt: new Date(item.occurredAt),
-          photoId: photo?.id ?? null,
-        })
-        .onConflictDoNothing({ target: [occurrences.examId, occurrences.externalId] })
-        .returning({ id: occurrences.id });
-      created += inserted.length;
+      const inserted = await insertOccurrenceOnce(tx, {
+        examId: exam.id,
+        externalId: item.externalId,
+        type: item.type,
+        description: item.description,
+        occurredAt: new Date(item.occurredAt),
+        photoId: photo?.id ?? null,
+      });
+      if (inserted) created += 1;
     }
     return { created, unchanged: items.length - created };
   });

@@ -88,7 +88,7 @@ describe('mail without SMTP (the embedded default)', () => {
         name: 'Rui Auditor',
         email: 'rui@detran.df.gov.br',
         cpf: '111.444.777-35',
-        role: 'AUDITOR',
+        role: 'auditor',
       },
     });
     expect(created.statusCode).toBe(201);

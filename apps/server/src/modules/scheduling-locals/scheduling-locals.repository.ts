@@ -1,12 +1,9 @@
 import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { escapeLike } from '../../db/sql-text';
 import { schedulingLocals } from '../../db/schema/index';
 
 export type SchedulingLocalRow = typeof schedulingLocals.$inferSelect;
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
 
 export async function listLocals(
   db: Executor,

@@ -1,9 +1,24 @@
-/** Scheduling locals (service posts) of the signed-in user's unit. */
-import type { SchedulingLocal } from '@exame/shared';
+/**
+ * Scheduling locals (service posts) of the signed-in user's unit.
+ *
+ * Tenancy: every read and write is scoped by the actor's `federativeUnit`; a
+ * post of another unit is simply not found. A change and its activity event
+ * share one transaction.
+ */
+import {
+  LOCAL_ERRORS,
+  localIdentifierProblem,
+  pageReply,
+  type CreateSchedulingLocalInput,
+  type Page,
+  type SchedulingLocal,
+  type UpdateSchedulingLocalInput,
+} from '@exame/shared';
 import type { Database } from '../../db/client';
+import { uniqueViolation } from '../../db/errors';
+import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
-import type { SessionUser } from '../../plugins/auth';
-import { insertActivity } from '../activity/activity.repository';
+import { changeWithActivity } from '../activity/activity.repository';
 import {
   findLocal,
   findLocalByIdentifier,
@@ -13,13 +28,10 @@ import {
   type SchedulingLocalRow,
 } from './scheduling-locals.repository';
 
-const localNotFound = () =>
-  AppError.notFound('Posto de atendimento não encontrado.', 'LOCAL_NOT_FOUND');
-const identifierTaken = () =>
-  AppError.conflict(
-    'LOCAL_IDENTIFIER_TAKEN',
-    'Já existe um posto com este identificador na unidade.',
-  );
+export type SchedulingLocalDeps = { db: Database };
+
+const localError = (code: keyof typeof LOCAL_ERRORS, message?: string) =>
+  AppError.from(LOCAL_ERRORS, code, message);
 
 export function toSchedulingLocal(row: SchedulingLocalRow): SchedulingLocal {
   return {
@@ -34,32 +46,30 @@ export function toSchedulingLocal(row: SchedulingLocalRow): SchedulingLocal {
   };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  return (candidate as { code?: string })?.code === '23505';
+/** The unit part of the identifier rule (a dash only where the unit's exams keep it). */
+function checkIdentifier(actor: SessionUser, identifier: string | undefined): void {
+  if (identifier === undefined) return;
+  const problem = localIdentifierProblem(actor.federativeUnit, identifier);
+  if (problem) throw localError('LOCAL_IDENTIFIER_INVALID', problem);
 }
 
-export type LocalInput = { identifier: string; description: string; address?: string | null };
-
 export async function searchLocals(
-  db: Database,
+  deps: SchedulingLocalDeps,
   actor: SessionUser,
   query: { page: number; pageSize: number; search?: string; onlyActive?: boolean },
-) {
-  const { items, total } = await listLocals(db, actor.federativeUnit, query);
-  return { items: items.map(toSchedulingLocal), total, page: query.page, pageSize: query.pageSize };
+): Promise<Page<SchedulingLocal>> {
+  const found = await listLocals(deps.db, actor.federativeUnit, query);
+  return pageReply(query, { items: found.items.map(toSchedulingLocal), total: found.total });
 }
 
 /** `GET api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/{unit}`: the active locals of the caller's own unit. */
 export async function localsOfUnit(
-  db: Database,
+  deps: SchedulingLocalDeps,
   actor: SessionUser,
   unit: string,
 ): Promise<SchedulingLocal[]> {
-  if (unit.toUpperCase() !== actor.federativeUnit) {
-    throw AppError.forbidden('Você só pode consultar os postos da sua unidade.');
-  }
-  const { items } = await listLocals(db, actor.federativeUnit, {
+  if (unit.toUpperCase() !== actor.federativeUnit) throw localError('LOCAL_OTHER_UNIT');
+  const { items } = await listLocals(deps.db, actor.federativeUnit, {
     page: 1,
     pageSize: 5000,
     onlyActive: true,
@@ -68,56 +78,54 @@ export async function localsOfUnit(
 }
 
 export async function createLocal(
-  db: Database,
+  deps: SchedulingLocalDeps,
   actor: SessionUser,
-  input: LocalInput,
+  input: CreateSchedulingLocalInput,
 ): Promise<SchedulingLocal> {
-  if (await findLocalByIdentifier(db, actor.federativeUnit, input.identifier))
-    throw identifierTaken();
+  checkIdentifier(actor, input.identifier);
+  if (await findLocalByIdentifier(deps.db, actor.federativeUnit, input.identifier))
+    throw localError('LOCAL_IDENTIFIER_TAKEN');
   try {
-    return await db.transaction(async (tx) => {
+    return await changeWithActivity(deps.db, actor, async (tx) => {
       const row = await insertLocal(tx, {
         federativeUnit: actor.federativeUnit,
         identifier: input.identifier,
         description: input.description,
         address: input.address ?? null,
       });
-      await insertActivity(tx, {
+      return {
+        result: toSchedulingLocal(row),
         type: 'local_add',
-        actorId: actor.id,
-        federativeUnit: actor.federativeUnit,
         payload: { localId: row.id, identifier: row.identifier },
-      });
-      return toSchedulingLocal(row);
+      };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw identifierTaken();
+    if (uniqueViolation(error)) throw localError('LOCAL_IDENTIFIER_TAKEN');
     throw error;
   }
 }
 
 export async function editLocal(
-  db: Database,
+  deps: SchedulingLocalDeps,
   actor: SessionUser,
   id: string,
-  input: Partial<LocalInput> & { isActive?: boolean },
+  input: UpdateSchedulingLocalInput,
 ): Promise<SchedulingLocal> {
+  checkIdentifier(actor, input.identifier);
   try {
-    return await db.transaction(async (tx) => {
+    return await changeWithActivity(deps.db, actor, async (tx) => {
       const current = await findLocal(tx, actor.federativeUnit, id);
-      if (!current) throw localNotFound();
+      if (!current) throw localError('LOCAL_NOT_FOUND');
       const row = await updateLocal(tx, actor.federativeUnit, id, input);
-      if (!row) throw localNotFound();
-      await insertActivity(tx, {
+      if (!row) throw localError('LOCAL_NOT_FOUND');
+      return {
+        result: toSchedulingLocal(row),
         type: input.isActive === false && current.isActive ? 'local_deactivate' : 'local_update',
-        actorId: actor.id,
-        federativeUnit: actor.federativeUnit,
         payload: { localId: id, changes: Object.keys(input) },
-      });
-      return toSchedulingLocal(row);
+      };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw identifierTaken();
+    if (uniqueViolation(error)) throw localError('LOCAL_IDENTIFIER_TAKEN');
     throw error;
   }
 }

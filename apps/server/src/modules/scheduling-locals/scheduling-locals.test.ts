@@ -76,10 +76,39 @@ describe('scheduling locals', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details.map((detail: { message: string }) => detail.message)).toEqual(
       expect.arrayContaining([
-        'O identificador aceita letras, números, ponto e sublinhado (sem hífen).',
+        'O identificador aceita letras, números, ponto, sublinhado e hífen.',
         'Informe o nome do posto.',
       ]),
     );
+  });
+
+  it('a dash in the identifier: CE posts (spec 7 keeps their whole local), not other units', async () => {
+    const ceAdmin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'CE' });
+    const ce = await create(ceAdmin.auth, {
+      identifier: 'CE.FORTALEZA-CENTRO',
+      description: 'Posto Fortaleza Centro',
+    });
+    expect(ce.statusCode).toBe(201);
+    expect(ce.json()).toMatchObject({ federativeUnit: 'CE', identifier: 'CE.FORTALEZA-CENTRO' });
+    // Outside CE the text after a dash is the room (DEMO.POSTO01-S2): refused, saying why.
+    const df = await create(dfAdmin.auth, { identifier: 'DF.POSTO-1', description: 'Posto' });
+    expect(df.statusCode).toBe(400);
+    expect(df.json()).toEqual({
+      code: 'LOCAL_IDENTIFIER_INVALID',
+      Error:
+        'Nesta unidade o identificador não pode ter hífen: nos exames, o que vem depois do hífen é a sala.',
+    });
+    const local = (
+      await create(dfAdmin.auth, { identifier: 'DF.RECANTO', description: 'Posto Recanto' })
+    ).json();
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/SchedulingLocal/${local.id}`,
+      headers: dfAdmin.auth,
+      payload: { identifier: 'DF.RECANTO-2' },
+    });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json().code).toBe('LOCAL_IDENTIFIER_INVALID');
   });
 
   it('tenant isolation: another unit can neither see nor change the locals', async () => {

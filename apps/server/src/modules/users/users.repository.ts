@@ -2,6 +2,7 @@
 import type { Role } from '@exame/shared';
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { escapeLike } from '../../db/sql-text';
 import { users } from '../../db/schema/index';
 
 export type UserRow = typeof users.$inferSelect;
@@ -22,11 +23,34 @@ export async function findUserByCpf(db: Executor, cpf: string): Promise<UserRow 
   return row;
 }
 
+/** A user holding this e-mail or this CPF, in any unit (both are unique in the installation). */
+export async function findUserByEmailOrCpf(
+  db: Executor,
+  email: string,
+  cpf: string,
+): Promise<Pick<UserRow, 'email' | 'cpf'> | undefined> {
+  const [row] = await db
+    .select({ email: users.email, cpf: users.cpf })
+    .from(users)
+    .where(or(eq(users.email, email), eq(users.cpf, cpf)))
+    .limit(1);
+  return row;
+}
+
+/** How a user is looked up inside a unit. */
+export type UserLookup = { id: string } | { cpf: string } | { email: string };
+
 export async function findUserInUnit(
   db: Executor,
   unit: string,
-  where: SQL | undefined,
+  lookup: UserLookup,
 ): Promise<UserRow | undefined> {
+  const where =
+    'id' in lookup
+      ? eq(users.id, lookup.id)
+      : 'cpf' in lookup
+        ? eq(users.cpf, lookup.cpf)
+        : eq(users.email, lookup.email);
   const [row] = await db
     .select()
     .from(users)
@@ -52,10 +76,6 @@ export async function updateUser(
     .where(eq(users.id, id))
     .returning();
   return row;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 export async function listUsersInUnit(

@@ -70,7 +70,7 @@ export function userRoutes(deps: IdentityDeps) {
     routes.get(
       '/api/User/cpf/:cpf',
       {
-        config: { access: ['ADMIN', 'AUDITOR'] },
+        config: { access: ['ADMIN', 'auditor'] },
         schema: {
           tags: ['users'],
           summary: 'Usuário da unidade pelo CPF',

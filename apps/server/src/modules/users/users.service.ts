@@ -12,17 +12,18 @@ import {
   type RegisterStatus,
   type Role,
   type User,
+  USER_ERRORS,
 } from '@exame/shared';
-import { eq, or } from 'drizzle-orm';
-import { users } from '../../db/schema/index';
+import { uniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
-import type { SessionUser } from '../../plugins/auth';
-import { insertActivity } from '../activity/activity.repository';
+import type { SessionUser } from '../../lib/actors';
+import { insertActivity, type ActivityType } from '../activity/activity.repository';
 import type { IdentityDeps } from '../auth/identity-deps';
 import { issuePasswordLink } from '../auth/password-links.service';
 import { revokeUserSessions } from '../auth/sessions.repository';
 import {
   findUserById,
+  findUserByEmailOrCpf,
   findUserInUnit,
   insertUser,
   listUsersInUnit,
@@ -30,7 +31,8 @@ import {
   type UserRow,
 } from './users.repository';
 
-const USER_NOT_FOUND = () => AppError.notFound('Usuário não encontrado!', 'USER_NOT_FOUND');
+const userError = (code: keyof typeof USER_ERRORS) => AppError.from(USER_ERRORS, code);
+const USER_NOT_FOUND = () => userError('USER_NOT_FOUND');
 
 /**
  * What a role sees of other users: ADMIN manages them (the user screens need
@@ -42,6 +44,26 @@ function viewFor(actor: SessionUser, row: UserRow): User {
   const user = toUser(row);
   if (actor.role === 'ADMIN' || actor.id === row.id) return user;
   return { ...user, cpf: maskCpf(row.cpf), email: maskEmail(row.email) };
+}
+
+/**
+ * Whole CPFs of other people leave the server only for ADMIN screens, and each
+ * such read is written down (`cpf_view`, with the ids read, never the CPFs).
+ */
+async function recordWholeCpfRead(
+  deps: IdentityDeps,
+  actor: SessionUser,
+  rows: UserRow[],
+): Promise<void> {
+  if (actor.role !== 'ADMIN') return;
+  const userIds = rows.filter((row) => row.id !== actor.id).map((row) => row.id);
+  if (userIds.length === 0) return;
+  await insertActivity(deps.db, {
+    type: 'cpf_view',
+    actorId: actor.id,
+    federativeUnit: actor.federativeUnit,
+    payload: { userIds },
+  });
 }
 
 export function toUser(row: UserRow): User {
@@ -59,21 +81,10 @@ export function toUser(row: UserRow): User {
   };
 }
 
-function isUniqueViolation(error: unknown): string | null {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const pgError = candidate as { code?: string; constraint?: string };
-  return pgError?.code === '23505' ? (pgError.constraint ?? 'unique') : null;
-}
-
 async function assertAvailable(deps: IdentityDeps, email: string, cpf: string): Promise<void> {
-  const [clash] = await deps.db
-    .select({ email: users.email, cpf: users.cpf })
-    .from(users)
-    .where(or(eq(users.email, email), eq(users.cpf, cpf)))
-    .limit(1);
-  if (clash?.email === email)
-    throw AppError.conflict('USER_EMAIL_TAKEN', 'Já existe um usuário com este e-mail.');
-  if (clash) throw AppError.conflict('USER_CPF_TAKEN', 'Já existe um usuário com este CPF.');
+  const clash = await findUserByEmailOrCpf(deps.db, email, cpf);
+  if (clash?.email === email) throw userError('USER_EMAIL_TAKEN');
+  if (clash) throw userError('USER_CPF_TAKEN');
 }
 
 async function createUser(
@@ -110,11 +121,9 @@ async function createUser(
       .catch((error: unknown) => deps.log.error({ err: error }, 'falha no envio'));
     return toUser(created);
   } catch (error) {
-    const constraint = isUniqueViolation(error);
-    if (constraint === 'users_email_key') {
-      throw AppError.conflict('USER_EMAIL_TAKEN', 'Já existe um usuário com este e-mail.');
-    }
-    if (constraint) throw AppError.conflict('USER_CPF_TAKEN', 'Já existe um usuário com este CPF.');
+    const constraint = uniqueViolation(error);
+    if (constraint === 'users_email_key') throw userError('USER_EMAIL_TAKEN');
+    if (constraint) throw userError('USER_CPF_TAKEN');
     throw error;
   }
 }
@@ -139,17 +148,15 @@ export function createDemoUser(
   input: { name: string; email: string; cpf: string; role: Role },
 ): Promise<User> {
   if (input.role === 'ADMIN') {
-    throw AppError.badRequest(
-      'DEMO_ROLE_NOT_ALLOWED',
-      'Usuários de demonstração não podem ser administradores.',
-    );
+    throw userError('DEMO_ROLE_NOT_ALLOWED');
   }
   return createUser(deps, actor, input, actor.federativeUnit, true);
 }
 
 export async function getUser(deps: IdentityDeps, actor: SessionUser, id: string): Promise<User> {
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, eq(users.id, id));
+  const row = await findUserInUnit(deps.db, actor.federativeUnit, { id });
   if (!row) throw USER_NOT_FOUND();
+  await recordWholeCpfRead(deps, actor, [row]);
   return toUser(row);
 }
 
@@ -158,8 +165,9 @@ export async function getUserByCpf(
   actor: SessionUser,
   cpf: string,
 ): Promise<User> {
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, eq(users.cpf, stripCpf(cpf)));
+  const row = await findUserInUnit(deps.db, actor.federativeUnit, { cpf: stripCpf(cpf) });
   if (!row) throw USER_NOT_FOUND();
+  await recordWholeCpfRead(deps, actor, [row]);
   return viewFor(actor, row);
 }
 
@@ -169,9 +177,10 @@ export async function getUserByCpfOrEmail(
   value: string,
 ): Promise<User> {
   const trimmed = value.trim().toLowerCase();
-  const where = trimmed.includes('@') ? eq(users.email, trimmed) : eq(users.cpf, stripCpf(trimmed));
+  const where = trimmed.includes('@') ? { email: trimmed } : { cpf: stripCpf(trimmed) };
   const row = await findUserInUnit(deps.db, actor.federativeUnit, where);
   if (!row) throw USER_NOT_FOUND();
+  await recordWholeCpfRead(deps, actor, [row]);
   return viewFor(actor, row);
 }
 
@@ -181,6 +190,7 @@ export async function listUsers(
   query: { page: number; pageSize: number; search?: string },
 ) {
   const { items, total } = await listUsersInUnit(deps.db, actor.federativeUnit, query);
+  await recordWholeCpfRead(deps, actor, items);
   return { items: items.map(toUser), total, page: query.page, pageSize: query.pageSize };
 }
 
@@ -191,64 +201,79 @@ export async function listExaminers(deps: IdentityDeps, actor: SessionUser): Pro
     pageSize: 1000,
     roles: EXAMINER_ROLES,
   });
-  return items.filter((row) => row.registerStatus === 'enabled').map((row) => viewFor(actor, row));
+  const enabled = items.filter((row) => row.registerStatus === 'enabled');
+  await recordWholeCpfRead(deps, actor, enabled);
+  return enabled.map((row) => viewFor(actor, row));
 }
 
-export async function setRegisterStatus(
+type UserChange = {
+  patch: Parameters<typeof updateUser>[2];
+  /** Ends the user's sessions, with this reason. */
+  revokeSessions?: 'disabled' | 'role_change';
+  type: ActivityType;
+  payload: Record<string, unknown>;
+};
+
+/**
+ * Changes another user of the actor's unit (never oneself): the change, the
+ * end of the user's sessions when asked and the activity event share one
+ * transaction. `plan` returns null when there is nothing to change.
+ */
+function changeOtherUser(
+  deps: IdentityDeps,
+  actor: SessionUser,
+  id: string,
+  plan: (current: UserRow) => UserChange | null,
+): Promise<User> {
+  if (id === actor.id) throw userError('USER_CANNOT_CHANGE_SELF');
+  return deps.db.transaction(async (tx) => {
+    const current = await findUserInUnit(tx, actor.federativeUnit, { id });
+    if (!current) throw USER_NOT_FOUND();
+    const change = plan(current);
+    if (!change) return toUser(current);
+    const updated = await updateUser(tx, id, change.patch);
+    if (!updated) throw USER_NOT_FOUND();
+    if (change.revokeSessions) await revokeUserSessions(tx, id, change.revokeSessions);
+    await insertActivity(tx, {
+      type: change.type,
+      actorId: actor.id,
+      federativeUnit: actor.federativeUnit,
+      payload: change.payload,
+    });
+    return toUser(updated);
+  });
+}
+
+export function setRegisterStatus(
   deps: IdentityDeps,
   actor: SessionUser,
   id: string,
   registerStatus: RegisterStatus,
 ): Promise<User> {
-  if (id === actor.id) {
-    throw AppError.badRequest(
-      'USER_CANNOT_CHANGE_SELF',
-      'Você não pode alterar a situação do seu próprio usuário.',
-    );
-  }
-  return deps.db.transaction(async (tx) => {
-    const current = await findUserInUnit(tx, actor.federativeUnit, eq(users.id, id));
-    if (!current) throw USER_NOT_FOUND();
-    const updated = await updateUser(tx, id, { registerStatus });
-    if (!updated) throw USER_NOT_FOUND();
-    if (registerStatus === 'disabled') await revokeUserSessions(tx, id, 'disabled');
-    await insertActivity(tx, {
-      type: registerStatus === 'disabled' ? 'user_disable' : 'user_enable',
-      actorId: actor.id,
-      federativeUnit: actor.federativeUnit,
-      payload: { userId: id },
-    });
-    return toUser(updated);
-  });
+  return changeOtherUser(deps, actor, id, () => ({
+    patch: { registerStatus },
+    revokeSessions: registerStatus === 'disabled' ? 'disabled' : undefined,
+    type: registerStatus === 'disabled' ? 'user_disable' : 'user_enable',
+    payload: { userId: id },
+  }));
 }
 
-export async function changeRole(
+export function changeRole(
   deps: IdentityDeps,
   actor: SessionUser,
   id: string,
   role: Role,
 ): Promise<User> {
-  if (id === actor.id) {
-    throw AppError.badRequest(
-      'USER_CANNOT_CHANGE_SELF',
-      'Você não pode alterar o perfil do seu próprio usuário.',
-    );
-  }
-  return deps.db.transaction(async (tx) => {
-    const current = await findUserInUnit(tx, actor.federativeUnit, eq(users.id, id));
-    if (!current) throw USER_NOT_FOUND();
-    if (current.role === role) return toUser(current);
-    const updated = await updateUser(tx, id, { role });
-    if (!updated) throw USER_NOT_FOUND();
-    await revokeUserSessions(tx, id, 'role_change');
-    await insertActivity(tx, {
-      type: 'user_role_change',
-      actorId: actor.id,
-      federativeUnit: actor.federativeUnit,
-      payload: { userId: id, from: current.role, to: role },
-    });
-    return toUser(updated);
-  });
+  return changeOtherUser(deps, actor, id, (current) =>
+    current.role === role
+      ? null
+      : {
+          patch: { role },
+          revokeSessions: 'role_change',
+          type: 'user_role_change',
+          payload: { userId: id, from: current.role, to: role },
+        },
+  );
 }
 
 export async function getProfile(deps: IdentityDeps, actor: SessionUser): Promise<User> {

@@ -127,7 +127,7 @@ describe('users API', () => {
   it("the demo user lands in the caller's own unit, flagged as demo, and cannot be an ADMIN", async () => {
     const demo = await create(
       dfAdmin.auth,
-      { name: 'Demo Pessoa', email: 'demo1@teste.gov.br', cpf: nextCpf(), role: 'AUDITOR' },
+      { name: 'Demo Pessoa', email: 'demo1@teste.gov.br', cpf: nextCpf(), role: 'auditor' },
       '/api/User',
     );
     expect(demo.statusCode).toBe(201);
@@ -169,7 +169,7 @@ describe('users API', () => {
     const email = 'sonda.externa@gmail.com';
     const created = await create(
       dfAdmin.auth,
-      { name: 'Sonda Externa', email, cpf: nextCpf(), role: 'AUDITOR' },
+      { name: 'Sonda Externa', email, cpf: nextCpf(), role: 'auditor' },
       '/api/User',
     );
     expect(created.statusCode).toBe(201);
@@ -207,13 +207,13 @@ describe('users API', () => {
       email: 'colega.examinadora@detran.df.gov.br',
     });
     const maskedCpf = `***.${colleague.cpf.slice(3, 6)}.${colleague.cpf.slice(6, 9)}-**`;
-    for (const role of ['VIEWER', 'ROOM_INSPECTOR', 'AUDITOR'] as const) {
+    for (const role of ['VIEWER', 'ROOM_INSPECTOR', 'auditor'] as const) {
       const caller = await seedSignedIn(t.app, { role, unit: 'DF' });
       const lookups = [
         `/api/User/cpfEmail/${colleague.email}`,
         `/api/User/cpfEmail/${colleague.cpf}`,
       ];
-      if (role === 'AUDITOR') lookups.push(`/api/User/cpf/${colleague.cpf}`);
+      if (role === 'auditor') lookups.push(`/api/User/cpf/${colleague.cpf}`);
       for (const url of lookups) {
         const response = await t.app.inject({ method: 'GET', url, headers: caller.auth });
         expect(response.statusCode, `${role} ${url}`).toBe(200);
@@ -239,12 +239,25 @@ describe('users API', () => {
       });
       expect(self.json()).toMatchObject({ cpf: caller.user.cpf, email: caller.user.email });
     }
+    const wholeReads = () =>
+      selectRows<{ actor: string; payload: { userIds: string[] } }>(
+        t.database.db,
+        sql`select actor_id as actor, payload from activity_log where type = 'cpf_view'
+            and payload->'userIds' ? ${colleague.id}`,
+      );
+    // Masked answers are not recorded as reads of a whole CPF.
+    expect(await wholeReads()).toEqual([]);
     const byAdmin = await t.app.inject({
       method: 'GET',
       url: `/api/User/cpfEmail/${colleague.email}`,
       headers: dfAdmin.auth,
     });
     expect(byAdmin.json()).toMatchObject({ cpf: colleague.cpf, email: colleague.email });
+    // The ADMIN screen needs the whole CPF, and the read is written down.
+    const reads = await wholeReads();
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({ actor: dfAdmin.user.id });
+    expect(JSON.stringify(reads)).not.toContain(colleague.cpf);
   });
 
   it('lists only the unit, paginated, with search by name, e-mail or CPF', async () => {
@@ -257,7 +270,7 @@ describe('users API', () => {
     }
     const target = await seedUser(t.app, {
       unit: 'SP',
-      role: 'AUDITOR',
+      role: 'auditor',
       name: 'Zélia Auditora',
       email: 'zelia@sp.gov.br',
     });
@@ -349,7 +362,7 @@ describe('users API', () => {
   it('GetAllExaminers: enabled VIEWER and ROOM_INSPECTOR of the caller unit', async () => {
     const viewer = await seedSignedIn(t.app, { unit: 'PE', role: 'VIEWER' });
     const inspector = await seedUser(t.app, { unit: 'PE', role: 'ROOM_INSPECTOR' });
-    await seedUser(t.app, { unit: 'PE', role: 'AUDITOR' });
+    await seedUser(t.app, { unit: 'PE', role: 'auditor' });
     await seedUser(t.app, { unit: 'PE', role: 'VIEWER', registerStatus: 'disabled' });
     await seedUser(t.app, { unit: 'PB', role: 'VIEWER' });
     const response = await t.app.inject({

@@ -10,5 +10,9 @@ import { RequireUser } from './require-user';
 
 export function AdminGuardLayout() {
   const role = useAppState((state) => state.user?.roleDescription);
-  return <RequireUser>{role === 'ADMIN' ? <Outlet /> : <AccessDeniedPage />}</RequireUser>;
+  return (
+    <RequireUser>
+      {role === 'ADMIN' ? <Outlet /> : <AccessDeniedPage roles={['ADMIN']} />}
+    </RequireUser>
+  );
 }

@@ -6,7 +6,7 @@ import { AccessDeniedPage } from '../routes/access-denied';
 
 export function RequireRole({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {
   const role = useAppState((state) => state.user?.roleDescription);
-  return role && roles.includes(role) ? <>{children}</> : <AccessDeniedPage />;
+  return role && roles.includes(role) ? <>{children}</> : <AccessDeniedPage roles={roles} />;
 }
 
 export function AdminOnly({ children }: { children: ReactNode }) {

@@ -1,15 +1,17 @@
 /**
- * The outermost layout: sets the page title from the route, applies the fade
+ * The outermost layout: sets the page title from the route (and the document
+ * title: the route's title or tab name and the product name), applies the fade
  * between pages, keeps the favicon in step with the theme and hosts the Libras
  * widget (hidden on admin-guarded routes).
  */
+import { PRODUCT_NAME } from '@exame/shared';
 import { useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { LibrasWidget } from '../../components/libras-widget';
 import { appStore, useAppState } from '../../lib/app-store';
 import { readWebConfig } from '../../lib/config';
 import { applyFavicon } from '../../lib/themes';
-import { isAdminGuarded, titleFromMatches } from '../route-handle';
+import { documentTitleFromMatches, isAdminGuarded, titleFromMatches } from '../route-handle';
 
 const webConfig = readWebConfig();
 
@@ -18,11 +20,12 @@ export function RootLayout() {
   const location = useLocation();
   const theme = useAppState((state) => state.theme);
   const title = titleFromMatches(matches);
+  const documentTitle = documentTitleFromMatches(matches, PRODUCT_NAME);
 
   useEffect(() => {
-    document.title = title;
+    document.title = documentTitle;
     appStore.setPageTitle(title);
-  }, [title]);
+  }, [title, documentTitle]);
 
   useEffect(() => {
     applyFavicon(theme);

@@ -12,7 +12,7 @@ import { menuFor } from '../navigation';
 export function HomePage() {
   const user = useAppState((state) => state.user);
   // ADMIN and AUDITOR land on the service-post dashboard; other roles keep the menu page.
-  if (user?.roleDescription === 'ADMIN' || user?.roleDescription === 'AUDITOR') {
+  if (user?.roleDescription === 'ADMIN' || user?.roleDescription === 'auditor') {
     return <DashboardPage />;
   }
   return <MenuPage />;

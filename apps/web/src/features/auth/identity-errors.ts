@@ -1,10 +1,13 @@
 /**
- * pt-BR texts for the identity error codes of spec 8. The server sends its
- * own text in `Error`; these are used when a code is known here, so that the
- * same situation always reads the same way.
+ * pt-BR texts for the identity error codes of spec 8. The codes the server
+ * raises take their text from the shared catalogue (`AUTH_ERRORS`), written
+ * once; the codes only a browser meets (pop-ups, storage, network) are
+ * written here. The same situation always reads the same way.
  */
+import { AUTH_ERRORS } from '@exame/shared';
+
 export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
-  'password-does-not-meet-requirements': 'A senha não atende aos requisitos da política de senhas.',
+  ...Object.fromEntries(Object.entries(AUTH_ERRORS).map(([code, entry]) => [code, entry.message])),
   'missing-recaptcha-token': 'Confirme que você não é um robô e tente novamente.',
   'multi-factor-auth-required': 'É necessária uma verificação adicional para entrar.',
   'user-mismatch': 'As credenciais informadas não pertencem ao usuário atual.',
@@ -16,8 +19,6 @@ export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   'network-request-failed': 'Falha de conexão. Verifique sua internet e tente novamente.',
   'web-storage-unsupported': 'O armazenamento do navegador está desativado. Ative-o para entrar.',
   'invalid-api-key': 'Configuração de acesso inválida. Avise o suporte.',
-  'login-blocked': 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.',
-  'invalid-credentials': 'E-mail ou senha incorretos.',
 };
 
 export function identityErrorMessage(code: string | null, fallback: string): string {

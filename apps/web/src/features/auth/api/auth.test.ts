@@ -9,6 +9,7 @@ const user = {
   federativeUnit: 'DF',
   roleDescription: 'ADMIN' as const,
   token: 'token-da-ana-com-mais-de-vinte-caracteres',
+  registerStatus: 'enabled' as const,
   expiresAt: '2026-11-22T00:00:00.000Z',
 };
 

@@ -21,10 +21,10 @@ import { signIn } from '../api/auth';
 import { identityErrorMessage } from '../identity-errors';
 import { ForgotPasswordButton } from './forgot-password';
 import { UnitSelector } from './unit-selector';
-import { resolveTenant } from '../../../lib/tenant';
+import { currentTenant } from '../../../lib/tenant';
 
 /** A unit named by the address (df.localhost) needs no selector. */
-const addressUnit = resolveTenant(window.location.hostname, null).federativeUnit;
+const addressUnit = currentTenant().federativeUnit;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -53,7 +53,7 @@ export function LoginPage() {
     setError(null);
     try {
       await signIn({ email: email.trim(), password });
-      navigate(from && from !== '/login' ? from : '/home', { replace: true });
+      await navigate(from && from !== '/login' ? from : '/home', { replace: true });
     } catch (caught) {
       setError(
         caught instanceof ApiError

@@ -6,6 +6,11 @@ import { getDeviceId } from '../../../lib/storage';
 
 export type { VerifyResponse };
 
+/**
+ * A capture as `api/BiopassID/Verify` takes it: `image` is the verified
+ * picture and the first frame of the burst; `frames` the other frames, in
+ * capture order, without `image` (each picture is sent once).
+ */
 export type Capture = { image: string; frames: string[] };
 
 /**
@@ -16,6 +21,12 @@ export type Capture = { image: string; frames: string[] };
 export function stripDataUrlPrefix(dataUrl: string): string {
   const comma = dataUrl.indexOf(',');
   return comma >= 0 ? dataUrl.slice(comma + 1) : dataUrl;
+}
+
+/** A burst of data URLs, in capture order, as the capture to send: the first is the verified picture. */
+export function captureFromBurst(dataUrls: readonly string[]): Capture {
+  const [first = '', ...others] = dataUrls.map(stripDataUrlPrefix);
+  return { image: first, frames: others };
 }
 
 export function verifyFace(input: {

@@ -8,11 +8,10 @@
  */
 import { Box, Button, Center, Group, Image, Loader, Modal, Stack, Text } from '@mantine/core';
 import { IconCamera, IconCheck, IconTrash } from '@tabler/icons-react';
-import { WIDE_MODAL_WIDTH } from '@exame/shared';
+import { FACE_CAPTURE_BURST_PICTURES, WIDE_MODAL_WIDTH } from '@exame/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { stripDataUrlPrefix, type Capture } from '../api/biometrics';
+import { captureFromBurst, type Capture } from '../api/biometrics';
 
-const BURST_FRAMES = 3;
 const BURST_INTERVAL_MS = 160;
 
 /** A frame of the video as a real JPEG data URL. */
@@ -99,16 +98,12 @@ export function FacialValidationModal({
     if (!video || !canvas) return;
     setCapturing(true);
     const frames: string[] = [];
-    for (let index = 0; index < BURST_FRAMES; index += 1) {
+    for (let index = 0; index < FACE_CAPTURE_BURST_PICTURES; index += 1) {
       if (index > 0) await new Promise((resolve) => setTimeout(resolve, BURST_INTERVAL_MS));
       frames.push(grabFrame(video, canvas));
     }
     setCapturing(false);
-    const first = frames[0] ?? '';
-    setPhoto({
-      preview: first,
-      capture: { image: stripDataUrlPrefix(first), frames: frames.map(stripDataUrlPrefix) },
-    });
+    setPhoto({ preview: frames[0] ?? '', capture: captureFromBurst(frames) });
     stopCamera();
   };
 

@@ -1,20 +1,16 @@
 /**
  * The dashboard's calls: the counters of each post (`api/ExamReport`) and the
- * occurrences of the period. Picked days are sent as the first instant of the
- * day in America/Sao_Paulo with its offset; the server includes the end day
- * whole.
+ * occurrences of the period. Picked days are sent as `YYYY-MM-DD` (the API's
+ * period contract: São Paulo days, the end day included whole).
  */
-import { zonedDayStartIso, type LocalReport, type ReportOccurrencePage } from '@exame/shared';
+import type { LocalReport, ReportOccurrencePage } from '@exame/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
 export type Period = { startDate: string; endDate: string };
 
 export function periodQuery(period: Period) {
-  return {
-    startDate: zonedDayStartIso(period.startDate),
-    endDate: zonedDayStartIso(period.endDate),
-  };
+  return { startDate: period.startDate, endDate: period.endDate };
 }
 
 export function fetchExamReport(period: Period, signal?: AbortSignal): Promise<LocalReport[]> {

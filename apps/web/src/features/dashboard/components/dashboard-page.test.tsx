@@ -34,6 +34,7 @@ function signIn(role: Role) {
     federativeUnit: 'DF',
     roleDescription: role,
     token: 'token-de-teste-0123456789',
+    registerStatus: 'enabled' as const,
     expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
   });
 }
@@ -84,9 +85,8 @@ describe('dashboard page', () => {
     expect(within(first).getByText('Aprovados').closest('[data-counter]')).toHaveTextContent('6');
     const reportCall = calls.find((call) => call.url.pathname === '/api/ExamReport');
     expect(reportCall?.authorization).toBe('Bearer token-de-teste-0123456789');
-    expect(reportCall?.url.searchParams.get('startDate')).toMatch(
-      /^\d{4}-\d{2}-\d{2}T00:00:00-03:00$/,
-    );
+    // The API's period contract: São Paulo days, sent as they are.
+    expect(reportCall?.url.searchParams.get('startDate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(reportCall?.url.searchParams.get('endDate')).toBe(
       reportCall?.url.searchParams.get('startDate'),
     );
@@ -100,7 +100,7 @@ describe('dashboard page', () => {
   });
 
   it('searches the posts and filters them by counter', async () => {
-    signIn('AUDITOR');
+    signIn('auditor');
     stubApi(() => new Response(JSON.stringify(LOCALS), { status: 200 }));
     renderDashboard();
     await screen.findAllByTestId('local-card');
@@ -123,6 +123,57 @@ describe('dashboard page', () => {
     await userEvent.keyboard('{Enter}');
     expect(screen.getAllByTestId('local-card')).toHaveLength(2);
     expect(screen.getByRole('combobox', { name: 'Filtrar por' })).toHaveValue('Todos os exames');
+  });
+
+  it('an auditor opens, page by page, the exams behind a counter of a post', async () => {
+    signIn('auditor');
+    const calls = stubApi((url) => {
+      if (url.pathname === '/api/ExamReport/DF.POSTO01/exams') {
+        return new Response(
+          JSON.stringify({
+            counter: 'approved',
+            counterValue: 6,
+            items: [
+              {
+                id: 'e1',
+                schedulingId: 'DF-1',
+                candidateName: 'Ana Lima',
+                candidateCpf: '***.982.247-**',
+                schedulingDate: '2026-11-20T12:00:00.000Z',
+                status: 'done',
+                result: 'approved',
+                schedulingLocal: 'DETRANDF-POSTO01-S1',
+                localId: 'DF.POSTO01',
+                localName: 'Posto Centro',
+                room: null,
+                station: null,
+                pendingAudit: 0,
+                absence: 0,
+                interrupted: 0,
+                contribution: 1,
+              },
+            ],
+            total: 6,
+            page: 1,
+            pageSize: 20,
+          }),
+          { status: 200 },
+        );
+      }
+      return new Response(JSON.stringify(LOCALS), { status: 200 });
+    });
+    renderDashboard();
+    await screen.findAllByTestId('local-card');
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Ver os exames de aprovados (6) em Posto Centro' }),
+    );
+    expect(await screen.findByText('Ana Lima')).toBeInTheDocument();
+    const request = calls.find((call) => call.url.pathname.endsWith('/exams'));
+    expect(request?.url.searchParams.get('counter')).toBe('approved');
+    expect(request?.url.searchParams.get('page')).toBe('1');
+    expect(request?.url.searchParams.get('startDate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await userEvent.click(screen.getByRole('button', { name: 'Fechar a lista de exames' }));
+    expect(screen.queryByText('Ana Lima')).toBeNull();
   });
 
   it('a failed load opens the alert titled "Erro" with the spec message', async () => {

@@ -25,11 +25,14 @@ import {
   ALL_EXAMS_FILTER,
   REPORT_COUNTER_LABELS,
   REPORT_COUNTERS,
+  type LocalReport,
   type ReportCounter,
 } from '@exame/shared';
 import dayjs from 'dayjs';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { CounterExams } from '../../../components/counter-exams';
 import { PeriodPicker } from '../../../components/period-picker';
 import { useAppState } from '../../../lib/app-store';
 import { counterOfFilter, FILTER_OPTIONS } from '../dashboard-state';
@@ -58,6 +61,8 @@ export function DashboardPage() {
       }),
   });
   const isAdmin = user?.roleDescription === 'ADMIN';
+  // The exams behind a counter of a post, served page by page (ADMIN and auditor).
+  const [opened, setOpened] = useState<{ local: LocalReport; counter: ReportCounter } | null>(null);
   const highlighted = counterOfFilter(state.filterName);
   const period =
     state.startDate && state.endDate
@@ -209,6 +214,8 @@ export function DashboardPage() {
                 gridAxis="y"
                 withBarValueLabel
                 maxBarWidth={48}
+                // A chart is an image to assistive technology: role img carries its name.
+                role="img"
                 aria-label={`Gráfico de ${REPORT_COUNTER_LABELS[highlighted].toLowerCase()} por posto`}
               />
             </Paper>
@@ -240,6 +247,7 @@ export function DashboardPage() {
                       ? `/exam-report/${encodeURIComponent(local.id)}${reportQuery}`
                       : undefined
                   }
+                  onOpenCounter={(counter) => setOpened({ local, counter })}
                 />
               ))}
             </SimpleGrid>
@@ -272,6 +280,16 @@ export function DashboardPage() {
             </Group>
           </Group>
         </Paper>
+      )}
+
+      {opened && period && (
+        <CounterExams
+          key={`${opened.local.id}|${opened.counter}|${period.startDate}|${period.endDate}`}
+          period={period}
+          local={opened.local}
+          counter={opened.counter}
+          onClose={() => setOpened(null)}
+        />
       )}
 
       <OccurrencesList

@@ -1,6 +1,16 @@
 /** One service post on the dashboard: its counters, a chart of its results and its actions. */
 import { DonutChart } from '@mantine/charts';
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconFileAnalytics, IconListDetails } from '@tabler/icons-react';
 import {
   REPORT_COUNTER_LABELS,
@@ -20,9 +30,18 @@ export type LocalCardProps = {
   onSelect: () => void;
   /** The report page of the post (ADMIN only); no link when absent. */
   reportHref?: string;
+  /** Opens the exams behind a counter of this post (ADMIN and auditor). */
+  onOpenCounter?: (counter: ReportCounter) => void;
 };
 
-export function LocalCard({ local, highlighted, selected, onSelect, reportHref }: LocalCardProps) {
+export function LocalCard({
+  local,
+  highlighted,
+  selected,
+  onSelect,
+  reportHref,
+  onOpenCounter,
+}: LocalCardProps) {
   const decided = RESULT_COUNTERS.reduce((sum, counter) => sum + local.report[counter], 0);
   const approvalRate = decided > 0 ? Math.round((local.report.approved / decided) * 100) : null;
   const titleId = `posto-${local.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -46,12 +65,8 @@ export function LocalCard({ local, highlighted, selected, onSelect, reportHref }
             {local.id}
           </Text>
         </div>
-        <Badge
-          size="lg"
-          variant="light"
-          color="brand"
-          aria-label={`Total de exames: ${local.report.total}`}
-        >
+        <Badge size="lg" variant="light" color="brand">
+          <VisuallyHidden>Total de exames: </VisuallyHidden>
           {numberFormat.format(local.report.total)}
         </Badge>
       </Group>
@@ -120,7 +135,20 @@ export function LocalCard({ local, highlighted, selected, onSelect, reportHref }
                 {REPORT_COUNTER_LABELS[counter]}
               </Text>
               <Text component="dd" size="sm" fw={600} m={0}>
-                {numberFormat.format(local.report[counter])}
+                {onOpenCounter && local.report[counter] > 0 ? (
+                  <UnstyledButton
+                    onClick={() => onOpenCounter(counter)}
+                    aria-label={`Ver os exames de ${REPORT_COUNTER_LABELS[counter].toLowerCase()} (${local.report[counter]}) em ${local.name}`}
+                    data-testid={`open-${counter}`}
+                    fz="sm"
+                    fw={600}
+                    td="underline"
+                  >
+                    {numberFormat.format(local.report[counter])}
+                  </UnstyledButton>
+                ) : (
+                  numberFormat.format(local.report[counter])
+                )}
               </Text>
             </Group>
           ))}
@@ -176,7 +204,8 @@ export function CounterTile({ counter, value, active, onClick }: CounterTileProp
         background: active ? 'var(--mantine-primary-color-light)' : 'var(--mantine-color-body)',
       }}
     >
-      <Text size="xs" c="dimmed" lh={1.2}>
+      {/* On the tinted background of the pressed tile, dimmed gray would read under 4.5:1. */}
+      <Text size="xs" c={active ? undefined : 'dimmed'} lh={1.2}>
         {REPORT_COUNTER_LABELS[counter]}
       </Text>
       <Text size="xl" fw={700} lh={1.3}>

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
-import { filenameFromDisposition } from '../api/exam-report';
+import { filenameFromDisposition } from '../../../lib/api-client';
 import { ExamReportPage } from './exam-report-page';
 
 const CENTRO = {
@@ -99,6 +99,7 @@ describe('exam report page', () => {
       federativeUnit: 'DF',
       roleDescription: 'ADMIN',
       token: 'token-de-teste-0123456789',
+      registerStatus: 'enabled' as const,
       expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
     });
   });
@@ -119,8 +120,8 @@ describe('exam report page', () => {
     const totalRow = table.querySelector('[data-local-id="total"]');
     expect(totalRow).toHaveTextContent('Todos os postos');
     const detailCall = urls.find((url) => url.pathname === '/api/ExamReport/all');
-    expect(detailCall?.searchParams.get('startDate')).toBe('2026-03-01T00:00:00-03:00');
-    expect(detailCall?.searchParams.get('endDate')).toBe('2026-03-31T00:00:00-03:00');
+    expect(detailCall?.searchParams.get('startDate')).toBe('2026-03-01');
+    expect(detailCall?.searchParams.get('endDate')).toBe('2026-03-31');
 
     // One keypress away, from the keyboard too.
     screen.getByRole('button', { name: /^Pendentes de auditoria de Posto Centro: 2\./ }).focus();

@@ -29,7 +29,7 @@ import {
 import {
   ALL_LOCALS_ID,
   dayInZone,
-  parseReportDate,
+  parsePeriodDate,
   REPORT_COUNTER_LABELS,
   REPORT_COUNTERS,
   type LocalReport,
@@ -43,13 +43,13 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { PeriodPicker } from '../../../components/period-picker';
 import { toast } from '../../../components/toast';
 import { downloadReport, localReportQuery, type ReportPeriod } from '../api/exam-report';
-import { CounterExams } from './counter-exams';
+import { CounterExams } from '../../../components/counter-exams';
 
 const numberFormat = new Intl.NumberFormat('pt-BR');
 
 function dayParam(value: string | null): string | null {
   if (!value) return null;
-  const parsed = parseReportDate(value);
+  const parsed = parsePeriodDate(value);
   return parsed ? parsed.day : null;
 }
 

@@ -1,45 +1,30 @@
 /** Exams API (list, detail, CSV import); query keys live in these factories only. */
-import type { BatchResult, Exam, ExamResult, ExamStatus } from '@exame/shared';
+import type {
+  BatchResult,
+  ExamDetail,
+  ExamPage,
+  ExamResult,
+  ExamSort,
+  ExamStatus,
+} from '@exame/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { ApiError, defaultErrorText, joinUrl } from '../../../lib/api-client';
-import { appStore } from '../../../lib/app-store';
-import { readWebConfig } from '../../../lib/config';
 
 export type ExamListParams = {
-  startDate: Date | null;
-  endDate: Date | null;
+  /** `YYYY-MM-DD`, a day in São Paulo (the API's period contract), inclusive. */
+  startDate: string | null;
+  endDate: string | null;
   schedulingLocal: string[];
   status: ExamStatus[];
   result: ExamResult[];
   search: string;
   page: number;
   pageSize: number;
-  sort: 'schedulingDate' | 'candidateName' | 'status' | 'schedulingLocal';
+  sort: ExamSort;
   order: 'asc' | 'desc';
 };
 
-export type ExamPage = { items: Exam[]; total: number; page: number; pageSize: number };
-
-export type ExamDetail = {
-  exam: Exam;
-  history: Array<{
-    fromStatus: string | null;
-    toStatus: string;
-    fromResult: string | null;
-    toResult: string | null;
-    source: string;
-    at: string;
-  }>;
-  occurrences: Array<{
-    id: string;
-    type: string;
-    description: string;
-    occurredAt: string;
-    photoUrl: string | null;
-  }>;
-  photos: Array<{ id: string; capturedAt: string; url: string; width: number; height: number }>;
-};
+export type { ExamDetail, ExamPage };
 
 export const examKeys = {
   all: ['exams'] as const,
@@ -83,57 +68,14 @@ export function examDetailQuery(schedulingId: string) {
 
 export type ImportOutcome = BatchResult & { rows: number };
 
-/**
- * Sends the CSV with upload progress (fetch has none), with the same error
- * rules as the API client: the server's `Error` and its per-line details.
- */
+/** Sends the CSV with upload progress; a rejected file lists its problems in `details`. */
 export function importExamsCsv(
   file: Blob,
   onProgress: (fraction: number) => void,
 ): Promise<ImportOutcome> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', joinUrl(readWebConfig().apiBaseUrl, 'api/Exam/import'));
-    const token = appStore.getState().user?.token;
-    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
-    request.setRequestHeader('content-type', 'text/csv');
-    request.timeout = 300_000;
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    request.onload = () => {
-      let body: {
-        Error?: string;
-        code?: string;
-        details?: Array<{ path: string; message: string }>;
-      } | null = null;
-      try {
-        body = JSON.parse(request.responseText);
-      } catch {
-        body = null;
-      }
-      if (request.status >= 200 && request.status < 300) {
-        onProgress(1);
-        resolve(body as unknown as ImportOutcome);
-        return;
-      }
-      const error = new ApiError(
-        body?.Error ?? defaultErrorText(`HTTP ${request.status}`),
-        request.status,
-        body?.code ?? null,
-      );
-      reject(Object.assign(error, { details: body?.details ?? [] }));
-    };
-    request.onerror = () =>
-      reject(
-        new ApiError(
-          defaultErrorText('falha de comunicação com o servidor'),
-          null,
-          'NETWORK_ERROR',
-        ),
-      );
-    request.ontimeout = () =>
-      reject(new ApiError(defaultErrorText('tempo limite de 300 s excedido'), null, 'TIMEOUT'));
-    request.send(file);
+  return api.upload<ImportOutcome>('api/Exam/import', file, {
+    contentType: 'text/csv',
+    onProgress,
+    timeoutMs: 300_000,
   });
 }

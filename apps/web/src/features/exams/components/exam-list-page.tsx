@@ -7,7 +7,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
   UnstyledButton,
 } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
@@ -32,10 +31,11 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ListPageHeader } from '../../../components/list-page';
 import { PaginationFooter } from '../../../components/pagination-footer';
 import { QueryContent } from '../../../components/query-content';
 import { useAppState } from '../../../lib/app-store';
-import { localOptionsQuery } from '../../scheduling-locals/api/locals';
+import { unitPostsQuery } from '../../../lib/unit-posts';
 import { examListQuery, type ExamListParams } from '../api/exams';
 import { ExamStatusBadge } from './exam-status';
 import { ImportExamsButton } from './import-exams';
@@ -87,10 +87,11 @@ export function ExamListPage() {
   const [sort, setSort] = useState<SortKey>('schedulingDate');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
 
-  const localOptions = useQuery(localOptionsQuery);
+  const localOptions = useQuery(unitPostsQuery);
   const params: ExamListParams = {
-    startDate: range[0] ? dayjs(range[0]).startOf('day').toDate() : null,
-    endDate: range[1] ? dayjs(range[1]).endOf('day').toDate() : null,
+    // The API's period contract: the picked calendar days, read in São Paulo, both inclusive.
+    startDate: range[0] ? dayjs(range[0]).format('YYYY-MM-DD') : null,
+    endDate: range[1] ? dayjs(range[1]).format('YYYY-MM-DD') : null,
     schedulingLocal: locals,
     status: statuses,
     result: results,
@@ -116,15 +117,11 @@ export function ExamListPage() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>Exames</Title>
-          <Text c="dimmed" size="sm">
-            Consulte os exames da unidade por período, posto, situação e resultado.
-          </Text>
-        </div>
-        {role === 'ADMIN' && <ImportExamsButton icon={<IconFileImport size={16} />} />}
-      </Group>
+      <ListPageHeader
+        title="Exames"
+        description="Consulte os exames da unidade por período, posto, situação e resultado."
+        action={role === 'ADMIN' && <ImportExamsButton icon={<IconFileImport size={16} />} />}
+      />
       <Paper withBorder p="md" radius="md">
         <Group align="flex-end" gap="sm" wrap="wrap">
           <DatePickerInput

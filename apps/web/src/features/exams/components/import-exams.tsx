@@ -11,10 +11,11 @@ import {
   Text,
 } from '@mantine/core';
 import { CSV_IMPORT_COLUMNS } from '@exame/shared';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { AppModal } from '../../../components/app-modal';
 import { toast } from '../../../components/toast';
+import { ApiError } from '../../../lib/api-client';
 import { examKeys, importExamsCsv, type ImportOutcome } from '../api/exams';
 
 type Problem = { path: string; message: string };
@@ -27,6 +28,21 @@ export function ImportExamsButton({ icon }: { icon?: ReactNode }) {
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
   const [error, setError] = useState<{ message: string; problems: Problem[] } | null>(null);
   const queryClient = useQueryClient();
+  const upload = useMutation({
+    mutationFn: (csv: File) => importExamsCsv(csv, setProgress),
+    onSuccess: async (result) => {
+      setOutcome(result);
+      toast.success(`${result.created} exames importados.`, 'Importação concluída');
+      await queryClient.invalidateQueries({ queryKey: examKeys.all });
+    },
+    onError: (failure) => {
+      setError({
+        message: failure.message,
+        problems: failure instanceof ApiError ? failure.details : [],
+      });
+      setProgress(null);
+    },
+  });
 
   const reset = () => {
     setFile(null);
@@ -40,7 +56,7 @@ export function ImportExamsButton({ icon }: { icon?: ReactNode }) {
     reset();
   };
 
-  const send = async () => {
+  const send = () => {
     if (!file) return;
     if (file.size > MAX_FILE_BYTES) {
       setError({ message: 'O arquivo passa de 10 MB. Divida-o em partes menores.', problems: [] });
@@ -49,16 +65,7 @@ export function ImportExamsButton({ icon }: { icon?: ReactNode }) {
     setError(null);
     setOutcome(null);
     setProgress(0);
-    try {
-      const result = await importExamsCsv(file, setProgress);
-      setOutcome(result);
-      toast.success(`${result.created} exames importados.`, 'Importação concluída');
-      await queryClient.invalidateQueries({ queryKey: examKeys.all });
-    } catch (caught) {
-      const failure = caught as Error & { details?: Problem[] };
-      setError({ message: failure.message, problems: failure.details ?? [] });
-      setProgress(null);
-    }
+    upload.mutate(file);
   };
 
   const uploading = progress !== null && !outcome && !error;
@@ -72,7 +79,8 @@ export function ImportExamsButton({ icon }: { icon?: ReactNode }) {
         <Stack gap="md">
           <Text size="sm">
             Envie um arquivo CSV (separado por ponto e vírgula ou vírgula) com o cabeçalho{' '}
-            <Text span ff="monospace" size="xs">
+            {/* The long header wraps instead of widening (and scrolling) the dialog. */}
+            <Text span ff="monospace" size="xs" style={{ overflowWrap: 'anywhere' }}>
               {CSV_IMPORT_COLUMNS.join(';')}
             </Text>
             . Datas no formato dd/mm/aaaa hh:mm (horário de Brasília). Se alguma linha tiver
@@ -146,7 +154,7 @@ export function ImportExamsButton({ icon }: { icon?: ReactNode }) {
             </List>
           )}
           <Button
-            onClick={() => void (outcome ? close() : send())}
+            onClick={() => (outcome ? close() : send())}
             disabled={!file || uploading}
             loading={uploading}
           >

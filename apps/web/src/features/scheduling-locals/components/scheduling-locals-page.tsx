@@ -1,26 +1,17 @@
 /** `scheduling-locals` (ADMIN): list, search, create, edit, deactivate and reactivate service posts. */
-import {
-  Badge,
-  Button,
-  Group,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
-import type { SchedulingLocal } from '@exame/shared';
+import { Badge, Button, Group, Paper, Stack, Table, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { localIdentifierProblem, type SchedulingLocal } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { QueryContent } from '../../../components/query-content';
 import { AppModal } from '../../../components/app-modal';
+import { ListPageHeader, ListSearch, usePagedSearch } from '../../../components/list-page';
+import { PaginationFooter } from '../../../components/pagination-footer';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
+import { useAppState } from '../../../lib/app-store';
 import {
   createLocal,
   localKeys,
@@ -29,13 +20,14 @@ import {
   type LocalInput,
 } from '../api/locals';
 
-const PAGE_SIZE = 20;
-
 function LocalForm({
+  unit,
   initial,
   onSubmit,
   onCancel,
 }: {
+  /** The ADMIN's unit: CE identifiers may contain a dash, others may not. */
+  unit: string;
   initial: LocalInput;
   onSubmit: (input: LocalInput) => Promise<void>;
   onCancel: () => void;
@@ -47,9 +39,8 @@ function LocalForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const next: typeof errors = {};
-    if (!/^[A-Za-z0-9._]{2,80}$/.test(values.identifier.trim())) {
-      next.identifier = 'Use de 2 a 80 letras, números, ponto ou sublinhado (sem hífen).';
-    }
+    const identifierProblem = localIdentifierProblem(unit, values.identifier);
+    if (identifierProblem) next.identifier = identifierProblem;
     if (values.description.trim().length < 3) next.description = 'Informe o nome do posto.';
     setErrors(next);
     if (Object.keys(next).length > 0) return;
@@ -61,7 +52,10 @@ function LocalForm({
         address: values.address?.trim() || null,
       });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'LOCAL_IDENTIFIER_TAKEN')
+      if (
+        error instanceof ApiError &&
+        (error.code === 'LOCAL_IDENTIFIER_TAKEN' || error.code === 'LOCAL_IDENTIFIER_INVALID')
+      )
         setErrors({ identifier: error.message });
       else toast.error(error instanceof Error ? error.message : String(error));
     } finally {
@@ -107,13 +101,13 @@ function LocalForm({
 }
 
 export function SchedulingLocalsPage() {
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  const { search, debouncedSearch, page, pageSize, setSearch, setPage, setPageSize } =
+    usePagedSearch(20);
   const [editing, setEditing] = useState<SchedulingLocal | 'new' | null>(null);
+  const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const queryClient = useQueryClient();
   const { showAlert } = useAlert();
-  const list = useQuery(localListQuery({ page, pageSize: PAGE_SIZE, search: debouncedSearch }));
+  const list = useQuery(localListQuery({ page, pageSize, search: debouncedSearch }));
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: localKeys.all });
   const toggle = useMutation({
@@ -146,42 +140,38 @@ export function SchedulingLocalsPage() {
       ],
     });
 
+  const saveLocal = useMutation({
+    mutationFn: ({ id, input }: { id: string | null; input: LocalInput }) =>
+      id === null ? createLocal(input) : updateLocal(id, input),
+    onSuccess: async (local, { id }) => {
+      toast.success(`${local.description} foi ${id === null ? 'criado' : 'atualizado'}.`);
+      setEditing(null);
+      await refresh();
+    },
+  });
+  // The form shows the errors of its fields; the mutation keeps the rest.
   const save = async (input: LocalInput) => {
-    if (editing === 'new') {
-      await createLocal(input);
-      toast.success(`${input.description} foi criado.`);
-    } else if (editing) {
-      await updateLocal(editing.id, input);
-      toast.success(`${input.description} foi atualizado.`);
-    }
-    setEditing(null);
-    await refresh();
+    if (editing === null) return;
+    await saveLocal.mutateAsync({ id: editing === 'new' ? null : editing.id, input });
   };
 
   const data = list.data;
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>Postos de atendimento</Title>
-          <Text c="dimmed" size="sm">
-            Locais onde os exames são aplicados.
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          Novo posto
-        </Button>
-      </Group>
-      <TextInput
+      <ListPageHeader
+        title="Postos de atendimento"
+        description="Locais onde os exames são aplicados."
+        action={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            Novo posto
+          </Button>
+        }
+      />
+      <ListSearch
+        label="Buscar postos"
         placeholder="Buscar por nome ou identificador"
-        aria-label="Buscar postos"
-        leftSection={<IconSearch size={16} />}
         value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          setPage(1);
-        }}
-        maw={420}
+        onChange={setSearch}
       />
       <Paper withBorder radius="md">
         <QueryContent
@@ -238,15 +228,15 @@ export function SchedulingLocalsPage() {
           )}
         </QueryContent>
       </Paper>
-      {data && data.total > PAGE_SIZE && (
-        <Group justify="flex-end">
-          <Pagination
-            total={Math.ceil(data.total / PAGE_SIZE)}
-            value={page}
-            onChange={setPage}
-            aria-label="Páginas"
-          />
-        </Group>
+      {data && (
+        <PaginationFooter
+          total={data.total}
+          page={page}
+          pageSize={pageSize}
+          noun={['posto', 'postos']}
+          onPage={setPage}
+          onPageSize={setPageSize}
+        />
       )}
       <AppModal
         opened={editing !== null}
@@ -256,6 +246,7 @@ export function SchedulingLocalsPage() {
       >
         {editing !== null && (
           <LocalForm
+            unit={unit}
             initial={
               editing === 'new'
                 ? { identifier: '', description: '', address: null }

@@ -1,40 +1,19 @@
 /** `create-users`: an ADMIN creates a user of any role in the ADMIN's unit; the user gets the register link. */
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import { findFederativeUnit, ROLES, type CreateUserInput } from '@exame/shared';
-import { useQueryClient } from '@tanstack/react-query';
+import { findFederativeUnit, ROLES } from '@exame/shared';
 import { useNavigate } from 'react-router';
 import { toast } from '../../../components/toast';
-import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
-import { createUser, userKeys } from '../api/users';
+import { useCreateUser } from './use-create-user';
 import { UserForm } from './user-form';
-
-export function serverFieldErrors(
-  error: unknown,
-): Partial<Record<keyof CreateUserInput, string>> | null {
-  if (!(error instanceof ApiError)) return null;
-  if (error.code === 'USER_EMAIL_TAKEN') return { email: error.message };
-  if (error.code === 'USER_CPF_TAKEN') return { cpf: error.message };
-  return null;
-}
 
 export function CreateUserPage() {
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-
-  const submit = async (input: CreateUserInput) => {
-    try {
-      const user = await createUser(input);
-      await queryClient.invalidateQueries({ queryKey: userKeys.all });
-      toast.success(`Enviamos para ${user.email} o link para cadastrar a senha.`, 'Usuário criado');
-      navigate('/list-users');
-    } catch (error) {
-      const fields = serverFieldErrors(error);
-      if (fields) return fields;
-      toast.error(error instanceof Error ? error.message : String(error));
-    }
-  };
+  const submit = useCreateUser('admin', (user) => {
+    toast.success(`Enviamos para ${user.email} o link para cadastrar a senha.`, 'Usuário criado');
+    return navigate('/list-users');
+  });
 
   return (
     <Stack gap="md">

@@ -3,29 +3,21 @@
  * as such, in the ADMIN's own unit (never in another unit).
  */
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import { findFederativeUnit, type CreateUserInput } from '@exame/shared';
+import { findFederativeUnit } from '@exame/shared';
 import { BackHome } from '../../../components/back-home';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
-import { createUser } from '../api/users';
-import { serverFieldErrors } from './create-user-page';
+import { useCreateUser } from './use-create-user';
 import { UserForm } from './user-form';
 
 export function DemoRegisterPage() {
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
-  const submit = async (input: CreateUserInput) => {
-    try {
-      const user = await createUser(input, 'demo');
-      toast.success(
-        `${user.name} recebeu por e-mail o link para cadastrar a senha.`,
-        'Usuário de demonstração criado',
-      );
-    } catch (error) {
-      const fields = serverFieldErrors(error);
-      if (fields) return fields;
-      toast.error(error instanceof Error ? error.message : String(error));
-    }
-  };
+  const submit = useCreateUser('demo', (user) =>
+    toast.success(
+      `${user.name} recebeu por e-mail o link para cadastrar a senha.`,
+      'Usuário de demonstração criado',
+    ),
+  );
   return (
     <Stack gap="md" p="md" maw={720} mx="auto">
       <BackHome />
@@ -38,7 +30,7 @@ export function DemoRegisterPage() {
       </div>
       <Paper withBorder p="lg" radius="md">
         <UserForm
-          roles={['AUDITOR', 'VIEWER', 'ROOM_INSPECTOR']}
+          roles={['auditor', 'VIEWER', 'ROOM_INSPECTOR']}
           unitLabel={`${unit} — ${findFederativeUnit(unit)?.name ?? ''}`}
           submitLabel="Cadastrar"
           onSubmit={submit}

@@ -1,12 +1,11 @@
 /** `list-users`: the users of the ADMIN's unit, paginated on the server, with search and enable/disable. */
-import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, Stack, Table } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
 import { maskCpf, ROLE_LABELS, type User } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { ListPageHeader, ListSearch, usePagedSearch } from '../../../components/list-page';
 import { PaginationFooter } from '../../../components/pagination-footer';
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
@@ -15,10 +14,8 @@ import { setRegisterStatus, userKeys, userListQuery } from '../api/users';
 
 export function ListUsersPage() {
   const me = useAppState((state) => state.user);
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(10);
+  const { search, debouncedSearch, page, pageSize, setSearch, setPage, setPageSize } =
+    usePagedSearch(10);
   const queryClient = useQueryClient();
   const { showAlert } = useAlert();
   const list = useQuery(userListQuery({ page, pageSize, search: debouncedSearch }));
@@ -60,27 +57,20 @@ export function ListUsersPage() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>Usuários</Title>
-          <Text c="dimmed" size="sm">
-            Usuários da unidade {me?.federativeUnit}
-          </Text>
-        </div>
-        <Button component={Link} to="/create-users" leftSection={<IconUserPlus size={16} />}>
-          Novo usuário
-        </Button>
-      </Group>
-      <TextInput
+      <ListPageHeader
+        title="Usuários"
+        description={`Usuários da unidade ${me?.federativeUnit ?? ''}`}
+        action={
+          <Button component={Link} to="/create-users" leftSection={<IconUserPlus size={16} />}>
+            Novo usuário
+          </Button>
+        }
+      />
+      <ListSearch
+        label="Buscar usuários"
         placeholder="Buscar por nome, e-mail ou CPF"
-        aria-label="Buscar usuários"
-        leftSection={<IconSearch size={16} />}
         value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          setPage(1);
-        }}
-        maw={420}
+        onChange={setSearch}
       />
       <Paper withBorder radius="md">
         <QueryContent
@@ -166,10 +156,7 @@ export function ListUsersPage() {
           pageSize={pageSize}
           noun={['usuário', 'usuários']}
           onPage={setPage}
-          onPageSize={(size) => {
-            setPageSize(size);
-            setPage(1);
-          }}
+          onPageSize={setPageSize}
         />
       )}
     </Stack>

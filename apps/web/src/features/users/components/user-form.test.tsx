@@ -9,7 +9,7 @@ describe('user form', () => {
     const onSubmit = vi.fn(async () => undefined);
     renderWithProviders(
       <UserForm
-        roles={['VIEWER', 'AUDITOR']}
+        roles={['VIEWER', 'auditor']}
         unitLabel="DF"
         submitLabel="Criar"
         onSubmit={onSubmit}

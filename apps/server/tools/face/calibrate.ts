@@ -1,7 +1,7 @@
 /**
  * Calibrates the match threshold on fixtures/faces/dev ONLY:
  *
- *   npx tsx apps/server/src/biometrics/calibrate.ts
+ *   npm run face:calibrate -w apps/server
  *
  * Each photo goes through the production path (validateAndNormalizeImage,
  * then the engine with its quality gates); every pair of photos gives a
@@ -11,11 +11,20 @@
  * tuned on it would make the benchmark's measurement meaningless.
  */
 import fs from 'node:fs';
-import { AppError } from '../lib/app-error';
-import { DEFAULT_FACE_MATCH_THRESHOLD, FaceEngine, type FaceAnalysis } from './face-engine';
-import { descriptorDistance } from './descriptor';
-import { faceFixturesDir, fixturePairs, hasFaceFixtures, listFixtures } from './fixtures';
-import { validateAndNormalizeImage } from './image';
+import { descriptorDistance } from '../../src/biometrics/descriptor';
+import {
+  DEFAULT_FACE_MATCH_THRESHOLD,
+  FaceEngine,
+  type FaceAnalysis,
+} from '../../src/biometrics/face-engine';
+import { validateAndNormalizeImage } from '../../src/biometrics/image';
+import { AppError } from '../../src/lib/app-error';
+import {
+  faceFixturesDir,
+  fixturePairs,
+  hasFaceFixtures,
+  listFixtures,
+} from '../../test/faces/fixtures';
 import { equalErrorRate, ratesAt, thresholdForFmr } from './metrics';
 
 const TARGET_FMR = 0.01;

@@ -1,8 +1,9 @@
 /**
- * Dev-only study behind the engine's descriptor settings (`alignment` and
- * `mirrorAverage` in DEFAULT_FACE_CORE_OPTIONS, face-engine.ts):
+ * Dev-only study behind the engine's descriptor (`jitterCrops` in
+ * DEFAULT_FACE_CORE_OPTIONS, face-engine.ts, and the upright face box rather
+ * than a rotated chip or a mirror average, which the engine does not have):
  *
- *   npx tsx apps/server/src/biometrics/descriptor-study.ts
+ *   npm run face:descriptor-study -w apps/server
  *
  * It reads fixtures/faces/dev ONLY (holdout/ is for the benchmark's final
  * measurement) and writes nothing. About 2 minutes on 2 cores.
@@ -13,7 +14,7 @@
  *   pipeline uses (no rotation);
  * - box xN: the mean descriptor of N crops of that box: the box itself,
  *   then 95% and 105% of it, then shifts of 3% left, right, up and down
- *   (JITTER in engine-core.mjs). The descriptor moves by ~0.08 when the box
+ *   (STUDY_CROPS in study-engine.mjs). The descriptor moves by ~0.08 when the box
  *   moves by one pixel, so averaging a few crops removes some of that noise;
  * - chip: the face rotated and scaled onto the 150x150 mean-face chip that
  *   dlib, whose network face-api ships, trained it on;
@@ -56,30 +57,32 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { analyzeFace, baselineDescriptor, loadFaceModels } from './engine-core.mjs';
-import type { FaceCoreOptions } from './engine-core.mjs';
-import { descriptorDistance } from './descriptor';
-import { DEFAULT_FACE_CORE_OPTIONS } from './face-engine';
-import { faceFixturesDir, hasFaceFixtures, listFixtures, type FixturePhoto } from './fixtures';
-import { validateAndNormalizeImage } from './image';
+import { descriptorDistance } from '../../src/biometrics/descriptor';
+import { analyzeFace, loadFaceModels } from '../../src/biometrics/engine-core.mjs';
+import { DEFAULT_FACE_CORE_OPTIONS } from '../../src/biometrics/face-engine';
+import { validateAndNormalizeImage } from '../../src/biometrics/image';
+import {
+  faceFixturesDir,
+  hasFaceFixtures,
+  listFixtures,
+  type FixturePhoto,
+} from '../../test/faces/fixtures';
 import { equalErrorRate, ratesAt, thresholdForFmr } from './metrics';
+import { baselineDescriptor, describeVariant, type DescriptorVariant } from './study-engine.mjs';
 
 const TARGET_FMR = 0.01;
 const ROLL_DEGREES = 12;
 
-type Variant = {
-  name: string;
-  options: Pick<FaceCoreOptions, 'alignment' | 'mirrorAverage' | 'jitterCrops'>;
-};
+type Variant = { name: string; options: DescriptorVariant };
 
 const VARIANTS: Variant[] = [
-  { name: 'box', options: { alignment: 'box', mirrorAverage: false, jitterCrops: 1 } },
-  { name: 'box + mirror', options: { alignment: 'box', mirrorAverage: true, jitterCrops: 1 } },
-  { name: 'box x3', options: { alignment: 'box', mirrorAverage: false, jitterCrops: 3 } },
-  { name: 'box x5', options: { alignment: 'box', mirrorAverage: false, jitterCrops: 5 } },
-  { name: 'box x7', options: { alignment: 'box', mirrorAverage: false, jitterCrops: 7 } },
-  { name: 'chip', options: { alignment: 'chip', mirrorAverage: false, jitterCrops: 1 } },
-  { name: 'chip + mirror', options: { alignment: 'chip', mirrorAverage: true, jitterCrops: 1 } },
+  { name: 'box', options: { alignment: 'box', mirror: false, crops: 1 } },
+  { name: 'box + mirror', options: { alignment: 'box', mirror: true, crops: 1 } },
+  { name: 'box x3', options: { alignment: 'box', mirror: false, crops: 3 } },
+  { name: 'box x5', options: { alignment: 'box', mirror: false, crops: 5 } },
+  { name: 'box x7', options: { alignment: 'box', mirror: false, crops: 7 } },
+  { name: 'chip', options: { alignment: 'chip', mirror: false, crops: 1 } },
+  { name: 'chip + mirror', options: { alignment: 'chip', mirror: true, crops: 1 } },
 ];
 
 type Condition = { name: string; make: (file: string) => Promise<Buffer> };
@@ -207,10 +210,10 @@ async function main(): Promise<void> {
     baselineDescriptor(bytes, { inputSize: 416, scoreThreshold: 0.5 }),
   );
   for (const variant of VARIANTS) {
-    const options: FaceCoreOptions = { ...DEFAULT_FACE_CORE_OPTIONS, ...variant.options };
+    const describe = describeVariant(variant.options);
     await run(variant.name, async (bytes) => {
       const { jpeg } = await validateAndNormalizeImage(bytes);
-      const result = await analyzeFace(jpeg, options);
+      const result = await analyzeFace(jpeg, DEFAULT_FACE_CORE_OPTIONS, describe);
       return result.ok ? result.face.descriptor : null;
     });
   }

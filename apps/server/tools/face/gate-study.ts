@@ -2,7 +2,7 @@
  * Dev-only study behind the engine's quality gates, exposure correction and
  * detector sizes (DEFAULT_FACE_CORE_OPTIONS in face-engine.ts):
  *
- *   npx tsx apps/server/src/biometrics/gate-study.ts [size] [light] [blur]
+ *   npm run face:gate-study -w apps/server [-- size light blur]
  *
  * It reads fixtures/faces/dev ONLY (holdout/ is for the benchmark's final
  * measurement; a gate chosen by looking at it would make that measurement
@@ -54,12 +54,25 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { analyzeFace, loadFaceModels } from './engine-core.mjs';
-import type { CoreResult, FaceBox, FaceCoreOptions, FaceQuality } from './engine-core.mjs';
-import { descriptorDistance } from './descriptor';
-import { DEFAULT_FACE_CORE_OPTIONS, DEFAULT_FACE_MATCH_THRESHOLD } from './face-engine';
-import { faceFixturesDir, hasFaceFixtures, listFixtures, type FixturePhoto } from './fixtures';
-import { validateAndNormalizeImage } from './image';
+import { descriptorDistance } from '../../src/biometrics/descriptor';
+import { analyzeFace, loadFaceModels } from '../../src/biometrics/engine-core.mjs';
+import type {
+  CoreResult,
+  FaceBox,
+  FaceCoreOptions,
+  FaceQuality,
+} from '../../src/biometrics/engine-core.mjs';
+import {
+  DEFAULT_FACE_CORE_OPTIONS,
+  DEFAULT_FACE_MATCH_THRESHOLD,
+} from '../../src/biometrics/face-engine';
+import { validateAndNormalizeImage } from '../../src/biometrics/image';
+import {
+  faceFixturesDir,
+  hasFaceFixtures,
+  listFixtures,
+  type FixturePhoto,
+} from '../../test/faces/fixtures';
 import { ratesAt } from './metrics';
 
 const FRAME = { width: 640, height: 480 };

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import sharp, { type Sharp } from 'sharp';
+import { validateAndNormalizeImage } from '../../src/biometrics/image';
 import { fixturePath } from './fixtures';
-import { validateAndNormalizeImage } from './image';
 
 const CAPTURE_WIDTH = 640;
 const CAPTURE_HEIGHT = 400;
@@ -105,9 +105,9 @@ export async function photoWithoutFace(file: string): Promise<Buffer> {
 }
 
 /**
- * A burst as the capture modal sends it: the picture itself, then two frames
+ * A burst as the capture modal takes it: the picture itself, then two frames
  * of the same scene moved by a few pixels (a person holding still is never
- * perfectly still).
+ * perfectly still). Sent as `image` = the first, `frames` = the others.
  */
 export async function burstAround(jpeg: Buffer): Promise<Buffer[]> {
   const { width = 0, height = 0 } = await sharp(jpeg).metadata();

@@ -1,4 +1,7 @@
-/** The exams behind one counter of the report, paginated on the server. */
+/**
+ * The exams behind one counter of the report, paginated on the server: opened
+ * from the per-post report and from the dashboard.
+ */
 import {
   Alert,
   Badge,
@@ -6,9 +9,7 @@ import {
   Center,
   Group,
   Loader,
-  Pagination,
   Paper,
-  Select,
   Table,
   Text,
   Title,
@@ -18,7 +19,6 @@ import {
   ALL_LOCALS_ID,
   EXAM_RESULT_LABELS,
   EXAM_STATUS_LABELS,
-  PAGE_SIZE_OPTIONS,
   REPORT_COUNTER_LABELS,
   type LocalReport,
   type ReportCounter,
@@ -26,7 +26,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
-import { counterExamsQuery, type ReportPeriod } from '../api/exam-report';
+import { counterExamsQuery, type ReportPeriod } from '../lib/report-queries';
+import { PaginationFooter } from './pagination-footer';
 
 const numberFormat = new Intl.NumberFormat('pt-BR');
 
@@ -49,7 +50,6 @@ export function CounterExams({ period, local, counter, onClose }: CounterExamsPr
     heading.current?.focus();
   }, []);
   const data = query.data;
-  const totalPages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const localName = local.id === ALL_LOCALS_ID ? 'todos os postos' : local.name;
 
   return (
@@ -134,30 +134,18 @@ export function CounterExams({ period, local, counter, onClose }: CounterExamsPr
           </Table>
         </Table.ScrollContainer>
       )}
-      {data && data.total > 0 && (
-        <Group justify="space-between" mt="sm">
-          <Select
-            aria-label="Exames por página"
-            data={PAGE_SIZE_OPTIONS.map((size) => ({
-              value: String(size),
-              label: `${size} por página`,
-            }))}
-            value={String(pageSize)}
-            onChange={(value) => {
-              setPageSize(Number(value ?? 20));
-              setPage(1);
-            }}
-            allowDeselect={false}
-            w={150}
-          />
-          <Pagination
-            total={totalPages}
-            value={page}
-            onChange={setPage}
-            size="sm"
-            aria-label="Páginas de exames"
-          />
-        </Group>
+      {data && (
+        <PaginationFooter
+          total={data.total}
+          page={page}
+          pageSize={pageSize}
+          noun={['exame', 'exames']}
+          onPage={setPage}
+          onPageSize={(size) => {
+            setPageSize(size);
+            setPage(1);
+          }}
+        />
       )}
     </Paper>
   );

@@ -1,0 +1,107 @@
+/** The SQL of `api/BiopassID`: enrolled templates and the record of every verification. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { biometricTemplates, biometricVerifications } from '../../db/schema/index';
+
+export type TemplateRow = typeof biometricTemplates.$inferSelect;
+export type NewVerificationRow = typeof biometricVerifications.$inferInsert;
+
+export async function findTemplate(
+  db: Executor,
+  unit: string,
+  cpf: string,
+): Promise<TemplateRow | null> {
+  const [row] = await db
+    .select()
+    .from(biometricTemplates)
+    .where(and(eq(biometricTemplates.federativeUnit, unit), eq(biometricTemplates.cpf, cpf)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The capture keys of the enrolment of `cpf`, locked until the transaction ends; null when none. */
+export async function lockTemplateImageKeys(
+  tx: Executor,
+  unit: string,
+  cpf: string,
+): Promise<string[] | null> {
+  const [row] = await tx
+    .select({ imageKeys: biometricTemplates.imageKeys })
+    .from(biometricTemplates)
+    .where(and(eq(biometricTemplates.federativeUnit, unit), eq(biometricTemplates.cpf, cpf)))
+    .for('update');
+  return row?.imageKeys ?? null;
+}
+
+/** Creates the enrolment of a CPF of the unit, or replaces it. */
+export async function upsertTemplate(
+  tx: Executor,
+  row: {
+    federativeUnit: string;
+    cpf: string;
+    templateSealed: string;
+    descriptorVersion: string;
+    imageKeys: string[];
+    enrolledBy: string;
+  },
+  now: Date,
+): Promise<void> {
+  await tx
+    .insert(biometricTemplates)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [biometricTemplates.federativeUnit, biometricTemplates.cpf],
+      set: {
+        templateSealed: row.templateSealed,
+        descriptorVersion: row.descriptorVersion,
+        imageKeys: row.imageKeys,
+        enrolledBy: row.enrolledBy,
+        updatedAt: now,
+      },
+    });
+}
+
+/**
+ * Replaces the descriptors of a template unless it changed since it was read
+ * (a re-enrolment meanwhile wins); true when it was replaced.
+ */
+export async function replaceTemplateIfUnchanged(
+  tx: Executor,
+  template: Pick<TemplateRow, 'id' | 'templateSealed'>,
+  next: { templateSealed: string; descriptorVersion: string },
+): Promise<boolean> {
+  const updated = await tx
+    .update(biometricTemplates)
+    .set(next)
+    .where(
+      and(
+        eq(biometricTemplates.id, template.id),
+        eq(biometricTemplates.templateSealed, template.templateSealed),
+      ),
+    )
+    .returning({ id: biometricTemplates.id });
+  return updated.length > 0;
+}
+
+/** The owner (unit and CPF) of the enrolment a stored capture belongs to. */
+export async function findTemplateOwnerByImageKey(
+  db: Executor,
+  key: string,
+): Promise<{ federativeUnit: string; cpf: string } | null> {
+  const [row] = await db
+    .select({ federativeUnit: biometricTemplates.federativeUnit, cpf: biometricTemplates.cpf })
+    .from(biometricTemplates)
+    .where(sql`${biometricTemplates.imageKeys} @> ${JSON.stringify([key])}::jsonb`)
+    .limit(1);
+  return row ?? null;
+}
+
+/** Records one verification (decided or refused); returns its id. */
+export async function insertVerification(db: Executor, row: NewVerificationRow): Promise<string> {
+  const [created] = await db
+    .insert(biometricVerifications)
+    .values(row)
+    .returning({ id: biometricVerifications.id });
+  if (!created) throw new Error('insert returned no row');
+  return created.id;
+}

@@ -1,0 +1,389 @@
+/**
+ * Accessibility of every screen (eMAG, WCAG 2.1 AA) in Chromium with
+ * axe-core: no serious or critical violation, and a document title naming the
+ * screen and the product, on every public and signed-in screen and on the
+ * states people meet there (validation errors, dialogs, open lists, the
+ * calendar, toasts, a narrow window), for the profiles whose screens differ,
+ * with the default, DF and CE themes. The counts per screen are written to
+ * e2e/artifacts/a11y-report.json.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, signIn } from '../support/auth';
+import { axeViolations, describeViolation, isSerious } from '../support/axe';
+import { artifactsDir, launchBrowser, screenshot } from '../support/browser';
+import { startServer, type RunningServer } from '../support/server';
+
+const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
+const VIEWER = { email: 'examinador@demo.exame.local', password: ADMIN.password };
+const ROOM_INSPECTOR = { email: 'fiscal@demo.exame.local', password: ADMIN.password };
+const DF_ADMIN = { email: 'admin.df@demo.exame.local', password: ADMIN.password };
+const PRODUCT = 'Exame Teórico';
+
+type Who = { email: string; password: string };
+type ScreenReport = {
+  screen: string;
+  title: string;
+  serious: number;
+  violations: Array<{ id: string; impact: string | null; nodes: number }>;
+};
+
+/** `usuários (tema DF)` -> `usuarios-tema-df`. */
+function fileName(screen: string): string {
+  return screen
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+}
+
+describe('accessibility of every screen in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const found: string[] = [];
+  const reports: ScreenReport[] = [];
+  const wrongTitles: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    fs.mkdirSync(artifactsDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(artifactsDir, 'a11y-report.json'),
+      `${JSON.stringify(reports, null, 2)}\n`,
+    );
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /**
+   * Waits for the screen, runs axe on it, keeps its serious and critical
+   * violations and checks its document title (`<title> · Exame Teórico`).
+   */
+  async function check(page: Page, screen: string, title: string, ready: () => Promise<unknown>) {
+    await ready();
+    const violations = await axeViolations(page);
+    const serious = violations.filter(isSerious);
+    found.push(...serious.map((violation) => describeViolation(screen, violation)));
+    const documentTitle = await page.title();
+    if (documentTitle !== `${title} · ${PRODUCT}`) {
+      wrongTitles.push(`${screen}: "${documentTitle}" (esperado "${title} · ${PRODUCT}")`);
+    }
+    reports.push({
+      screen,
+      title: documentTitle,
+      serious: serious.reduce((sum, violation) => sum + violation.nodes.length, 0),
+      violations: violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        nodes: violation.nodes.length,
+      })),
+    });
+    await screenshot(page, `a11y-${fileName(screen)}`);
+  }
+
+  async function newPage(viewport = { width: 1280, height: 900 }) {
+    const context = await browser.newContext({ viewport });
+    return { context, page: await context.newPage() };
+  }
+
+  async function session(baseUrl: string, who: Who, viewport?: { width: number; height: number }) {
+    const opened = await newPage(viewport);
+    await signIn(opened.page, baseUrl, who.email, who.password);
+    return opened;
+  }
+
+  const dialog = (page: Page) => page.getByRole('dialog').last();
+  const firstOption = (page: Page) => page.getByRole('option').first();
+  const tableOrEmpty = (page: Page) =>
+    page.locator('table tbody tr, main :text-matches("Nenhum", "i")').first();
+
+  /** The login screen and its states, on a given address (themes come from it). */
+  async function loginStates(page: Page, baseUrl: string, suffix: string) {
+    await page.goto(`${baseUrl}/login`);
+    const heading = () => page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    await check(page, `login${suffix}`, 'Entrar', heading);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await check(page, `login: campos obrigatórios${suffix}`, 'Entrar', () =>
+      page.getByText('Informe um e-mail válido.').waitFor(),
+    );
+    await page.getByRole('textbox', { name: 'E-mail' }).fill(ADMIN.email);
+    await page.getByRole('textbox', { name: 'Senha' }).fill('senha-errada-123');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await check(page, `login: senha errada${suffix}`, 'Entrar', () =>
+      page.getByTestId('login-error').waitFor(),
+    );
+  }
+
+  it('public screens', async () => {
+    const { context, page } = await newPage();
+    await loginStates(page, server.baseUrl, '');
+    await page.getByRole('button', { name: 'Esqueci minha senha' }).click();
+    await check(page, 'login: esqueci minha senha', 'Entrar', () => dialog(page).waitFor());
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    await page.getByRole('textbox', { name: 'Unidade federativa' }).click();
+    await check(page, 'login: lista de unidades', 'Entrar', () => firstOption(page).waitFor());
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${server.baseUrl}/reset-password/52998224725#token=abc`);
+    await check(page, 'redefinir senha', 'Redefinir senha', () =>
+      page.getByRole('heading').first().waitFor(),
+    );
+    await page.goto(`${server.baseUrl}/register-password/52998224725#token=abc`);
+    await check(page, 'cadastrar senha', 'Cadastrar senha', () =>
+      page.getByRole('heading').first().waitFor(),
+    );
+    await page.goto(`${server.baseUrl}/nao-existe`);
+    await check(page, 'página não encontrada', 'Página não encontrada', () =>
+      page.getByRole('heading').first().waitFor(),
+    );
+    await context.close();
+
+    // The unit themes, from the address: the host form (DF) and the path form (CE).
+    const df = await newPage();
+    await loginStates(df.page, `http://df.localhost:${server.port}`, ' (tema DF)');
+    await df.context.close();
+    const ce = await newPage();
+    await loginStates(ce.page, `${server.baseUrl}/ce`, ' (tema CE)');
+    await ce.context.close();
+  }, 120_000);
+
+  it('ADMIN screens', async () => {
+    const { context, page } = await session(server.baseUrl, ADMIN);
+    const base = server.baseUrl;
+
+    await check(page, 'painel (ADMIN)', 'Início', () => page.getByTestId('local-cards').waitFor());
+    await page.getByRole('button', { name: 'Período', exact: true }).click();
+    await check(page, 'painel: calendário', 'Início', () =>
+      page.getByRole('button', { name: 'Próximo mês' }).waitFor(),
+    );
+    await page.keyboard.press('Escape');
+    await page
+      .getByTestId('local-card')
+      .first()
+      .getByRole('button', { name: /^Ver ocorrências/ })
+      .click();
+    await check(page, 'painel: posto selecionado', 'Início', () =>
+      page.getByTestId('selected-local').waitFor(),
+    );
+    await page.locator('[data-testid^="open-"]').first().click();
+    await check(page, 'painel: exames de um contador', 'Início', () =>
+      page.getByTestId('counter-exams').waitFor(),
+    );
+
+    await page.goto(`${base}/exames`);
+    await check(page, 'exames', 'Exames', () => page.locator('table tbody tr').first().waitFor());
+    await page.getByRole('textbox', { name: 'Situação' }).click();
+    await check(page, 'exames: filtro aberto', 'Exames', () => firstOption(page).waitFor());
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /Importar/ }).click();
+    await check(page, 'exames: importar', 'Exames', () => dialog(page).waitFor());
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    await page.locator('table tbody tr a').first().click();
+    await check(page, 'exame', 'Exame', async () => {
+      await page.waitForURL(/\/exames\/.+/);
+      await page.getByRole('heading').first().waitFor();
+    });
+    await page.goto(`${base}/exames/nao-existe`);
+    await check(page, 'exame inexistente', 'Exame', () =>
+      page
+        .getByRole('alert')
+        .or(page.getByText('Erro', { exact: true }))
+        .first()
+        .waitFor(),
+    );
+
+    await page.goto(`${base}/list-users`);
+    await check(page, 'usuários', 'Usuários', () =>
+      page.locator('table tbody tr').first().waitFor(),
+    );
+    await page.getByRole('button', { name: 'Desabilitar' }).first().click();
+    await check(page, 'usuários: confirmar desabilitar', 'Usuários', () => dialog(page).waitFor());
+    await dialog(page).getByRole('button', { name: 'Cancelar' }).click();
+    await dialog(page).waitFor({ state: 'hidden' });
+
+    await page.goto(`${base}/create-users`);
+    await check(page, 'novo usuário', 'Novo usuário', () => page.locator('form').first().waitFor());
+    await page.getByRole('button', { name: 'Criar usuário' }).click();
+    await check(page, 'novo usuário: campos obrigatórios', 'Novo usuário', () =>
+      page.locator('[aria-invalid="true"]').first().waitFor(),
+    );
+    await page.getByRole('textbox', { name: 'Nome completo' }).fill('Pessoa Acessível');
+    await page.getByRole('textbox', { name: 'E-mail' }).fill('acessivel@demo.exame.local');
+    await page.getByRole('textbox', { name: 'CPF' }).fill('39053344705');
+    await page.getByRole('textbox', { name: 'Perfil' }).click();
+    await check(page, 'novo usuário: lista de perfis', 'Novo usuário', () =>
+      firstOption(page).waitFor(),
+    );
+    await page.getByRole('option', { name: 'Auditor' }).click();
+    await page.getByRole('button', { name: 'Criar usuário' }).click();
+    await check(page, 'usuários: aviso de usuário criado', 'Usuários', () =>
+      page.getByText('Usuário criado').waitFor(),
+    );
+
+    await page.goto(`${base}/scheduling-locals`);
+    await check(page, 'postos', 'Postos de atendimento', () =>
+      page.locator('table tbody tr').first().waitFor(),
+    );
+    await page.getByRole('button', { name: /^Novo posto/ }).click();
+    await check(page, 'postos: novo posto', 'Postos de atendimento', () => dialog(page).waitFor());
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${base}/integracao`);
+    await check(page, 'integração', 'Integração', () => page.locator('main form').waitFor());
+    await page.getByRole('textbox', { name: 'Nome da nova chave' }).fill('Sistema de provas');
+    await page.getByRole('button', { name: 'Criar chave' }).click();
+    await check(page, 'integração: chave criada', 'Integração', () => dialog(page).waitFor());
+    await dialog(page).getByRole('button', { name: 'Concluir' }).click();
+
+    await page.goto(`${base}/exam-report/all`);
+    await check(page, 'relatório', 'Relatório dos postos', () =>
+      page.locator('table').first().waitFor(),
+    );
+    await page.locator('table tbody tr [data-counter="finished"] button').first().click();
+    await check(page, 'relatório: exames de um contador', 'Relatório dos postos', () =>
+      page.getByTestId('counter-exams').waitFor(),
+    );
+    await page.goto(`${base}/demo-register`);
+    await check(page, 'cadastro de demonstração', 'Cadastro de demonstração', () =>
+      page.locator('form').first().waitFor(),
+    );
+    await page.goto(`${base}/demo-biometry/52998224725`);
+    await check(page, 'biometria', 'Biometria facial', () =>
+      page.getByRole('heading').first().waitFor(),
+    );
+    await context.close();
+
+    // A phone-sized window: the menu behind its button.
+    const phone = await session(base, ADMIN, { width: 390, height: 844 });
+    await check(phone.page, 'painel (celular)', 'Início', () =>
+      phone.page.getByTestId('local-cards').waitFor(),
+    );
+    await phone.page.getByRole('button', { name: 'Abrir menu' }).click();
+    await check(phone.page, 'menu (celular)', 'Início', () =>
+      phone.page
+        .getByRole('navigation', { name: 'Menu principal' })
+        .getByRole('link')
+        .first()
+        .waitFor(),
+    );
+    await phone.context.close();
+  }, 240_000);
+
+  it('auditor, examiner and room-inspector screens', async () => {
+    const base = server.baseUrl;
+    const auditor = await session(base, AUDITOR);
+    await check(auditor.page, 'painel (auditor)', 'Início', () =>
+      auditor.page.getByTestId('local-cards').waitFor(),
+    );
+    await auditor.page.goto(`${base}/exames`);
+    await check(auditor.page, 'exames (auditor)', 'Exames', () =>
+      auditor.page.locator('table tbody tr').first().waitFor(),
+    );
+    await auditor.page.locator('table tbody tr a').first().click();
+    await check(auditor.page, 'exame (auditor)', 'Exame', () =>
+      auditor.page.getByRole('heading').first().waitFor(),
+    );
+    await auditor.page.goto(`${base}/list-users`);
+    await check(auditor.page, 'acesso restrito (auditor)', 'Usuários', () =>
+      auditor.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),
+    );
+    await auditor.page.goto(`${base}/exam-report/all`);
+    await check(
+      auditor.page,
+      'acesso restrito a rota de ADMIN (auditor)',
+      'Relatório dos postos',
+      () => auditor.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),
+    );
+    await auditor.context.close();
+
+    const viewer = await session(base, VIEWER);
+    await check(viewer.page, 'início (examinador)', 'Início', () =>
+      viewer.page.locator('main h2').first().waitFor(),
+    );
+    await viewer.page.goto(`${base}/exames`);
+    await check(viewer.page, 'acesso restrito (examinador)', 'Exames', () =>
+      viewer.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),
+    );
+    await viewer.context.close();
+
+    const inspector = await session(base, ROOM_INSPECTOR);
+    await check(inspector.page, 'início (fiscal de sala)', 'Início', () =>
+      inspector.page.locator('main h2').first().waitFor(),
+    );
+    await inspector.context.close();
+  }, 180_000);
+
+  it('DF and CE themes', async () => {
+    // The DF unit's own administrator on the unit's address (host form).
+    const dfHost = `http://df.localhost:${server.port}`;
+    const df = await session(dfHost, DF_ADMIN);
+    await check(df.page, 'painel (tema DF, unidade DF)', 'Início', () =>
+      df.page.getByRole('heading').first().waitFor(),
+    );
+    await df.page.goto(`${dfHost}/list-users`);
+    await check(df.page, 'usuários (tema DF)', 'Usuários', () =>
+      df.page.locator('table tbody tr').first().waitFor(),
+    );
+    await df.context.close();
+
+    // Both themes over the demo data (path form), screen by screen.
+    for (const [uf, theme] of [
+      ['df', 'tema DF'],
+      ['ce', 'tema CE'],
+    ] as const) {
+      const base = `${server.baseUrl}/${uf}`;
+      const { context, page } = await session(base, ADMIN);
+      await check(page, `painel (${theme})`, 'Início', () =>
+        page.getByTestId('local-cards').waitFor(),
+      );
+      await page.getByRole('button', { name: 'Período', exact: true }).click();
+      await check(page, `painel: calendário (${theme})`, 'Início', () =>
+        page.getByRole('button', { name: 'Próximo mês' }).waitFor(),
+      );
+      await page.keyboard.press('Escape');
+      await page.getByTestId('resume-approved').click();
+      await page.locator('[data-testid^="open-"]').first().click();
+      await check(page, `painel: contador e exames (${theme})`, 'Início', () =>
+        page.getByTestId('counter-exams').waitFor(),
+      );
+      await page.goto(`${base}/exames`);
+      await check(page, `exames (${theme})`, 'Exames', () => tableOrEmpty(page).waitFor());
+      await page.locator('table tbody tr a').first().click();
+      await check(page, `exame (${theme})`, 'Exame', () =>
+        page.getByRole('heading').first().waitFor(),
+      );
+      await page.goto(`${base}/list-users`);
+      await check(page, `usuários (${theme})`, 'Usuários', () =>
+        page.locator('table tbody tr').first().waitFor(),
+      );
+      await page.goto(`${base}/create-users`);
+      await page.getByRole('button', { name: 'Criar usuário' }).click();
+      await check(page, `novo usuário: campos obrigatórios (${theme})`, 'Novo usuário', () =>
+        page.locator('[aria-invalid="true"]').first().waitFor(),
+      );
+      await page.goto(`${base}/scheduling-locals`);
+      await check(page, `postos (${theme})`, 'Postos de atendimento', () =>
+        page.locator('table tbody tr').first().waitFor(),
+      );
+      await page.goto(`${base}/exam-report/all`);
+      await check(page, `relatório (${theme})`, 'Relatório dos postos', () =>
+        page.locator('table').first().waitFor(),
+      );
+      await context.close();
+    }
+  }, 240_000);
+
+  it('found no serious or critical violation, and every screen has its title', () => {
+    expect(found).toEqual([]);
+    expect(wrongTitles).toEqual([]);
+    expect(reports.length).toBeGreaterThanOrEqual(50);
+  });
+});
