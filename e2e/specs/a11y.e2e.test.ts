@@ -127,7 +127,7 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'login: esqueci minha senha', 'Entrar', () => dialog(page).waitFor());
     await page.keyboard.press('Escape');
     await dialog(page).waitFor({ state: 'hidden' });
-    await page.getByRole('textbox', { name: 'Unidade federativa' }).click();
+    await page.getByRole('combobox', { name: 'Unidade federativa' }).click();
     await check(page, 'login: lista de unidades', 'Entrar', () => firstOption(page).waitFor());
     await page.keyboard.press('Escape');
 
@@ -167,7 +167,7 @@ describe('accessibility of every screen in Chromium', () => {
     await page
       .getByTestId('local-card')
       .first()
-      .getByRole('button', { name: /^Ver ocorrências/ })
+      .getByRole('button', { name: /^Ocorrências de/ })
       .click();
     await check(page, 'painel: posto selecionado', 'Início', () =>
       page.getByTestId('selected-local').waitFor(),
@@ -179,7 +179,7 @@ describe('accessibility of every screen in Chromium', () => {
 
     await page.goto(`${base}/exames`);
     await check(page, 'exames', 'Exames', () => page.locator('table tbody tr').first().waitFor());
-    await page.getByRole('textbox', { name: 'Situação' }).click();
+    await page.getByRole('combobox', { name: 'Situação' }).click();
     await check(page, 'exames: filtro aberto', 'Exames', () => firstOption(page).waitFor());
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: /Importar/ }).click();
@@ -218,7 +218,7 @@ describe('accessibility of every screen in Chromium', () => {
     await page.getByRole('textbox', { name: 'Nome completo' }).fill('Pessoa Acessível');
     await page.getByRole('textbox', { name: 'E-mail' }).fill('acessivel@demo.exame.local');
     await page.getByRole('textbox', { name: 'CPF' }).fill('39053344705');
-    await page.getByRole('textbox', { name: 'Perfil' }).click();
+    await page.getByRole('combobox', { name: 'Perfil' }).click();
     await check(page, 'novo usuário: lista de perfis', 'Novo usuário', () =>
       firstOption(page).waitFor(),
     );

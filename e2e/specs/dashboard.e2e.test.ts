@@ -49,9 +49,10 @@ function monthIndex(day: string): number {
   return (year ?? 0) * 12 + (month ?? 1) - 1;
 }
 
-/** `1.234` (pt-BR) -> 1234. */
+/** The number a cell shows, after any text kept for screen readers ("…: 1.234"). */
 function screenNumber(text: string | null): number {
-  return Number((text ?? '').replace(/\./g, '').trim());
+  const shown = /(\d[\d.]*)\s*$/.exec(text ?? '')?.[1];
+  return shown === undefined ? Number.NaN : Number(shown.replace(/\./g, ''));
 }
 
 async function readCardCounters(page: Page, localId: string) {
@@ -123,13 +124,11 @@ describe('service-post dashboard and report in Chromium', () => {
     const reportResponse = page.waitForResponse(
       (response) =>
         new URL(response.url()).pathname === '/api/ExamReport' &&
-        new URL(response.url()).searchParams.get('endDate') === `${endDay}T00:00:00-03:00`,
+        new URL(response.url()).searchParams.get('endDate') === endDay,
     );
     await dropdown.getByRole('button', { name: dayLabel(endDay), exact: true }).click();
     const response = await reportResponse;
-    expect(new URL(response.url()).searchParams.get('startDate')).toBe(
-      `${startDay}T00:00:00-03:00`,
-    );
+    expect(new URL(response.url()).searchParams.get('startDate')).toBe(startDay);
     const reports = (await response.json()) as LocalReport[];
     expect(reports.length).toBe(8);
     const format = (day: string) => day.split('-').reverse().join('/');
@@ -153,7 +152,7 @@ describe('service-post dashboard and report in Chromium', () => {
     await expect.poll(() => page.getByTestId('local-card').count()).toBe(1);
     const card = page.getByTestId('local-card');
     expect(await card.getAttribute('data-local-id')).toBe('DF.POSTO02');
-    await card.getByText('Posto Rodoviária').waitFor();
+    await card.getByText('Posto Rodoviária', { exact: true }).waitFor();
     const onScreen = await readCardCounters(page, 'DF.POSTO02');
     await screenshot(page, 'dashboard-search');
 
@@ -210,7 +209,7 @@ describe('service-post dashboard and report in Chromium', () => {
     const detail = (await page.evaluate(
       async ([from, to]) => {
         const user = JSON.parse(localStorage.getItem('EP_ADMIN_USER') ?? '{}') as { token: string };
-        const url = `/api/ExamReport/DF.POSTO02?startDate=${from}T00:00:00-03:00&endDate=${to}T00:00:00-03:00`;
+        const url = `/api/ExamReport/DF.POSTO02?startDate=${from}&endDate=${to}`;
         const answer = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
         return answer.json();
       },

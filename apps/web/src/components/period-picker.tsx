@@ -81,6 +81,7 @@ export function PeriodPicker({ value, onChange, label = 'Período', maw = 300 }:
       clearButtonProps={{ 'aria-label': 'Limpar período' }}
       nextLabel="Próximo mês"
       previousLabel="Mês anterior"
+      // The month and year buttons keep their visible text as their name (WCAG 2.5.3).
       ariaLabels={{
         nextMonth: 'Próximo mês',
         previousMonth: 'Mês anterior',
@@ -88,8 +89,6 @@ export function PeriodPicker({ value, onChange, label = 'Período', maw = 300 }:
         previousYear: 'Ano anterior',
         nextDecade: 'Próxima década',
         previousDecade: 'Década anterior',
-        monthLevelControl: 'Escolher o mês',
-        yearLevelControl: 'Escolher o ano',
       }}
       classNames={{ weekdaysRow: WEEKDAYS_ROW_CLASS }}
       maw={maw}

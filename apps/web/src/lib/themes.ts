@@ -154,6 +154,9 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   dark: {},
 });
 
+/** A scrolling area whose viewport takes the focus, so the arrow keys scroll it. */
+const FOCUSABLE_SCROLL = { viewportProps: { tabIndex: 0 } };
+
 export function mantineThemeFor(name: ThemeName): MantineThemeOverride {
   return createTheme({
     primaryColor: 'brand',
@@ -163,6 +166,9 @@ export function mantineThemeFor(name: ThemeName): MantineThemeOverride {
     defaultRadius: 'md',
     components: {
       Tooltip: { defaultProps: { offset: 12, zIndex: 9999 } },
+      // A wide table scrolls sideways: its viewport takes the focus, so the
+      // arrow keys scroll it (WCAG 2.1.1, axe scrollable-region-focusable).
+      TableScrollContainer: { defaultProps: { scrollAreaProps: FOCUSABLE_SCROLL } },
       // The clear (×) button of every clearable field has a name.
       Select: { defaultProps: { clearButtonProps: CLEAR_BUTTON } },
       MultiSelect: { defaultProps: { clearButtonProps: CLEAR_BUTTON } },

@@ -38,6 +38,9 @@ export function UnitSelector() {
       disabled={units.isPending}
       allowDeselect={false}
       searchable
+      // Every active unit fits without a scrolling list (a scrolling list box
+      // would need a focusable viewport, which a list box may not contain).
+      maxDropdownHeight={400}
       size="sm"
     />
   );

@@ -165,7 +165,7 @@ describe('dashboard page', () => {
     renderDashboard();
     await screen.findAllByTestId('local-card');
     await userEvent.click(
-      screen.getByRole('button', { name: 'Ver os exames de aprovados (6) em Posto Centro' }),
+      screen.getByRole('button', { name: 'Ver os exames de aprovados em Posto Centro: 6' }),
     );
     expect(await screen.findByText('Ana Lima')).toBeInTheDocument();
     const request = calls.find((call) => call.url.pathname.endsWith('/exams'));

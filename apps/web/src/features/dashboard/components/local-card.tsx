@@ -138,12 +138,15 @@ export function LocalCard({
                 {onOpenCounter && local.report[counter] > 0 ? (
                   <UnstyledButton
                     onClick={() => onOpenCounter(counter)}
-                    aria-label={`Ver os exames de ${REPORT_COUNTER_LABELS[counter].toLowerCase()} (${local.report[counter]}) em ${local.name}`}
                     data-testid={`open-${counter}`}
                     fz="sm"
                     fw={600}
                     td="underline"
                   >
+                    {/* The name is the visible number with its context (WCAG 2.5.3). */}
+                    <VisuallyHidden>
+                      {`Ver os exames de ${REPORT_COUNTER_LABELS[counter].toLowerCase()} em ${local.name}:`}
+                    </VisuallyHidden>{' '}
                     {numberFormat.format(local.report[counter])}
                   </UnstyledButton>
                 ) : (
@@ -161,9 +164,9 @@ export function LocalCard({
           leftSection={<IconListDetails size={14} aria-hidden />}
           onClick={onSelect}
           aria-pressed={selected}
-          aria-label={`${selected ? 'Deixar de destacar' : 'Ver ocorrências de'} ${local.name}`}
         >
           {selected ? 'Selecionado' : 'Ocorrências'}
+          <VisuallyHidden>{` de ${local.name}`}</VisuallyHidden>
         </Button>
         {reportHref && (
           <Button
