@@ -32,6 +32,7 @@ import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-
 import type { FaceService } from './biometrics/face-engine';
 import { faceServiceFromConfig } from './biometrics/face-service';
 import { biopassRoutes } from './modules/biopass/biopass.routes';
+import { checkInRoutes } from './modules/check-ins/check-ins.routes';
 import path from 'node:path';
 import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
@@ -213,15 +214,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     if (!options.faceService) await face.close();
   });
-  await app.register(
-    biopassRoutes({
-      db: database.db,
-      files,
-      face,
-      signedUrlTtlMs: config.signedUrlTtlMs,
-      limiter,
-    }),
-  );
+  const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter };
+  await app.register(biopassRoutes(biopass));
+  await app.register(checkInRoutes({ ...biopass, identity }));
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

@@ -10,6 +10,9 @@ export const errorBodySchema = z.object({
   Error: z.string(),
   code: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** Spec 8: a failed check-in carries the record it met, kept by the client. */
+  id: z.string().optional(),
+  checkInDate: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

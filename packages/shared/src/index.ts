@@ -14,3 +14,4 @@ export * from './exams';
 export * from './integration';
 export * from './exam-report';
 export * from './biometrics';
+export * from './check-ins';

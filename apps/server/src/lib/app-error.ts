@@ -34,6 +34,14 @@ export class AppError extends Error {
     return new AppError(code, message ?? entry.message, entry.status);
   }
 
+  /** Fields the error body carries beside `Error` and `code` (spec 8: a failed check-in's record). */
+  fields: { id?: string; checkInDate?: string } = {};
+
+  withFields(fields: { id?: string; checkInDate?: string }): this {
+    this.fields = { ...this.fields, ...fields };
+    return this;
+  }
+
   withHeader(name: string, value: string): this {
     this.headers[name] = value;
     return this;

@@ -34,8 +34,12 @@ export type SealPurpose = `file:${string}` | `template:${string}:${string}`;
 export const fileAad = (key: string): SealPurpose => `file:${key}`;
 export const templateAad = (unit: string, cpf: string): SealPurpose => `template:${unit}:${cpf}`;
 
-/** The routes a signed address can be made for; a signature for one is refused by the others. */
-export type SignedRoute = 'face-image' | 'exam-photo';
+/**
+ * What a signature is for: an image route a signed address is made for, or
+ * examiner 2's confirmed identity (`proctoring`); a signature for one is
+ * refused by the others.
+ */
+export type SignedRoute = 'face-image' | 'exam-photo' | 'check-in-face' | 'proctoring';
 
 /** The configured key, or one generated once and kept (mode 0600) in DATA_DIR/secrets. */
 export function resolveFileKey(dataDir: string, configured: Buffer | undefined): Buffer {

@@ -30,9 +30,8 @@ const FRAMEWORK_ERRORS: Readonly<
 };
 
 export function toErrorBody(error: AppError): ErrorBody {
-  return error.details
-    ? { Error: error.message, code: error.code, details: error.details }
-    : { Error: error.message, code: error.code };
+  const body: ErrorBody = { Error: error.message, code: error.code, ...error.fields };
+  return error.details ? { ...body, details: error.details } : body;
 }
 
 export function normaliseError(error: unknown): AppError {

@@ -3,6 +3,7 @@
  * sensitive personal data (LGPD Art. 11): both are stored encrypted with
  * AES-256-GCM; the captures live in the encrypted file store.
  */
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -54,9 +55,21 @@ export const biometricVerifications = pgTable(
     threshold: real('threshold').notNull(),
     liveness: jsonb('liveness').$type<Record<string, unknown>>(),
     errorCode: text('error_code'),
+    /** The decision: the face matched and the burst looked live. */
+    verified: boolean('verified').notNull().default(false),
+    /**
+     * The verified picture, kept (encrypted) only where it is evidence: the
+     * check-in and check-out of an examiner (`api/Auth/biometric-viewer-checkin`).
+     */
+    captureKey: text('capture_key'),
+    /** When a check-in or check-out used this verification; each admits once. */
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    index('biometric_verifications_capture_idx')
+      .on(table.captureKey)
+      .where(sql`capture_key is not null`),
     index('biometric_verifications_unit_cpf_idx').on(
       table.federativeUnit,
       table.cpf,

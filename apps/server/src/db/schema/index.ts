@@ -3,3 +3,4 @@ export * from './federative-units';
 export * from './identity';
 export * from './exams';
 export * from './biometrics';
+export * from './check-ins';

@@ -8,7 +8,7 @@ import { AUTH_ERRORS, type AuthUser } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import type { SessionUser } from '../../lib/actors';
-import { findUserByEmail } from '../users/users.repository';
+import { findUserByEmail, type UserRow } from '../users/users.repository';
 import type { IdentityDeps } from './identity-deps';
 import {
   accountKey,
@@ -57,19 +57,8 @@ export async function signIn(
         { key: accountKey(email), factor: settings.failureFactor },
         { key: ipKey(input.ip), factor: settings.ipFailureFactor },
       ];
-  const reservation = await reserveAttempt(deps.db, keys, settings, now);
-  if (!reservation.admitted) {
-    const retryAfter = Math.max(
-      1,
-      Math.ceil((reservation.blockedUntil.getTime() - now.getTime()) / 1000),
-    );
-    throw AppError.from(AUTH_ERRORS, 'login-blocked').withHeader('retry-after', String(retryAfter));
-  }
-
-  const passwordOk =
-    user?.passwordHash !== null && user?.passwordHash !== undefined
-      ? await deps.hasher.verify(user.passwordHash, input.password)
-      : await deps.hasher.verifyNothing(input.password);
+  const reservation = await admitAttempt(deps, keys, now);
+  const passwordOk = await passwordMatches(deps, user, input.password);
 
   if (!user || !passwordOk || user.registerStatus !== 'enabled') {
     // The attempt was counted when it was reserved.
@@ -108,6 +97,58 @@ export async function signIn(
     },
     deviceToken,
   };
+}
+
+/** Counts an attempt against its keys before any password is checked; refuses while they are blocked. */
+async function admitAttempt(deps: IdentityDeps, keys: ThrottleKey[], now: Date) {
+  const reservation = await reserveAttempt(deps.db, keys, deps.config.loginThrottle, now);
+  if (!reservation.admitted) {
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((reservation.blockedUntil.getTime() - now.getTime()) / 1000),
+    );
+    throw AppError.from(AUTH_ERRORS, 'login-blocked').withHeader('retry-after', String(retryAfter));
+  }
+  return reservation;
+}
+
+/** One argon2id verification whether or not the account (or its password) exists. */
+function passwordMatches(
+  deps: IdentityDeps,
+  user: { passwordHash: string | null } | undefined,
+  password: string,
+): Promise<boolean> {
+  return user?.passwordHash !== null && user?.passwordHash !== undefined
+    ? deps.hasher.verify(user.passwordHash, password)
+    : deps.hasher.verifyNothing(password);
+}
+
+/**
+ * Checks another person's e-mail and password without opening a session
+ * (examiner 2 at the room's check-in, `api/Auth/viewer-checkin`): the same
+ * throttle and the same work as a sign-in, so it is no way around either.
+ * Returns the enabled account, or fails as a sign-in fails.
+ */
+export async function verifyCredentials(
+  deps: IdentityDeps,
+  input: { email: string; password: string; ip: string },
+  now: Date = new Date(),
+): Promise<UserRow> {
+  const email = input.email.trim().toLowerCase();
+  const user = await findUserByEmail(deps.db, email);
+  const settings = deps.config.loginThrottle;
+  const reservation = await admitAttempt(
+    deps,
+    [
+      { key: accountKey(email), factor: settings.failureFactor },
+      { key: ipKey(input.ip), factor: settings.ipFailureFactor },
+    ],
+    now,
+  );
+  const passwordOk = await passwordMatches(deps, user, input.password);
+  if (!user || !passwordOk || user.registerStatus !== 'enabled') throw invalidCredentials();
+  await releaseAttempt(deps.db, reservation.keys);
+  return user;
 }
 
 export async function signOut(deps: Pick<IdentityDeps, 'db'>, user: SessionUser): Promise<void> {

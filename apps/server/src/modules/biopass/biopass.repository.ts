@@ -1,5 +1,5 @@
 /** The SQL of `api/BiopassID`: enrolled templates and the record of every verification. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { biometricTemplates, biometricVerifications } from '../../db/schema/index';
 
@@ -104,4 +104,56 @@ export async function insertVerification(db: Executor, row: NewVerificationRow):
     .returning({ id: biometricVerifications.id });
   if (!created) throw new Error('insert returned no row');
   return created.id;
+}
+
+/**
+ * Uses a verification to admit its examiner to a check-in or a check-out:
+ * it must be a positive decision of the unit, for that CPF, asked by the
+ * same user at the same post, recent, and not used before. Returns its capture key, or null
+ * when it cannot admit (two uses at once: one wins).
+ */
+export async function consumeVerifiedCapture(
+  tx: Executor,
+  ticket: {
+    id: string;
+    federativeUnit: string;
+    cpf: string;
+    requestedBy: string;
+    schedulingLocal: string;
+    notBefore: Date;
+  },
+): Promise<{ captureKey: string | null } | null> {
+  const [row] = await tx
+    .update(biometricVerifications)
+    .set({ consumedAt: new Date() })
+    .where(
+      and(
+        eq(biometricVerifications.id, ticket.id),
+        eq(biometricVerifications.federativeUnit, ticket.federativeUnit),
+        eq(biometricVerifications.cpf, ticket.cpf),
+        eq(biometricVerifications.requestedBy, ticket.requestedBy),
+        eq(biometricVerifications.schedulingLocal, ticket.schedulingLocal),
+        eq(biometricVerifications.verified, true),
+        isNull(biometricVerifications.consumedAt),
+        gte(biometricVerifications.createdAt, ticket.notBefore),
+      ),
+    )
+    .returning({ captureKey: biometricVerifications.captureKey });
+  return row ?? null;
+}
+
+/** The owner (unit and CPF) of a kept verification capture. */
+export async function findCaptureOwner(
+  db: Executor,
+  key: string,
+): Promise<{ federativeUnit: string; cpf: string } | null> {
+  const [row] = await db
+    .select({
+      federativeUnit: biometricVerifications.federativeUnit,
+      cpf: biometricVerifications.cpf,
+    })
+    .from(biometricVerifications)
+    .where(eq(biometricVerifications.captureKey, key))
+    .limit(1);
+  return row ?? null;
 }

@@ -151,6 +151,15 @@ function forRole(role: Role, result: Required<VerifyResponse>): VerifyResponse {
   };
 }
 
+export type VerifyInput = {
+  cpf: string;
+  image: string;
+  frames?: string[];
+  uf?: string | null;
+  local?: string | null;
+  deviceId?: string | null;
+};
+
 /**
  * `POST api/BiopassID/Verify`: 1:1 against the enrolled template of the
  * caller's unit. A decision needs the burst (`image` then `frames`, at least
@@ -161,15 +170,24 @@ function forRole(role: Role, result: Required<VerifyResponse>): VerifyResponse {
 export async function verifyFace(
   deps: BiopassDeps,
   actor: SessionUser,
-  input: {
-    cpf: string;
-    image: string;
-    frames?: string[];
-    uf?: string | null;
-    local?: string | null;
-    deviceId?: string | null;
-  },
+  input: VerifyInput,
 ): Promise<VerifyResponse> {
+  const { response } = await verifyBurst(deps, actor, input, { keepCapture: false });
+  return forRole(actor.role, response);
+}
+
+/**
+ * The verification itself, with every score. With `keepCapture`, a verified
+ * picture is kept (encrypted) as the evidence of what it admits (an
+ * examiner's check-in or check-out), and its key is recorded with the
+ * verification; a picture that did not verify is never kept.
+ */
+export async function verifyBurst(
+  deps: BiopassDeps,
+  actor: SessionUser,
+  input: VerifyInput,
+  options: { keepCapture: boolean },
+): Promise<{ response: Required<VerifyResponse>; captureKey: string | null }> {
   if (actor.federativeUnit !== FACE_VALIDATION_UNIT) {
     throw AppError.from(BIOPASS_ERRORS, 'FACE_VALIDATION_UNAVAILABLE');
   }
@@ -220,26 +238,40 @@ export async function verifyFace(
       }
     : { checked: true, passed: false, checks: null, note: burst.error.message };
   const verified = best.match && liveness.passed === true;
-  const verificationId = await record({
-    match: best.match,
-    distance: best.distance,
-    liveness: liveness as unknown as Record<string, unknown>,
-  });
-  return forRole(actor.role, {
-    verificationId,
-    cpf,
-    match: best.match,
-    verified,
-    distance: Number(best.distance.toFixed(4)),
-    similarity: Number(best.similarity.toFixed(4)),
-    threshold: best.threshold,
-    liveness,
-    message: verified
-      ? FACE_VALIDATION_SUCCESS
-      : !best.match
-        ? 'O rosto capturado não corresponde ao cadastro facial deste CPF.'
-        : 'Não foi possível confirmar que a captura foi feita ao vivo. Movimente levemente o rosto durante a captura e tente novamente.',
-  });
+  // The file is written before the row that names it; if the row is not
+  // written, the file is removed (and the retention sweep removes any a crash left).
+  const captureKey = verified && options.keepCapture ? await deps.files.put(probe.jpeg) : null;
+  let verificationId: string;
+  try {
+    verificationId = await record({
+      match: best.match,
+      verified,
+      captureKey,
+      distance: best.distance,
+      liveness: liveness as unknown as Record<string, unknown>,
+    });
+  } catch (error) {
+    if (captureKey) await deps.files.remove(captureKey);
+    throw error;
+  }
+  return {
+    captureKey,
+    response: {
+      verificationId,
+      cpf,
+      match: best.match,
+      verified,
+      distance: Number(best.distance.toFixed(4)),
+      similarity: Number(best.similarity.toFixed(4)),
+      threshold: best.threshold,
+      liveness,
+      message: verified
+        ? FACE_VALIDATION_SUCCESS
+        : !best.match
+          ? 'O rosto capturado não corresponde ao cadastro facial deste CPF.'
+          : 'Não foi possível confirmar que a captura foi feita ao vivo. Movimente levemente o rosto durante a captura e tente novamente.',
+    },
+  };
 }
 
 /** The enrolment of a CPF with short-lived addresses of its captures (each view is logged when opened). */

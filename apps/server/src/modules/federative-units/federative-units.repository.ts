@@ -1,4 +1,4 @@
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { federativeUnits } from '../../db/schema/index';
 
@@ -13,4 +13,9 @@ export async function findAllFederativeUnits(db: Executor) {
     })
     .from(federativeUnits)
     .orderBy(asc(federativeUnits.name));
+}
+
+export async function findFederativeUnit(db: Executor, uf: string) {
+  const [row] = await db.select().from(federativeUnits).where(eq(federativeUnits.uf, uf)).limit(1);
+  return row;
 }

@@ -1,0 +1,132 @@
+/**
+ * Check-in records: the custody of a service post's room. A record is opened
+ * by one or two examiners (each admitted, where the unit requires it, by a
+ * face verification whose capture is kept), lives while they work and is
+ * closed when each has checked out (by face where required) or by an ADMIN
+ * with a written reason. What happens to a record is appended to its history,
+ * never written over.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { biometricVerifications } from './biometrics';
+import { schedulingLocals } from './exams';
+import { federativeUnits } from './federative-units';
+import { users } from './identity';
+
+export const checkIns = pgTable(
+  'check_ins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    schedulingLocalId: uuid('scheduling_local_id')
+      .notNull()
+      .references(() => schedulingLocals.id),
+    /** The post identifier when the record was opened (`DEMO.POSTO01`). */
+    schedulingLocal: text('scheduling_local').notNull(),
+    status: text('status', { enum: ['open', 'closed', 'force_closed'] })
+      .notNull()
+      .default('open'),
+    openedBy: uuid('opened_by')
+      .notNull()
+      .references(() => users.id),
+    deviceId: text('device_id'),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedBy: uuid('closed_by').references(() => users.id),
+    closeReason: text('close_reason'),
+    /** Whether the unit required face validation when the record was opened. */
+    faceValidationRequired: boolean('face_validation_required').notNull(),
+  },
+  (table) => [
+    index('check_ins_unit_opened_idx').on(table.federativeUnit, table.openedAt),
+    index('check_ins_unit_local_idx').on(
+      table.federativeUnit,
+      table.schedulingLocal,
+      table.openedAt,
+    ),
+  ],
+);
+
+export const checkInViewers = pgTable(
+  'check_in_viewers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    checkInId: uuid('check_in_id')
+      .notNull()
+      .references(() => checkIns.id, { onDelete: 'cascade' }),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    /** Examiners who came in together (one transaction, one time) keep the order they were given. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    cpf: text('cpf').notNull(),
+    checkInDate: timestamp('check_in_date', { withTimezone: true }).notNull().defaultNow(),
+    /** The face verification that admitted the examiner, and its capture (encrypted file). */
+    verificationId: uuid('verification_id').references(() => biometricVerifications.id, {
+      onDelete: 'set null',
+    }),
+    faceKey: text('face_key'),
+    checkOutDate: timestamp('check_out_date', { withTimezone: true }),
+    checkOutValidated: boolean('check_out_validated').notNull().default(false),
+    checkOutVerificationId: uuid('check_out_verification_id').references(
+      () => biometricVerifications.id,
+      { onDelete: 'set null' },
+    ),
+    checkOutFaceKey: text('check_out_face_key'),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    /**
+     * In the room now: the record is open, the examiner has not checked out
+     * and was not removed. One examiner holds at most one open record: the
+     * partial unique index decides between two check-ins at once.
+     */
+    active: boolean('active').notNull().default(true),
+  },
+  (table) => [
+    index('check_in_viewers_record_idx').on(table.checkInId, table.checkInDate, table.seq),
+    uniqueIndex('check_in_viewers_one_open_key')
+      .on(table.userId)
+      .where(sql`active`),
+    index('check_in_viewers_unit_cpf_idx').on(table.federativeUnit, table.cpf),
+  ],
+);
+
+export const checkInEvents = pgTable(
+  'check_in_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The order of events written in one transaction (they share its time). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    checkInId: uuid('check_in_id')
+      .notNull()
+      .references(() => checkIns.id, { onDelete: 'cascade' }),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    type: text('type', {
+      enum: ['open', 'viewer_add', 'viewer_remove', 'viewer_check_out', 'close', 'force_close'],
+    }).notNull(),
+    actorId: uuid('actor_id').references(() => users.id),
+    /** The examiner the event concerns, when it concerns one. */
+    viewerId: uuid('viewer_id').references(() => checkInViewers.id, { onDelete: 'set null' }),
+    reason: text('reason'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('check_in_events_record_idx').on(table.checkInId, table.seq)],
+);

@@ -1,0 +1,285 @@
+/**
+ * The check-in and check-out of DF, where every examiner enters and leaves
+ * with a face verification of their own: on the real engine and the dev
+ * fixture photos (never holdout), on the embedded database tier.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaceService } from '../../biometrics/face-engine';
+import { createFaceService } from '../../biometrics/face-pool';
+import { selectRows } from '../../db/client';
+import { burstAround, devPhoto, webcamFrame } from '../../../test/faces/captures';
+import { faceFixturesDir, hasFaceFixtures } from '../../../test/faces/fixtures';
+import { buildTestApp, type TestApp } from '../../../test/helper';
+import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
+
+const skipReason = !hasFaceFixtures('dev')
+  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
+  : process.env.TEST_DATABASE_URL
+    ? 'SKIPPED: the engine runs once, on the embedded database tier'
+    : '';
+if (skipReason) console.warn(`Check-in face tests ${skipReason}`);
+
+const b64 = (buffer: Buffer) => buffer.toString('base64');
+const DEVICE = '7d3f0c2a-5b6e-4f81-9a2b-3c4d5e6f7a8b';
+
+describe.skipIf(Boolean(skipReason))(
+  `check-in with face validation (DF) ${skipReason}`.trim(),
+  () => {
+    let face: FaceService;
+    let t: TestApp;
+    let admin: Awaited<ReturnType<typeof seedSignedIn>>;
+    let first: Awaited<ReturnType<typeof seedSignedIn>>;
+    let second: Awaited<ReturnType<typeof seedUser>>;
+
+    beforeAll(async () => {
+      face = await createFaceService({ inProcess: true });
+      t = await buildTestApp({
+        faceService: face,
+        rateLimits: { verifyPerCpf: { limit: 1000 }, verifyPerUser: { limit: 1000 } },
+      });
+      admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
+      first = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF', name: 'Examinadora Um' });
+      second = await seedUser(t.app, { role: 'ROOM_INSPECTOR', unit: 'DF', name: 'Fiscal Dois' });
+      for (const identifier of ['DF.POSTO01', 'DF.POSTO02']) {
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/SchedulingLocal',
+          headers: admin.auth,
+          payload: { identifier, description: `Posto ${identifier}` },
+        });
+      }
+      for (const [cpf, photos] of [
+        [first.user.cpf, ['p01-1.jpg', 'p01-3.jpg']],
+        [second.cpf, ['p02-1.jpg', 'p02-2.jpg']],
+      ] as const) {
+        const enrolled = await t.app.inject({
+          method: 'POST',
+          url: '/api/BiopassID/Create',
+          headers: admin.auth,
+          payload: {
+            cpf,
+            images: await Promise.all(photos.map(async (p) => b64(await devPhoto(p)))),
+          },
+        });
+        expect(enrolled.statusCode, enrolled.body).toBe(201);
+      }
+    }, 180_000);
+    afterAll(async () => {
+      await t?.close();
+      await face?.close();
+    });
+
+    /** The face check of `cpf` with a capture of `photo` at `local`, asked by examiner 1. */
+    async function validate(cpf: string, photo: string, local = 'DF.POSTO01') {
+      const [image, ...frames] = await burstAround(await webcamFrame(photo));
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/Auth/biometric-viewer-checkin',
+        headers: first.auth,
+        payload: {
+          cpf,
+          image: b64(image!),
+          frames: frames.map(b64),
+          uf: 'DF',
+          local,
+          deviceId: DEVICE,
+        },
+      });
+    }
+    const post = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: first.auth, payload });
+
+    it('examiners enter by face, the captures are kept and each view is logged; each verification admits once, at its post', async () => {
+      const notExaminer = await validate(admin.user.cpf, 'p01-2.jpg');
+      expect(notExaminer.statusCode).toBe(403);
+      expect(notExaminer.json().Error).toBe('Usuário não tem permissão para participar da sala!');
+
+      const one = await validate(first.user.cpf, 'p01-2.jpg');
+      expect(one.statusCode, one.body).toBe(200);
+      expect(one.json()).toMatchObject({
+        name: 'Examinadora Um',
+        cpf: `***.${first.user.cpf.slice(3, 6)}.${first.user.cpf.slice(6, 9)}-**`,
+      });
+      expect(one.json().faceUrl).toMatch(
+        /^\/api\/SchedulingLocalCheckIn\/face\/[0-9a-f-]{36}\?viewer=/,
+      );
+      const [verification] = await selectRows<{
+        scheduling_local: string;
+        device_id: string;
+        verified: boolean;
+        capture_key: string | null;
+      }>(
+        t.database.db,
+        sql`select scheduling_local, device_id, verified, capture_key from biometric_verifications where id = ${one.json().verificationId}`,
+      );
+      expect(verification).toMatchObject({
+        scheduling_local: 'DF.POSTO01',
+        device_id: DEVICE,
+        verified: true,
+      });
+      expect(verification?.capture_key).toBeTruthy();
+
+      const image = await t.app.inject({ method: 'GET', url: one.json().faceUrl });
+      expect(image.statusCode).toBe(200);
+      expect(image.headers['content-type']).toBe('image/jpeg');
+      const views = await selectRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from activity_log where type = 'face_image_view' and actor_id = ${first.user.id} and payload->>'purpose' = 'check-in'`,
+      );
+      expect(views[0]?.n).toBe(1);
+
+      // Examiner 2: password, then face.
+      const token = (
+        await post('/api/Auth/viewer-checkin', { email: second.email, password: DEFAULT_PASSWORD })
+      ).json().proctoringToken;
+      const two = await validate(second.cpf, 'p02-3.jpg');
+      expect(two.statusCode, two.body).toBe(200);
+
+      // A verification made for another post does not open this one.
+      const elsewhere = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO02');
+      const wrongPost = await post('/api/SchedulingLocalCheckIn/checkIn', {
+        viewers: [
+          { cpf: first.user.cpf, verificationId: one.json().verificationId },
+          {
+            cpf: second.cpf,
+            verificationId: elsewhere.json().verificationId,
+            proctoringToken: token,
+          },
+        ],
+        schedulingLocal: 'DF.POSTO01',
+      });
+      expect(wrongPost.statusCode).toBe(422);
+      expect(wrongPost.json().code).toBe('CHECKIN_FACE_INVALID');
+
+      // Nothing was used by the refused check-in: the right verifications open the room.
+      const opened = await post('/api/SchedulingLocalCheckIn/checkIn', {
+        viewers: [
+          { cpf: first.user.cpf, verificationId: one.json().verificationId },
+          { cpf: second.cpf, verificationId: two.json().verificationId, proctoringToken: token },
+        ],
+        schedulingLocal: 'DF.POSTO01',
+        deviceId: DEVICE,
+      });
+      expect(opened.statusCode, opened.body).toBe(201);
+      const record = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/SchedulingLocalCheckIn/findCheckInById/${opened.json().id}`,
+          headers: first.auth,
+        })
+      ).json();
+      expect(record.faceValidationRequired).toBe(true);
+      expect(
+        record.viewers.map((viewer: { faceUrl: string | null }) => Boolean(viewer.faceUrl)),
+      ).toEqual([true, true]);
+      // Used once: the same verification cannot admit again.
+      const reused = await t.app.inject({
+        method: 'PUT',
+        url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
+        headers: admin.auth,
+        payload: { removeViewerId: record.viewers[1].id },
+      });
+      expect(reused.statusCode).toBe(200);
+      const readd = await t.app.inject({
+        method: 'PUT',
+        url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
+        headers: first.auth,
+        payload: { add: { cpf: second.cpf, verificationId: two.json().verificationId } },
+      });
+      expect(readd.statusCode).toBe(422);
+      expect(readd.json().code).toBe('CHECKIN_FACE_INVALID');
+      const again = await validate(second.cpf, 'p02-3.jpg');
+      const back = await t.app.inject({
+        method: 'PUT',
+        url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
+        headers: first.auth,
+        payload: { add: { cpf: second.cpf, verificationId: again.json().verificationId } },
+      });
+      expect(back.statusCode, back.body).toBe(200);
+    }, 120_000);
+
+    it('leaving: each examiner by face; a wrong face keeps the record open with the reason', async () => {
+      const id = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/SchedulingLocalCheckIn/findCheckIn?viewerCpf=${first.user.cpf}&schedulingLocal=DF.POSTO01`,
+          headers: first.auth,
+        })
+      ).json().id as string;
+      const read = async () =>
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/SchedulingLocalCheckIn/findCheckInById/${id}`,
+            headers: first.auth,
+          })
+        ).json();
+      const viewers = (await read()).viewers.filter(
+        (viewer: { removedAt: string | null }) => !viewer.removedAt,
+      );
+      const [mine, theirs] = viewers as Array<{ id: string }>;
+
+      const everyone = await post('/api/SchedulingLocalCheckIn/checkOut', { checkInId: id });
+      expect(everyone.json().code).toBe('CHECKIN_VIEWER_REQUIRED');
+      const noFace = await post('/api/SchedulingLocalCheckIn/checkOut', {
+        checkInId: id,
+        viewerId: theirs!.id,
+      });
+      expect(noFace.json().code).toBe('CHECKIN_FACE_REQUIRED');
+
+      // Examiner 2's CPF, another person's face: refused with the reason, nothing kept.
+      const wrong = await validate(second.cpf, 'p03-1.jpg');
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.json()).toEqual({
+        Error: 'O rosto capturado não corresponde ao cadastro facial deste CPF.',
+        code: 'FACE_NOT_VERIFIED',
+      });
+      const kept = await selectRows<{ capture_key: string | null; verified: boolean }>(
+        t.database.db,
+        sql`select capture_key, verified from biometric_verifications where cpf = ${second.cpf} order by created_at desc limit 1`,
+      );
+      expect(kept[0]).toEqual({ capture_key: null, verified: false });
+      expect((await read()).status).toBe('open');
+
+      // Examiner 1's verification does not take examiner 2 out.
+      const mineOk = await validate(first.user.cpf, 'p01-2.jpg');
+      const swapped = await post('/api/SchedulingLocalCheckIn/checkOut', {
+        checkInId: id,
+        viewerId: theirs!.id,
+        verificationId: mineOk.json().verificationId,
+      });
+      expect(swapped.json().code).toBe('CHECKIN_FACE_INVALID');
+
+      const firstOut = await post('/api/SchedulingLocalCheckIn/checkOut', {
+        checkInId: id,
+        viewerId: mine!.id,
+        verificationId: mineOk.json().verificationId,
+      });
+      expect(firstOut.statusCode, firstOut.body).toBe(200);
+      expect(firstOut.json().status).toBe('open');
+      const theirsOk = await validate(second.cpf, 'p02-3.jpg');
+      const secondOut = await post('/api/SchedulingLocalCheckIn/checkOut', {
+        checkInId: id,
+        viewerId: theirs!.id,
+        verificationId: theirsOk.json().verificationId,
+      });
+      expect(secondOut.statusCode, secondOut.body).toBe(200);
+      const closed = secondOut.json();
+      expect(closed.status).toBe('closed');
+      const left = closed.viewers.filter(
+        (viewer: { removedAt: string | null }) => !viewer.removedAt,
+      );
+      for (const viewer of left) {
+        expect(viewer).toMatchObject({ checkOutValidated: true });
+        expect(viewer.checkOutDate).not.toBeNull();
+        expect(viewer.checkOutFaceUrl).toMatch(/^\/api\/SchedulingLocalCheckIn\/face\//);
+      }
+      expect(closed.history.map((event: { type: string }) => event.type).slice(-3)).toEqual([
+        'viewer_check_out',
+        'viewer_check_out',
+        'close',
+      ]);
+    }, 120_000);
+  },
+);

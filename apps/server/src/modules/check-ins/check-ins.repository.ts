@@ -1,0 +1,351 @@
+/** The SQL of the check-in records: records, their examiners, their history and the post's exams. */
+import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client';
+import {
+  checkInEvents,
+  checkIns,
+  checkInViewers,
+  exams,
+  schedulingLocals,
+  users,
+} from '../../db/schema/index';
+import { escapeLike } from '../../db/sql-text';
+
+export type CheckInRow = typeof checkIns.$inferSelect;
+export type CheckInViewerRow = typeof checkInViewers.$inferSelect;
+export type NewCheckInViewerRow = typeof checkInViewers.$inferInsert;
+export type NewCheckInEventRow = typeof checkInEvents.$inferInsert;
+
+export type CheckInWithNames = CheckInRow & {
+  schedulingLocalDescription: string;
+  openedByName: string;
+};
+
+const openers = alias(users, 'openers');
+
+/** A record of the unit with its post's name and who opened it. */
+export async function findCheckIn(
+  db: Executor,
+  unit: string,
+  id: string,
+): Promise<CheckInWithNames | undefined> {
+  const [row] = await db
+    .select({
+      record: checkIns,
+      schedulingLocalDescription: schedulingLocals.description,
+      openedByName: openers.name,
+    })
+    .from(checkIns)
+    .innerJoin(schedulingLocals, eq(schedulingLocals.id, checkIns.schedulingLocalId))
+    .innerJoin(openers, eq(openers.id, checkIns.openedBy))
+    .where(and(eq(checkIns.federativeUnit, unit), eq(checkIns.id, id)))
+    .limit(1);
+  return row
+    ? {
+        ...row.record,
+        schedulingLocalDescription: row.schedulingLocalDescription,
+        openedByName: row.openedByName,
+      }
+    : undefined;
+}
+
+/** Locks a record of the unit until the transaction ends (changes to one record go one at a time). */
+export async function lockCheckIn(
+  tx: Executor,
+  unit: string,
+  id: string,
+): Promise<CheckInRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(checkIns)
+    .where(and(eq(checkIns.federativeUnit, unit), eq(checkIns.id, id)))
+    .for('update');
+  return row;
+}
+
+export async function insertCheckIn(
+  tx: Executor,
+  row: typeof checkIns.$inferInsert,
+): Promise<CheckInRow> {
+  const [created] = await tx.insert(checkIns).values(row).returning();
+  if (!created) throw new Error('insert returned no row');
+  return created;
+}
+
+export async function insertViewer(
+  tx: Executor,
+  row: NewCheckInViewerRow,
+): Promise<CheckInViewerRow> {
+  const [created] = await tx.insert(checkInViewers).values(row).returning();
+  if (!created) throw new Error('insert returned no row');
+  return created;
+}
+
+export async function insertEvent(tx: Executor, row: NewCheckInEventRow): Promise<void> {
+  await tx.insert(checkInEvents).values(row);
+}
+
+/** The examiners of a record, in the order they came in (spec 4). */
+export async function listViewers(db: Executor, checkInId: string): Promise<CheckInViewerRow[]> {
+  return db
+    .select()
+    .from(checkInViewers)
+    .where(eq(checkInViewers.checkInId, checkInId))
+    .orderBy(asc(checkInViewers.checkInDate), asc(checkInViewers.seq));
+}
+
+export type CheckInEventRow = {
+  type: (typeof checkInEvents.$inferSelect)['type'];
+  at: Date;
+  actorName: string | null;
+  subject: string | null;
+  reason: string | null;
+};
+
+export async function listEvents(db: Executor, checkInId: string): Promise<CheckInEventRow[]> {
+  return db
+    .select({
+      type: checkInEvents.type,
+      at: checkInEvents.at,
+      actorName: users.name,
+      subject: checkInViewers.name,
+      reason: checkInEvents.reason,
+    })
+    .from(checkInEvents)
+    .leftJoin(users, eq(users.id, checkInEvents.actorId))
+    .leftJoin(checkInViewers, eq(checkInViewers.id, checkInEvents.viewerId))
+    .where(eq(checkInEvents.checkInId, checkInId))
+    .orderBy(asc(checkInEvents.seq));
+}
+
+/** The open record an examiner is in, if any (at most one: see `check_in_viewers_one_open_key`). */
+export async function findOpenRecordOfUser(
+  db: Executor,
+  userId: string,
+): Promise<{ checkInId: string; openedAt: Date; schedulingLocal: string } | undefined> {
+  const [row] = await db
+    .select({
+      checkInId: checkIns.id,
+      openedAt: checkIns.openedAt,
+      schedulingLocal: checkIns.schedulingLocal,
+    })
+    .from(checkInViewers)
+    .innerJoin(checkIns, eq(checkIns.id, checkInViewers.checkInId))
+    .where(and(eq(checkInViewers.userId, userId), eq(checkInViewers.active, true)))
+    .limit(1);
+  return row;
+}
+
+/** The open record of the unit at a post that has this CPF among its examiners in the room. */
+export async function findOpenRecordByViewer(
+  db: Executor,
+  unit: string,
+  cpf: string,
+  schedulingLocal: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: checkIns.id })
+    .from(checkIns)
+    .innerJoin(checkInViewers, eq(checkInViewers.checkInId, checkIns.id))
+    .where(
+      and(
+        eq(checkIns.federativeUnit, unit),
+        eq(checkIns.schedulingLocal, schedulingLocal),
+        eq(checkIns.status, 'open'),
+        eq(checkInViewers.cpf, cpf),
+        eq(checkInViewers.active, true),
+      ),
+    )
+    .orderBy(desc(checkIns.openedAt))
+    .limit(1);
+  return row?.id;
+}
+
+/** Whether the user is or was an examiner of the record. */
+export async function isViewerOf(db: Executor, checkInId: string, userId: string) {
+  const [row] = await db
+    .select({ id: checkInViewers.id })
+    .from(checkInViewers)
+    .where(and(eq(checkInViewers.checkInId, checkInId), eq(checkInViewers.userId, userId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Records the check-out of an examiner still in the room; undefined when they were not. */
+export async function checkOutViewer(
+  tx: Executor,
+  viewerId: string,
+  values: {
+    at: Date;
+    validated: boolean;
+    verificationId: string | null;
+    faceKey: string | null;
+  },
+): Promise<CheckInViewerRow | undefined> {
+  const [row] = await tx
+    .update(checkInViewers)
+    .set({
+      checkOutDate: values.at,
+      checkOutValidated: values.validated,
+      checkOutVerificationId: values.verificationId,
+      checkOutFaceKey: values.faceKey,
+      active: false,
+    })
+    .where(and(eq(checkInViewers.id, viewerId), eq(checkInViewers.active, true)))
+    .returning();
+  return row;
+}
+
+export async function removeViewer(
+  tx: Executor,
+  viewerId: string,
+  at: Date,
+): Promise<CheckInViewerRow | undefined> {
+  const [row] = await tx
+    .update(checkInViewers)
+    .set({ removedAt: at, active: false })
+    .where(and(eq(checkInViewers.id, viewerId), eq(checkInViewers.active, true)))
+    .returning();
+  return row;
+}
+
+/** Closes a record: every examiner still in the room leaves it (unvalidated, at `at`). */
+export async function closeCheckIn(
+  tx: Executor,
+  id: string,
+  values: {
+    status: 'closed' | 'force_closed';
+    at: Date;
+    closedBy: string;
+    reason: string | null;
+  },
+): Promise<void> {
+  await tx
+    .update(checkInViewers)
+    .set({ checkOutDate: values.at, active: false })
+    .where(and(eq(checkInViewers.checkInId, id), eq(checkInViewers.active, true)));
+  await tx
+    .update(checkIns)
+    .set({
+      status: values.status,
+      closedAt: values.at,
+      closedBy: values.closedBy,
+      closeReason: values.reason,
+    })
+    .where(eq(checkIns.id, id));
+}
+
+export type CheckInSearch = {
+  page: number;
+  pageSize: number;
+  schedulingLocal?: string;
+  examiner?: string;
+  status?: 'open' | 'closed';
+  start?: Date;
+  endExclusive?: Date;
+};
+
+/** Records of the unit, newest first, with their examiners, filtered and paginated. */
+export async function searchCheckIns(
+  db: Executor,
+  unit: string,
+  search: CheckInSearch,
+): Promise<{ items: Array<CheckInWithNames & { viewers: CheckInViewerRow[] }>; total: number }> {
+  const conditions: Array<SQL | undefined> = [eq(checkIns.federativeUnit, unit)];
+  if (search.schedulingLocal) conditions.push(eq(checkIns.schedulingLocal, search.schedulingLocal));
+  if (search.status === 'open') conditions.push(eq(checkIns.status, 'open'));
+  if (search.status === 'closed') conditions.push(sql`${checkIns.status} <> 'open'`);
+  if (search.start) conditions.push(gte(checkIns.openedAt, search.start));
+  if (search.endExclusive) conditions.push(lt(checkIns.openedAt, search.endExclusive));
+  const examiner = search.examiner?.trim();
+  if (examiner) {
+    const digits = examiner.replace(/\D/g, '');
+    const byName = ilike(checkInViewers.name, `%${escapeLike(examiner)}%`);
+    const matches = digits.length === 11 ? or(byName, eq(checkInViewers.cpf, digits)) : byName;
+    conditions.push(
+      sql`exists (select 1 from ${checkInViewers} where ${checkInViewers.checkInId} = ${checkIns.id} and ${matches})`,
+    );
+  }
+  const where = and(...conditions);
+  const [rows, totals] = await Promise.all([
+    db
+      .select({
+        record: checkIns,
+        schedulingLocalDescription: schedulingLocals.description,
+        openedByName: openers.name,
+      })
+      .from(checkIns)
+      .innerJoin(schedulingLocals, eq(schedulingLocals.id, checkIns.schedulingLocalId))
+      .innerJoin(openers, eq(openers.id, checkIns.openedBy))
+      .where(where)
+      .orderBy(desc(checkIns.openedAt), desc(checkIns.id))
+      .limit(search.pageSize)
+      .offset((search.page - 1) * search.pageSize),
+    db.select({ total: count() }).from(checkIns).where(where),
+  ]);
+  const ids = rows.map((row) => row.record.id);
+  const viewers =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(checkInViewers)
+          .where(sql`${checkInViewers.checkInId} in ${ids}`)
+          .orderBy(asc(checkInViewers.checkInDate), asc(checkInViewers.seq));
+  return {
+    items: rows.map((row) => ({
+      ...row.record,
+      schedulingLocalDescription: row.schedulingLocalDescription,
+      openedByName: row.openedByName,
+      viewers: viewers.filter((viewer) => viewer.checkInId === row.record.id),
+    })),
+    total: totals[0]?.total ?? 0,
+  };
+}
+
+/**
+ * The exams of a post (by the exam-local rule of `examLocalBelongsToPost`)
+ * scheduled in [start, endExclusive), in time order.
+ */
+export async function listExamsOfPost(
+  db: Executor,
+  unit: string,
+  post: { identifier: string; start: Date; endExclusive: Date },
+  page: { page: number; pageSize: number },
+) {
+  const belongs =
+    unit === 'CE'
+      ? or(
+          eq(exams.schedulingLocal, post.identifier),
+          sql`'CE.' || ${exams.schedulingLocal} = ${post.identifier}`,
+        )
+      : sql`split_part(${exams.schedulingLocal}, '-', 1) = ${post.identifier}`;
+  const where = and(
+    eq(exams.federativeUnit, unit),
+    gte(exams.schedulingDate, post.start),
+    lt(exams.schedulingDate, post.endExclusive),
+    belongs,
+  );
+  const [items, totals] = await Promise.all([
+    db
+      .select()
+      .from(exams)
+      .where(where)
+      .orderBy(asc(exams.schedulingDate), asc(exams.schedulingId))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+    db.select({ total: count() }).from(exams).where(where),
+  ]);
+  return { items, total: totals[0]?.total ?? 0 };
+}
+
+/** Whether a key is a check-in capture of a record of `unit` (for the signed image route). */
+export async function isCheckInCapture(db: Executor, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: checkInViewers.id })
+    .from(checkInViewers)
+    .where(or(eq(checkInViewers.faceKey, key), eq(checkInViewers.checkOutFaceKey, key)))
+    .limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,784 @@
+/**
+ * Check-in and check-out of examiners at a service post (spec 2-9).
+ *
+ * Tenancy: every read and write is scoped by the actor's `federativeUnit`; a
+ * record, a post or an examiner of another unit is simply not found.
+ * Examiners see the records they are (or were) in; ADMIN and AUDITOR see every
+ * record of the unit. A change, its history row and its activity event share
+ * one transaction.
+ *
+ * Who may be an examiner of a record: an enabled VIEWER or ROOM_INSPECTOR of
+ * the unit whose identity is proven by the signed-in session (examiner 1), by
+ * the token of `api/Auth/viewer-checkin` (examiner 2's e-mail and password,
+ * bound to examiner 1's session) or, where the unit requires face validation,
+ * by a face verification of that CPF asked by the same session at the same
+ * post (the "separate viewer identity" of spec 6). Where the unit requires
+ * face validation (spec 5: DF), every examiner enters and leaves with a
+ * verification of their own, each used once and within
+ * CHECK_IN_FACE_TICKET_TTL_MS; its capture is kept as the evidence.
+ */
+import {
+  CHECK_IN_ERRORS,
+  CHECK_IN_FACE_TICKET_TTL_MS,
+  CHECK_IN_MAX_VIEWERS,
+  EXAMINER_ROLES,
+  FACE_VALIDATION_UNIT,
+  PROCTORING_TOKEN_TTL_MS,
+  dayInZone,
+  maskCpf,
+  pageReply,
+  resolveOpenPeriod,
+  resolvePeriod,
+  type BiometricViewerCheckinResponse,
+  type CheckInConfig,
+  type CheckInExam,
+  type CheckInRecord,
+  type CheckInResponse,
+  type CheckInSummary,
+  type Page,
+  type Role,
+  type ViewerCheckinResponse,
+} from '@exame/shared';
+import type { Executor } from '../../db/client';
+import { uniqueViolation } from '../../db/errors';
+import type { SessionUser } from '../../lib/actors';
+import { AppError } from '../../lib/app-error';
+import { signedPath } from '../../lib/signed-access';
+import { insertActivity, type ActivityType } from '../activity/activity.repository';
+import { verifyCredentials } from '../auth/auth.service';
+import type { IdentityDeps } from '../auth/identity-deps';
+import { consumeVerifiedCapture, findCaptureOwner } from '../biopass/biopass.repository';
+import { verifyBurst, type BiopassDeps } from '../biopass/biopass.service';
+import { findFederativeUnit } from '../federative-units/federative-units.repository';
+import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.repository';
+import { findUserInUnit, type UserRow } from '../users/users.repository';
+import {
+  checkOutViewer,
+  closeCheckIn,
+  findCheckIn,
+  findOpenRecordByViewer,
+  findOpenRecordOfUser,
+  insertCheckIn,
+  insertEvent,
+  insertViewer,
+  isViewerOf,
+  listEvents,
+  listExamsOfPost,
+  listViewers,
+  lockCheckIn,
+  removeViewer,
+  searchCheckIns,
+  type CheckInRow,
+  type CheckInSearch,
+  type CheckInViewerRow,
+  type CheckInWithNames,
+} from './check-ins.repository';
+
+/** The face engine's parts (verification) and the identity's (examiner 2's password). */
+export type CheckInDeps = BiopassDeps & { identity: IdentityDeps };
+
+const checkInError = (code: keyof typeof CHECK_IN_ERRORS, message?: string) =>
+  AppError.from(CHECK_IN_ERRORS, code, message);
+
+const SEES_EVERY_RECORD: readonly Role[] = ['ADMIN', 'auditor'];
+const FACE_IMAGE_PATH = '/api/SchedulingLocalCheckIn/face';
+
+/* ------------------------------------------------------------------------ */
+/* The unit's rules                                                          */
+/* ------------------------------------------------------------------------ */
+
+function faceRequired(unit: string): boolean {
+  return unit === FACE_VALIDATION_UNIT;
+}
+
+/** `GET getConfig?federativeUnit`: what the caller's unit requires of a check-in. */
+export async function getConfig(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { federativeUnit: string },
+): Promise<CheckInConfig> {
+  if (input.federativeUnit.trim().toUpperCase() !== actor.federativeUnit) {
+    throw checkInError('CHECKIN_OTHER_UNIT');
+  }
+  const unit = await findFederativeUnit(deps.db, actor.federativeUnit);
+  return {
+    federativeUnit: actor.federativeUnit,
+    faceValidationRequired: faceRequired(actor.federativeUnit),
+    secondExaminerAllowed: true,
+    maxViewers: CHECK_IN_MAX_VIEWERS,
+    proctoringEnabled: unit?.isProctoringEnable ?? false,
+  };
+}
+
+/* ------------------------------------------------------------------------ */
+/* Examiner 2's identity (`api/Auth/viewer-checkin`)                         */
+/* ------------------------------------------------------------------------ */
+
+function proctoringToken(deps: CheckInDeps, person: string, actor: string, expiresAt: number) {
+  return `${person}.${expiresAt}.${deps.files.signAccess('proctoring', person, actor, expiresAt)}`;
+}
+
+/** Whether `token` names `person`, was given to `actor`'s session, and is still valid. */
+function provesIdentity(deps: CheckInDeps, token: string, person: string, actor: string): boolean {
+  const [subject, expires, signature] = token.split('.');
+  if (!subject || !expires || !signature || subject !== person) return false;
+  return deps.files.verifyAccess('proctoring', subject, actor, Number(expires), signature);
+}
+
+/** An examiner of the unit (spec 5: same unit, VIEWER or ROOM_INSPECTOR), by CPF or as found. */
+function checkExaminer(person: UserRow | undefined, actor: SessionUser): UserRow {
+  if (!person || person.federativeUnit !== actor.federativeUnit) {
+    throw checkInError('CHECKIN_EXAMINER_NOT_FOUND');
+  }
+  if (!EXAMINER_ROLES.includes(person.role) || person.registerStatus !== 'enabled') {
+    throw checkInError('CHECKIN_EXAMINER_NOT_ALLOWED');
+  }
+  return person;
+}
+
+/**
+ * `POST api/Auth/viewer-checkin`: examiner 2's e-mail and password, checked
+ * with the throttle and the work of a sign-in, without opening a session
+ * (examiner 1's session stays as it is). A wrong password is refused as a
+ * sign-in is; the second-examiner rules of spec 5 are told only to whoever
+ * knows the password.
+ */
+export async function confirmSecondExaminer(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { email: string; password: string; firstViewerCpf?: string; ip: string },
+): Promise<ViewerCheckinResponse> {
+  const firstCpf = input.firstViewerCpf ?? actor.cpf;
+  const person = await verifyCredentials(deps.identity, input);
+  if (person.cpf === firstCpf || person.id === actor.id) {
+    throw checkInError('CHECKIN_SAME_EXAMINER');
+  }
+  checkExaminer(person, actor);
+  const expiresAt = Date.now() + PROCTORING_TOKEN_TTL_MS;
+  return {
+    user: {
+      id: person.id,
+      name: person.name,
+      email: person.email,
+      cpf: person.cpf,
+      federativeUnit: person.federativeUnit,
+      roleDescription: person.role,
+    },
+    proctoringToken: proctoringToken(deps, person.id, actor.id, expiresAt),
+    expiresAt: new Date(expiresAt).toISOString(),
+  };
+}
+
+/* ------------------------------------------------------------------------ */
+/* Face verification of an examiner (`api/Auth/biometric-viewer-checkin`)    */
+/* ------------------------------------------------------------------------ */
+
+function faceUrl(deps: CheckInDeps, key: string | null, viewer: string): string | null {
+  if (!key) return null;
+  const expiresAt = Date.now() + deps.signedUrlTtlMs;
+  return signedPath(
+    deps.files,
+    'check-in-face',
+    `${FACE_IMAGE_PATH}/${key}`,
+    key,
+    viewer,
+    expiresAt,
+  );
+}
+
+/**
+ * Verifies the face of an examiner of the unit at the room of `local`; the
+ * verified capture is kept, recorded with the post and the device, and the
+ * answer (its id) admits that examiner once to a check-in or a check-out.
+ */
+export async function biometricViewerCheckin(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: {
+    cpf: string;
+    image: string;
+    frames?: string[];
+    uf?: string;
+    local?: string | null;
+    deviceId?: string | null;
+  },
+): Promise<BiometricViewerCheckinResponse> {
+  const person = checkExaminer(
+    await findUserInUnit(deps.db, actor.federativeUnit, { cpf: input.cpf }),
+    actor,
+  );
+  const { response, captureKey } = await verifyBurst(deps, actor, input, { keepCapture: true });
+  if (!response.verified) throw checkInError('FACE_NOT_VERIFIED', response.message);
+  return {
+    verificationId: response.verificationId,
+    name: person.name,
+    cpf: maskCpf(person.cpf),
+    faceUrl: faceUrl(deps, captureKey, actor.id) ?? '',
+    currentDate: new Date().toISOString(),
+  };
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading records                                                           */
+/* ------------------------------------------------------------------------ */
+
+async function toRecord(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  record: CheckInWithNames,
+): Promise<CheckInRecord> {
+  const [viewers, events] = await Promise.all([
+    listViewers(deps.db, record.id),
+    listEvents(deps.db, record.id),
+  ]);
+  return {
+    id: record.id,
+    federativeUnit: record.federativeUnit,
+    schedulingLocal: record.schedulingLocal,
+    schedulingLocalDescription: record.schedulingLocalDescription,
+    status: record.status,
+    checkInDate: record.openedAt.toISOString(),
+    checkOutDate: record.closedAt?.toISOString() ?? null,
+    openedBy: { id: record.openedBy, name: record.openedByName },
+    deviceId: record.deviceId,
+    closeReason: record.closeReason,
+    faceValidationRequired: record.faceValidationRequired,
+    viewers: viewers.map((viewer) => ({
+      id: viewer.id,
+      userId: viewer.userId,
+      name: viewer.name,
+      cpf: maskCpf(viewer.cpf),
+      faceUrl: faceUrl(deps, viewer.faceKey, actor.id),
+      checkInDate: viewer.checkInDate.toISOString(),
+      checkOutValidated: viewer.checkOutValidated,
+      checkOutDate: viewer.checkOutDate?.toISOString() ?? null,
+      checkOutFaceUrl: faceUrl(deps, viewer.checkOutFaceKey, actor.id),
+      removedAt: viewer.removedAt?.toISOString() ?? null,
+    })),
+    history: events.map((event) => ({
+      type: event.type,
+      at: event.at.toISOString(),
+      actorName: event.actorName,
+      subject: event.subject,
+      reason: event.reason,
+    })),
+  };
+}
+
+/** A record the actor may see: any of the unit for ADMIN and AUDITOR, their own for examiners. */
+async function visibleRecord(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  id: string,
+): Promise<CheckInWithNames> {
+  const record = await findCheckIn(deps.db, actor.federativeUnit, id);
+  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
+  if (SEES_EVERY_RECORD.includes(actor.role)) return record;
+  if (record.openedBy === actor.id || (await isViewerOf(deps.db, id, actor.id))) return record;
+  throw checkInError('CHECKIN_NOT_FOUND');
+}
+
+/** `GET findCheckInById/{id}`. */
+export async function getCheckIn(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { id: string },
+): Promise<CheckInRecord> {
+  return toRecord(deps, actor, await visibleRecord(deps, actor, input.id));
+}
+
+/** `GET findCheckIn?viewerCpf&schedulingLocal`: the open record of that examiner at that post. */
+export async function findOpenCheckIn(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { viewerCpf: string; schedulingLocal: string },
+): Promise<CheckInRecord> {
+  const id = await findOpenRecordByViewer(
+    deps.db,
+    actor.federativeUnit,
+    input.viewerCpf,
+    input.schedulingLocal,
+  );
+  if (!id) throw checkInError('CHECKIN_NOT_FOUND');
+  return getCheckIn(deps, actor, { id });
+}
+
+/** `GET searchCheckIn`: the records of the unit (ADMIN and AUDITOR), newest first. */
+export async function searchRecords(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  query: Omit<CheckInSearch, 'start' | 'endExclusive'> & { startDate?: string; endDate?: string },
+): Promise<Page<CheckInSummary>> {
+  const period = resolveOpenPeriod(query.startDate, query.endDate);
+  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  const found = await searchCheckIns(deps.db, actor.federativeUnit, {
+    ...query,
+    start: period.start,
+    endExclusive: period.endExclusive,
+  });
+  return pageReply(query, {
+    total: found.total,
+    items: found.items.map((record) => ({
+      id: record.id,
+      schedulingLocal: record.schedulingLocal,
+      schedulingLocalDescription: record.schedulingLocalDescription,
+      status: record.status,
+      checkInDate: record.openedAt.toISOString(),
+      checkOutDate: record.closedAt?.toISOString() ?? null,
+      viewers: record.viewers.map((viewer) => ({
+        name: viewer.name,
+        cpf: maskCpf(viewer.cpf),
+        checkOutDate: viewer.checkOutDate?.toISOString() ?? null,
+        checkOutValidated: viewer.checkOutValidated,
+      })),
+    })),
+  });
+}
+
+/** `GET exams?checkInId`: the exams of the record's post on the day it was opened (São Paulo). */
+export async function listRecordExams(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  query: { checkInId: string; page: number; pageSize: number },
+): Promise<Page<CheckInExam>> {
+  const record = await visibleRecord(deps, actor, query.checkInId);
+  const day = dayInZone(record.openedAt);
+  const period = resolvePeriod(day, day);
+  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  const found = await listExamsOfPost(
+    deps.db,
+    actor.federativeUnit,
+    { identifier: record.schedulingLocal, start: period.start, endExclusive: period.endExclusive },
+    query,
+  );
+  return pageReply(query, {
+    total: found.total,
+    items: found.items.map((exam) => ({
+      id: exam.id,
+      cpf: maskCpf(exam.candidateCpf),
+      schedulingId: exam.schedulingId,
+      candidateName: exam.candidateName,
+      schedulingDate: exam.schedulingDate.toISOString(),
+      status: exam.status,
+      result: exam.result,
+      room: exam.room,
+      station: exam.station,
+    })),
+  });
+}
+
+/* ------------------------------------------------------------------------ */
+/* Changes                                                                   */
+/* ------------------------------------------------------------------------ */
+
+type ViewerEntry = {
+  cpf: string;
+  verificationId?: string | null;
+  proctoringToken?: string | null;
+};
+
+/** A viewer entry whose identity is proven, ready to be admitted. */
+type Admitted = { person: UserRow; verificationId: string | null };
+
+/** Checks who the entry names and how their identity is proven (the rules at the top). */
+async function proveViewer(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  entry: ViewerEntry,
+  required: boolean,
+): Promise<Admitted> {
+  const person = checkExaminer(
+    await findUserInUnit(deps.db, actor.federativeUnit, { cpf: entry.cpf }),
+    actor,
+  );
+  const bySession = person.id === actor.id;
+  const byToken = entry.proctoringToken
+    ? provesIdentity(deps, entry.proctoringToken, person.id, actor.id)
+    : false;
+  if (entry.proctoringToken && !byToken) throw checkInError('PROCTORING_TOKEN_INVALID');
+  if (required) {
+    if (!entry.verificationId) throw checkInError('CHECKIN_FACE_REQUIRED');
+    return { person, verificationId: entry.verificationId };
+  }
+  if (!bySession && !byToken) throw checkInError('CHECKIN_IDENTITY_REQUIRED');
+  return { person, verificationId: null };
+}
+
+/** Uses the face verification of an admitted examiner; its capture key, or a refusal. */
+async function useFaceTicket(
+  tx: Executor,
+  actor: SessionUser,
+  ticket: { verificationId: string; cpf: string; schedulingLocal: string },
+): Promise<string | null> {
+  const used = await consumeVerifiedCapture(tx, {
+    id: ticket.verificationId,
+    federativeUnit: actor.federativeUnit,
+    cpf: ticket.cpf,
+    requestedBy: actor.id,
+    schedulingLocal: ticket.schedulingLocal,
+    notBefore: new Date(Date.now() - CHECK_IN_FACE_TICKET_TTL_MS),
+  });
+  if (!used) throw checkInError('CHECKIN_FACE_INVALID');
+  return used.captureKey;
+}
+
+/** 409 naming the open record an examiner already holds (spec 8: its id and date are kept). */
+async function alreadyOpen(deps: CheckInDeps, person: UserRow): Promise<AppError | null> {
+  const open = await findOpenRecordOfUser(deps.db, person.id);
+  if (!open) return null;
+  return checkInError(
+    'CHECKIN_ALREADY_OPEN',
+    `${person.name} já tem uma entrada aberta no posto ${open.schedulingLocal}. Registre a saída antes de abrir outra.`,
+  ).withFields({ id: open.checkInId, checkInDate: open.openedAt.toISOString() });
+}
+
+/** A unique violation of "one open record per examiner": the record that won, as a 409. */
+async function raceLost(deps: CheckInDeps, people: UserRow[], error: unknown): Promise<never> {
+  if (uniqueViolation(error) === 'check_in_viewers_one_open_key') {
+    for (const person of people) {
+      const conflict = await alreadyOpen(deps, person);
+      if (conflict) throw conflict;
+    }
+  }
+  throw error;
+}
+
+async function recordActivity(
+  tx: Executor,
+  actor: SessionUser,
+  type: ActivityType,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  await insertActivity(tx, {
+    type,
+    actorId: actor.id,
+    federativeUnit: actor.federativeUnit,
+    payload,
+  });
+}
+
+/** `POST checkIn {viewers, schedulingLocal}`: opens the room of a post for one or two examiners. */
+export async function checkIn(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { viewers: ViewerEntry[]; schedulingLocal?: string | null; deviceId?: string | null },
+): Promise<CheckInResponse> {
+  const identifier = input.schedulingLocal?.trim();
+  if (!identifier) throw checkInError('CHECKIN_LOCAL_REQUIRED');
+  const post = await findLocalByIdentifier(deps.db, actor.federativeUnit, identifier);
+  if (!post || !post.isActive) throw checkInError('CHECKIN_LOCAL_NOT_FOUND');
+  if (input.viewers.length > CHECK_IN_MAX_VIEWERS) throw checkInError('CHECKIN_TOO_MANY_VIEWERS');
+  if (new Set(input.viewers.map((viewer) => viewer.cpf)).size !== input.viewers.length) {
+    throw checkInError('CHECKIN_SAME_EXAMINER');
+  }
+  const required = faceRequired(actor.federativeUnit);
+  const admitted: Admitted[] = [];
+  for (const entry of input.viewers) admitted.push(await proveViewer(deps, actor, entry, required));
+  const people = admitted.map((entry) => entry.person);
+  for (const person of people) {
+    const conflict = await alreadyOpen(deps, person);
+    if (conflict) throw conflict;
+  }
+
+  try {
+    const record = await deps.db.transaction(async (tx) => {
+      const now = new Date();
+      const created = await insertCheckIn(tx, {
+        federativeUnit: actor.federativeUnit,
+        schedulingLocalId: post.id,
+        schedulingLocal: post.identifier,
+        openedBy: actor.id,
+        deviceId: input.deviceId ?? null,
+        openedAt: now,
+        faceValidationRequired: required,
+      });
+      await insertEvent(tx, {
+        checkInId: created.id,
+        federativeUnit: actor.federativeUnit,
+        type: 'open',
+        actorId: actor.id,
+      });
+      for (const entry of admitted) {
+        const faceKey = entry.verificationId
+          ? await useFaceTicket(tx, actor, {
+              verificationId: entry.verificationId,
+              cpf: entry.person.cpf,
+              schedulingLocal: post.identifier,
+            })
+          : null;
+        const viewer = await insertViewer(tx, {
+          checkInId: created.id,
+          federativeUnit: actor.federativeUnit,
+          userId: entry.person.id,
+          name: entry.person.name,
+          cpf: entry.person.cpf,
+          checkInDate: now,
+          verificationId: entry.verificationId,
+          faceKey,
+        });
+        await insertEvent(tx, {
+          checkInId: created.id,
+          federativeUnit: actor.federativeUnit,
+          type: 'viewer_add',
+          actorId: actor.id,
+          viewerId: viewer.id,
+          details: { faceValidated: faceKey !== null },
+        });
+      }
+      await recordActivity(tx, actor, 'checkin_open', {
+        checkInId: created.id,
+        schedulingLocal: post.identifier,
+        viewers: people.map((person) => person.id),
+      });
+      return created;
+    });
+    return { id: record.id, checkInDate: record.openedAt.toISOString() };
+  } catch (error) {
+    return raceLost(deps, people, error);
+  }
+}
+
+/**
+ * The open record, locked, of which the actor is an examiner in the room (or
+ * ADMIN). With `afterOwnCheckOut`, an examiner who already checked out of it
+ * (or opened it) may still act: the room's device stays signed in as
+ * examiner 1 while examiner 2 leaves.
+ */
+async function lockOpenRecord(
+  tx: Executor,
+  actor: SessionUser,
+  id: string,
+  options: { afterOwnCheckOut?: boolean } = {},
+): Promise<{ record: CheckInRow; viewers: CheckInViewerRow[] }> {
+  const record = await lockCheckIn(tx, actor.federativeUnit, id);
+  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
+  const viewers = await listViewers(tx, id);
+  const isAdmin = actor.role === 'ADMIN';
+  const member =
+    record.openedBy === actor.id || viewers.some((viewer) => viewer.userId === actor.id);
+  if (!member && !isAdmin) throw checkInError('CHECKIN_NOT_FOUND');
+  if (record.status !== 'open') throw checkInError('CHECKIN_CLOSED');
+  const inRoom = viewers.some(
+    (viewer) =>
+      viewer.userId === actor.id &&
+      (viewer.active || (options.afterOwnCheckOut === true && viewer.removedAt === null)),
+  );
+  const opener = options.afterOwnCheckOut === true && record.openedBy === actor.id;
+  if (!inRoom && !opener && !isAdmin) throw checkInError('CHECKIN_NOT_A_VIEWER');
+  return { record, viewers };
+}
+
+async function recordAfterChange(deps: CheckInDeps, actor: SessionUser, id: string) {
+  const record = await findCheckIn(deps.db, actor.federativeUnit, id);
+  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
+  return toRecord(deps, actor, record);
+}
+
+/** `PUT update-checkIn/{id}`: adds an examiner to the open room, or removes one. */
+export async function updateCheckIn(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  id: string,
+  input: { add?: ViewerEntry; removeViewerId?: string },
+): Promise<CheckInRecord> {
+  if (!input.add && !input.removeViewerId) throw checkInError('CHECKIN_UPDATE_EMPTY');
+  const required = faceRequired(actor.federativeUnit);
+  const adding = input.add ? await proveViewer(deps, actor, input.add, required) : null;
+  if (adding) {
+    const conflict = await alreadyOpen(deps, adding.person);
+    if (conflict) throw conflict;
+  }
+  try {
+    await deps.db.transaction(async (tx) => {
+      const { record, viewers } = await lockOpenRecord(tx, actor, id);
+      const active = viewers.filter((viewer) => viewer.active);
+      const now = new Date();
+      if (adding) {
+        if (active.length >= CHECK_IN_MAX_VIEWERS) throw checkInError('CHECKIN_TOO_MANY_VIEWERS');
+        const faceKey = adding.verificationId
+          ? await useFaceTicket(tx, actor, {
+              verificationId: adding.verificationId,
+              cpf: adding.person.cpf,
+              schedulingLocal: record.schedulingLocal,
+            })
+          : null;
+        const viewer = await insertViewer(tx, {
+          checkInId: id,
+          federativeUnit: actor.federativeUnit,
+          userId: adding.person.id,
+          name: adding.person.name,
+          cpf: adding.person.cpf,
+          checkInDate: now,
+          verificationId: adding.verificationId,
+          faceKey,
+        });
+        await insertEvent(tx, {
+          checkInId: id,
+          federativeUnit: actor.federativeUnit,
+          type: 'viewer_add',
+          actorId: actor.id,
+          viewerId: viewer.id,
+          details: { faceValidated: faceKey !== null },
+        });
+      }
+      if (input.removeViewerId) {
+        const target = active.find((viewer) => viewer.id === input.removeViewerId);
+        if (!target) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
+        if (active.length <= 1) throw checkInError('CHECKIN_LAST_VIEWER');
+        await removeViewer(tx, target.id, now);
+        await insertEvent(tx, {
+          checkInId: id,
+          federativeUnit: actor.federativeUnit,
+          type: 'viewer_remove',
+          actorId: actor.id,
+          viewerId: target.id,
+        });
+      }
+      await recordActivity(tx, actor, 'checkin_update', {
+        checkInId: id,
+        added: adding?.person.id ?? null,
+        removed: input.removeViewerId ?? null,
+      });
+    });
+  } catch (error) {
+    await raceLost(deps, adding ? [adding.person] : [], error);
+  }
+  return recordAfterChange(deps, actor, id);
+}
+
+/**
+ * `POST checkOut`: an examiner leaves the room. Where the unit requires face
+ * validation each examiner leaves with a verification of their own
+ * (`checkOutValidated`, with the capture); elsewhere the signed-in examiner
+ * records the leaving of one examiner or of all. The record closes when the
+ * last examiner has left.
+ */
+export async function checkOut(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { checkInId: string; viewerId?: string; verificationId?: string },
+): Promise<CheckInRecord> {
+  const id = input.checkInId;
+  await deps.db.transaction(async (tx) => {
+    const { record, viewers } = await lockOpenRecord(tx, actor, id, { afterOwnCheckOut: true });
+    const active = viewers.filter((viewer) => viewer.active);
+    const now = new Date();
+    let leaving: CheckInViewerRow[];
+    if (input.viewerId) {
+      const target = active.find((viewer) => viewer.id === input.viewerId);
+      if (!target) {
+        const known = viewers.some((viewer) => viewer.id === input.viewerId);
+        throw checkInError(known ? 'CHECKIN_VIEWER_ALREADY_OUT' : 'CHECKIN_VIEWER_NOT_FOUND');
+      }
+      leaving = [target];
+    } else {
+      if (record.faceValidationRequired) throw checkInError('CHECKIN_VIEWER_REQUIRED');
+      leaving = active;
+    }
+    for (const viewer of leaving) {
+      let faceKey: string | null = null;
+      if (record.faceValidationRequired) {
+        if (!input.verificationId) throw checkInError('CHECKIN_FACE_REQUIRED');
+        faceKey = await useFaceTicket(tx, actor, {
+          verificationId: input.verificationId,
+          cpf: viewer.cpf,
+          schedulingLocal: record.schedulingLocal,
+        });
+      }
+      await checkOutViewer(tx, viewer.id, {
+        at: now,
+        validated: record.faceValidationRequired,
+        verificationId: record.faceValidationRequired ? (input.verificationId ?? null) : null,
+        faceKey,
+      });
+      await insertEvent(tx, {
+        checkInId: id,
+        federativeUnit: actor.federativeUnit,
+        type: 'viewer_check_out',
+        actorId: actor.id,
+        viewerId: viewer.id,
+        details: { faceValidated: faceKey !== null },
+      });
+    }
+    const remaining = active.length - leaving.length;
+    if (remaining === 0) {
+      await closeCheckIn(tx, id, { status: 'closed', at: now, closedBy: actor.id, reason: null });
+      await insertEvent(tx, {
+        checkInId: id,
+        federativeUnit: actor.federativeUnit,
+        type: 'close',
+        actorId: actor.id,
+      });
+    }
+    await recordActivity(tx, actor, remaining === 0 ? 'checkin_close' : 'checkin_update', {
+      checkInId: id,
+      checkedOut: leaving.map((viewer) => viewer.userId),
+    });
+  });
+  return recordAfterChange(deps, actor, id);
+}
+
+/** ADMIN closes a record left open, with a written reason (recorded in its history). */
+export async function forceClose(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { checkInId: string; reason: string },
+): Promise<CheckInRecord> {
+  const id = input.checkInId;
+  await deps.db.transaction(async (tx) => {
+    await lockOpenRecord(tx, actor, id);
+    const now = new Date();
+    await closeCheckIn(tx, id, {
+      status: 'force_closed',
+      at: now,
+      closedBy: actor.id,
+      reason: input.reason,
+    });
+    await insertEvent(tx, {
+      checkInId: id,
+      federativeUnit: actor.federativeUnit,
+      type: 'force_close',
+      actorId: actor.id,
+      reason: input.reason,
+    });
+    await recordActivity(tx, actor, 'checkin_force_close', { checkInId: id, reason: input.reason });
+  });
+  return recordAfterChange(deps, actor, id);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The captures                                                              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * `GET face/{key}` by signed address: a check-in or check-out capture, once
+ * the signature (bound to this route, the capture and the viewer) and its
+ * expiry are checked; each view is written down (`face_image_view`).
+ */
+export async function readCheckInFace(
+  deps: CheckInDeps,
+  access: { viewer: string; expires: number; signature: string },
+  input: { key: string },
+): Promise<Buffer> {
+  if (
+    !deps.files.verifyAccess(
+      'check-in-face',
+      input.key,
+      access.viewer,
+      access.expires,
+      access.signature,
+    )
+  ) {
+    throw AppError.forbidden('Endereço da imagem inválido ou expirado. Recarregue a página.');
+  }
+  const owner = await findCaptureOwner(deps.db, input.key);
+  if (!owner) throw AppError.notFound('Imagem não encontrada.', 'FACE_IMAGE_NOT_FOUND');
+  const content = await deps.files.read(input.key);
+  await insertActivity(deps.db, {
+    type: 'face_image_view',
+    actorId: access.viewer,
+    federativeUnit: owner.federativeUnit,
+    payload: { cpf: owner.cpf, purpose: 'check-in' },
+  });
+  return content;
+}
