@@ -167,14 +167,22 @@ const capture = z
   .max(FACE_CAPTURE_MAX_CHARS, 'A imagem é grande demais.');
 
 /** `POST api/Auth/biometric-viewer-checkin` (spec 3 biometric request, with the burst of the capture). */
-export const biometricViewerCheckinRequestSchema = z.object({
-  cpf: cpfSchema,
-  image: capture,
-  frames: z.array(capture).max(FACE_BURST_MAX_FRAMES).optional(),
-  uf: z.string().max(4).optional(),
-  local: z.string().trim().max(80).nullable().optional(),
-  deviceId: deviceIdSchema.nullable().optional(),
-});
+export const biometricViewerCheckinRequestSchema = z
+  .object({
+    /** The examiner's CPF; at check-out, `checkInViewerId` may name them instead. */
+    cpf: cpfSchema.optional(),
+    /** An examiner of an open record the caller is in (check-out on any device). */
+    checkInViewerId: z.uuid('Examinador inválido.').optional(),
+    image: capture,
+    frames: z.array(capture).max(FACE_BURST_MAX_FRAMES).optional(),
+    uf: z.string().max(4).optional(),
+    local: z.string().trim().max(80).nullable().optional(),
+    deviceId: deviceIdSchema.nullable().optional(),
+  })
+  .refine((body) => body.cpf !== undefined || body.checkInViewerId !== undefined, {
+    message: 'Informe o CPF do examinador.',
+    path: ['cpf'],
+  });
 export type BiometricViewerCheckinRequest = z.input<typeof biometricViewerCheckinRequestSchema>;
 
 /** Spec 7: the response is read for name, cpf, faceUrl and currentDate. */

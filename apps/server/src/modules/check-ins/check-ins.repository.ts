@@ -349,3 +349,14 @@ export async function isCheckInCapture(db: Executor, key: string): Promise<boole
     .limit(1);
   return row !== undefined;
 }
+
+/** An examiner of a record of the unit, with the record's state and opener. */
+export async function findViewerOfUnit(db: Executor, unit: string, viewerId: string) {
+  const [row] = await db
+    .select({ viewer: checkInViewers, status: checkIns.status, openedBy: checkIns.openedBy })
+    .from(checkInViewers)
+    .innerJoin(checkIns, eq(checkIns.id, checkInViewers.checkInId))
+    .where(and(eq(checkInViewers.federativeUnit, unit), eq(checkInViewers.id, viewerId)))
+    .limit(1);
+  return row;
+}

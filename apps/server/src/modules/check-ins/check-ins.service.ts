@@ -58,6 +58,7 @@ import {
   findCheckIn,
   findOpenRecordByViewer,
   findOpenRecordOfUser,
+  findViewerOfUnit,
   insertCheckIn,
   insertEvent,
   insertViewer,
@@ -186,6 +187,17 @@ function faceUrl(deps: CheckInDeps, key: string | null, viewer: string): string 
   );
 }
 
+/** The CPF of an examiner of an open record the actor is in (examiners leaving on any device). */
+async function cpfOfRoomViewer(deps: CheckInDeps, actor: SessionUser, viewerId: string) {
+  const found = await findViewerOfUnit(deps.db, actor.federativeUnit, viewerId);
+  if (!found) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
+  const member =
+    found.openedBy === actor.id || (await isViewerOf(deps.db, found.viewer.checkInId, actor.id));
+  if (!member) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
+  if (found.status !== 'open') throw checkInError('CHECKIN_CLOSED');
+  return found.viewer.cpf;
+}
+
 /**
  * Verifies the face of an examiner of the unit at the room of `local`; the
  * verified capture is kept, recorded with the post and the device, and the
@@ -195,7 +207,8 @@ export async function biometricViewerCheckin(
   deps: CheckInDeps,
   actor: SessionUser,
   input: {
-    cpf: string;
+    cpf?: string;
+    checkInViewerId?: string;
     image: string;
     frames?: string[];
     uf?: string;
@@ -203,11 +216,16 @@ export async function biometricViewerCheckin(
     deviceId?: string | null;
   },
 ): Promise<BiometricViewerCheckinResponse> {
-  const person = checkExaminer(
-    await findUserInUnit(deps.db, actor.federativeUnit, { cpf: input.cpf }),
+  const cpf = input.checkInViewerId
+    ? await cpfOfRoomViewer(deps, actor, input.checkInViewerId)
+    : (input.cpf ?? '');
+  const person = checkExaminer(await findUserInUnit(deps.db, actor.federativeUnit, { cpf }), actor);
+  const { response, captureKey } = await verifyBurst(
+    deps,
     actor,
+    { ...input, cpf },
+    { keepCapture: true },
   );
-  const { response, captureKey } = await verifyBurst(deps, actor, input, { keepCapture: true });
   if (!response.verified) throw checkInError('FACE_NOT_VERIFIED', response.message);
   return {
     verificationId: response.verificationId,

@@ -563,6 +563,17 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       const response = await inject(method, url, auth, payload);
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
+    // Nor name an examiner of the record for a face check.
+    const viewerId = (
+      await inject('GET', `/api/SchedulingLocalCheckIn/findCheckInById/${id}`, one.auth)
+    ).json().viewers[0].id;
+    const byRecord = await inject('POST', '/api/Auth/biometric-viewer-checkin', dfViewer.auth, {
+      checkInViewerId: viewerId,
+      image: 'A'.repeat(64),
+      frames: ['A'.repeat(64)],
+    });
+    expect(byRecord.statusCode).toBe(404);
+    expect(byRecord.json().code).toBe('CHECKIN_VIEWER_NOT_FOUND');
     const dfSearch = await inject(
       'GET',
       '/api/SchedulingLocalCheckIn/searchCheckIn?pageSize=100',

@@ -1,0 +1,173 @@
+/**
+ * The check-in calls of spec 7 (`api/SchedulingLocalCheckIn/...`,
+ * `api/Auth/viewer-checkin`, `api/Auth/biometric-viewer-checkin`); query keys
+ * live in these factories only. The 300 s timeouts of spec 9 come from the
+ * API client's table (LONG_TIMEOUT_PATHS).
+ */
+import type {
+  BiometricViewerCheckinResponse,
+  CheckInConfig,
+  CheckInExamPage,
+  CheckInPage,
+  CheckInRecord,
+  CheckInRequest,
+  CheckInResponse,
+  CheckOutRequest,
+  ForceCloseRequest,
+  SchedulingLocal,
+  UpdateCheckInRequest,
+  ViewerCheckinResponse,
+} from '@exame/shared';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { type Capture } from '../../../lib/face-capture';
+import { getDeviceId } from '../../../lib/storage';
+
+export const checkInKeys = {
+  all: ['check-ins'] as const,
+  config: (unit: string) => ['check-ins', 'config', unit] as const,
+  posts: (unit: string) => ['check-ins', 'posts', unit] as const,
+  open: (viewerCpf: string, post: string) => ['check-ins', 'open', viewerCpf, post] as const,
+  record: (id: string) => ['check-ins', 'record', id] as const,
+  exams: (id: string, page: number, pageSize: number) =>
+    ['check-ins', 'exams', id, page, pageSize] as const,
+  search: (params: CheckInSearchParams) => ['check-ins', 'search', params] as const,
+};
+
+export function checkInConfigQuery(unit: string) {
+  return queryOptions({
+    queryKey: checkInKeys.config(unit),
+    queryFn: ({ signal }) =>
+      api.get<CheckInConfig>('api/SchedulingLocalCheckIn/getConfig', {
+        query: { federativeUnit: unit },
+        signal,
+      }),
+    staleTime: 10 * 60_000,
+  });
+}
+
+/** The active posts of the unit (any role: the examiner picks the post of the room). */
+export function unitPostsQuery(unit: string) {
+  return queryOptions({
+    queryKey: checkInKeys.posts(unit),
+    queryFn: ({ signal }) =>
+      api.get<SchedulingLocal[]>(
+        `api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/${encodeURIComponent(unit)}`,
+        { signal },
+      ),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The open record of an examiner at a post, or null when there is none (404). */
+export function openCheckInQuery(viewerCpf: string, post: string) {
+  return queryOptions({
+    queryKey: checkInKeys.open(viewerCpf, post),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api.get<CheckInRecord>('api/SchedulingLocalCheckIn/findCheckIn', {
+          query: { viewerCpf, schedulingLocal: post },
+          signal,
+        });
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+export function checkInRecordQuery(id: string) {
+  return queryOptions({
+    queryKey: checkInKeys.record(id),
+    queryFn: ({ signal }) =>
+      api.get<CheckInRecord>(`api/SchedulingLocalCheckIn/findCheckInById/${id}`, { signal }),
+  });
+}
+
+export function checkInExamsQuery(id: string, page: number, pageSize: number) {
+  return queryOptions({
+    queryKey: checkInKeys.exams(id, page, pageSize),
+    queryFn: ({ signal }) =>
+      api.get<CheckInExamPage>('api/SchedulingLocalCheckIn/exams', {
+        query: { checkInId: id, page, pageSize },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+  });
+}
+
+export type CheckInSearchParams = {
+  page: number;
+  pageSize: number;
+  schedulingLocal: string | null;
+  examiner: string;
+  status: 'open' | 'closed' | null;
+  startDate: string | null;
+  endDate: string | null;
+};
+
+export function searchCheckInsQuery(params: CheckInSearchParams) {
+  return queryOptions({
+    queryKey: checkInKeys.search(params),
+    queryFn: ({ signal }) =>
+      api.get<CheckInPage>('api/SchedulingLocalCheckIn/searchCheckIn', {
+        query: {
+          page: params.page,
+          pageSize: params.pageSize,
+          schedulingLocal: params.schedulingLocal ?? undefined,
+          examiner: params.examiner || undefined,
+          status: params.status ?? undefined,
+          startDate: params.startDate ?? undefined,
+          endDate: params.endDate ?? undefined,
+        },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function confirmSecondExaminer(input: {
+  email: string;
+  password: string;
+  firstViewerCpf?: string;
+}) {
+  return api.post<ViewerCheckinResponse>('api/Auth/viewer-checkin', input);
+}
+
+/** Spec 7: the biometric viewer check-in call `{cpf, image, uf, local}`, with the burst. */
+export function validateExaminerFace(input: {
+  cpf: string;
+  capture: Capture;
+  uf: string;
+  local: string;
+}) {
+  return api.post<BiometricViewerCheckinResponse>('api/Auth/biometric-viewer-checkin', {
+    cpf: input.cpf,
+    image: input.capture.image,
+    frames: input.capture.frames,
+    uf: input.uf,
+    local: input.local,
+    deviceId: getDeviceId(),
+  });
+}
+
+export function openRoom(input: CheckInRequest) {
+  return api.post<CheckInResponse>('api/SchedulingLocalCheckIn/checkIn', {
+    ...input,
+    deviceId: getDeviceId(),
+  });
+}
+
+export function updateRoom(id: string, input: UpdateCheckInRequest) {
+  return api.put<CheckInRecord>(`api/SchedulingLocalCheckIn/update-checkIn/${id}`, input);
+}
+
+export function leaveRoom(input: CheckOutRequest) {
+  return api.post<CheckInRecord>('api/SchedulingLocalCheckIn/checkOut', input);
+}
+
+export function forceCloseRoom(input: ForceCloseRequest) {
+  return api.post<CheckInRecord>('api/SchedulingLocalCheckIn/forceClose', input);
+}
