@@ -1,16 +1,6 @@
 /** `exames`: the exam list with filters, server-side pagination and sorting, and the CSV import (ADMIN). */
-import {
-  Group,
-  MultiSelect,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Group, MultiSelect, Paper, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconChevronDown,
   IconChevronUp,
@@ -31,9 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ListPageHeader } from '../../../components/list-page';
-import { PaginationFooter } from '../../../components/pagination-footer';
-import { QueryContent } from '../../../components/query-content';
+import { ListPage, usePagedSearch } from '../../../components/list-page';
 import { useAppState } from '../../../lib/app-store';
 import { unitPostsQuery } from '../../../lib/unit-posts';
 import { examListQuery, type ExamListParams } from '../api/exams';
@@ -71,6 +59,42 @@ function SortHeader({
   );
 }
 
+/** A multiple choice filter; empty means every option (`Todos`, `Todas`). */
+function FilterSelect<T extends string>({
+  label,
+  everyLabel,
+  options,
+  value,
+  onChange,
+  searchable = false,
+  width,
+}: {
+  label: string;
+  everyLabel: string;
+  options: ReadonlyArray<{ value: T; label: string }>;
+  value: T[];
+  onChange: (value: T[]) => void;
+  searchable?: boolean;
+  width: number;
+}) {
+  return (
+    <MultiSelect
+      label={label}
+      placeholder={value.length ? undefined : everyLabel}
+      data={options}
+      value={value}
+      onChange={(next) => onChange(next as T[])}
+      searchable={searchable}
+      clearable
+      w={width}
+    />
+  );
+}
+
+function labelled<T extends string>(values: readonly T[], labels: Readonly<Record<T, string>>) {
+  return values.map((value) => ({ value, label: labels[value] }));
+}
+
 export function ExamListPage() {
   const role = useAppState((state) => state.user?.roleDescription);
   const [range, setRange] = useState<[string | null, string | null]>([
@@ -80,10 +104,8 @@ export function ExamListPage() {
   const [locals, setLocals] = useState<string[]>([]);
   const [statuses, setStatuses] = useState<ExamStatus[]>([]);
   const [results, setResults] = useState<ExamResult[]>([]);
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 350);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePagedSearch(20, 350);
+  const { search, debouncedSearch, page, pageSize, setSearch, setPage } = paging;
   const [sort, setSort] = useState<SortKey>('schedulingDate');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
 
@@ -103,6 +125,13 @@ export function ExamListPage() {
   };
   const list = useQuery(examListQuery(params));
   const resetPage = () => setPage(1);
+  // Any filter change starts again on the first page.
+  const filterBy =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      resetPage();
+    };
 
   const onSort = (column: SortKey) => {
     if (column === sort) setOrder(order === 'asc' ? 'desc' : 'asc');
@@ -113,177 +142,138 @@ export function ExamListPage() {
     resetPage();
   };
 
-  const data = list.data;
-
   return (
-    <Stack gap="md">
-      <ListPageHeader
-        title="Exames"
-        description="Consulte os exames da unidade por período, posto, situação e resultado."
-        action={role === 'ADMIN' && <ImportExamsButton icon={<IconFileImport size={16} />} />}
-      />
-      <Paper withBorder p="md" radius="md">
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <DatePickerInput
-            type="range"
-            label="Período"
-            placeholder="Escolha o período"
-            valueFormat="DD/MM/YYYY"
-            value={range}
-            onChange={(value) => {
-              setRange(value as [string | null, string | null]);
-              resetPage();
-            }}
-            allowSingleDateInRange
-            clearable
-            w={260}
-          />
-          <MultiSelect
-            label="Posto"
-            placeholder={locals.length ? undefined : 'Todos'}
-            data={(localOptions.data?.items ?? []).map((local) => ({
-              value: local.identifier,
-              label: local.description,
-            }))}
-            value={locals}
-            onChange={(value) => {
-              setLocals(value);
-              resetPage();
-            }}
-            searchable
-            clearable
-            w={240}
-          />
-          <MultiSelect
-            label="Situação"
-            placeholder={statuses.length ? undefined : 'Todas'}
-            data={EXAM_STATUSES.map((status) => ({
-              value: status,
-              label: EXAM_STATUS_LABELS[status],
-            }))}
-            value={statuses}
-            onChange={(value) => {
-              setStatuses(value as ExamStatus[]);
-              resetPage();
-            }}
-            clearable
-            w={220}
-          />
-          <MultiSelect
-            label="Resultado"
-            placeholder={results.length ? undefined : 'Todos'}
-            data={EXAM_RESULTS.map((result) => ({
-              value: result,
-              label: EXAM_RESULT_LABELS[result],
-            }))}
-            value={results}
-            onChange={(value) => {
-              setResults(value as ExamResult[]);
-              resetPage();
-            }}
-            clearable
-            w={220}
-          />
-          <TextInput
-            label="Candidato"
-            placeholder="Nome ou CPF"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              resetPage();
-            }}
-            w={240}
-          />
-        </Group>
-      </Paper>
-      <Paper withBorder radius="md">
-        <QueryContent
-          query={list}
-          loadingLabel="Carregando exames"
-          isEmpty={(page) => page.items.length === 0}
-          empty={'Nenhum exame encontrado com esses filtros.'}
-        >
-          {(page) => (
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <SortHeader
-                      label="Data"
-                      column="schedulingDate"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <SortHeader
-                      label="Candidato"
-                      column="candidateName"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <Table.Th>CPF</Table.Th>
-                    <SortHeader
-                      label="Posto"
-                      column="schedulingLocal"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <SortHeader
-                      label="Situação"
-                      column="status"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <Table.Th>Nota</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {page.items.map((exam) => (
-                    <Table.Tr key={exam.id}>
-                      <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
-                      <Table.Td>
-                        <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
-                          {exam.candidateName}
-                        </Link>
-                      </Table.Td>
-                      <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
-                      <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
-                      <Table.Td>
-                        <ExamStatusBadge exam={exam} />
-                      </Table.Td>
-                      <Table.Td>
-                        {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </QueryContent>
-      </Paper>
-      {data && (
-        <PaginationFooter
-          total={data.total}
-          page={page}
-          pageSize={pageSize}
-          noun={['exame', 'exames']}
-          onPage={setPage}
-          onPageSize={(size) => {
-            setPageSize(size);
-            resetPage();
-          }}
-        />
+    <ListPage
+      title="Exames"
+      description="Consulte os exames da unidade por período, posto, situação e resultado."
+      action={role === 'ADMIN' && <ImportExamsButton icon={<IconFileImport size={16} />} />}
+      filters={
+        <Paper withBorder p="md" radius="md">
+          <Group align="flex-end" gap="sm" wrap="wrap">
+            <DatePickerInput
+              type="range"
+              label="Período"
+              placeholder="Escolha o período"
+              valueFormat="DD/MM/YYYY"
+              value={range}
+              onChange={(value) => filterBy(setRange)(value as [string | null, string | null])}
+              allowSingleDateInRange
+              clearable
+              w={260}
+            />
+            <FilterSelect
+              label="Posto"
+              everyLabel="Todos"
+              options={(localOptions.data?.items ?? []).map((local) => ({
+                value: local.identifier,
+                label: local.description,
+              }))}
+              value={locals}
+              onChange={filterBy(setLocals)}
+              searchable
+              width={240}
+            />
+            <FilterSelect
+              label="Situação"
+              everyLabel="Todas"
+              options={labelled(EXAM_STATUSES, EXAM_STATUS_LABELS)}
+              value={statuses}
+              onChange={filterBy(setStatuses)}
+              width={220}
+            />
+            <FilterSelect
+              label="Resultado"
+              everyLabel="Todos"
+              options={labelled(EXAM_RESULTS, EXAM_RESULT_LABELS)}
+              value={results}
+              onChange={filterBy(setResults)}
+              width={220}
+            />
+            <TextInput
+              label="Candidato"
+              placeholder="Nome ou CPF"
+              leftSection={<IconSearch size={16} />}
+              value={search}
+              onChange={(event) => setSearch(event.currentTarget.value)}
+              w={240}
+            />
+          </Group>
+        </Paper>
+      }
+      query={list}
+      loadingLabel="Carregando exames"
+      empty="Nenhum exame encontrado com esses filtros."
+      paging={paging}
+      noun={['exame', 'exames']}
+      below={
+        list.isFetching &&
+        !list.isPending && (
+          <Text size="xs" c="dimmed" aria-live="polite">
+            Atualizando...
+          </Text>
+        )
+      }
+    >
+      {(page) => (
+        <Table.ScrollContainer minWidth={900}>
+          <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
+            <Table.Thead>
+              <Table.Tr>
+                <SortHeader
+                  label="Data"
+                  column="schedulingDate"
+                  sort={sort}
+                  order={order}
+                  onSort={onSort}
+                />
+                <SortHeader
+                  label="Candidato"
+                  column="candidateName"
+                  sort={sort}
+                  order={order}
+                  onSort={onSort}
+                />
+                <Table.Th>CPF</Table.Th>
+                <SortHeader
+                  label="Posto"
+                  column="schedulingLocal"
+                  sort={sort}
+                  order={order}
+                  onSort={onSort}
+                />
+                <SortHeader
+                  label="Situação"
+                  column="status"
+                  sort={sort}
+                  order={order}
+                  onSort={onSort}
+                />
+                <Table.Th>Nota</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {page.items.map((exam) => (
+                <Table.Tr key={exam.id}>
+                  <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
+                  <Table.Td>
+                    <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
+                      {exam.candidateName}
+                    </Link>
+                  </Table.Td>
+                  <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
+                  <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <ExamStatusBadge exam={exam} />
+                  </Table.Td>
+                  <Table.Td>
+                    {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
-      {list.isFetching && !list.isPending && (
-        <Text size="xs" c="dimmed" aria-live="polite">
-          Atualizando...
-        </Text>
-      )}
-    </Stack>
+    </ListPage>
   );
 }
