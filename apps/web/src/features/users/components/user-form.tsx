@@ -12,6 +12,7 @@ import {
   type Role,
 } from '@exame/shared';
 import { useState, type FormEvent } from 'react';
+import { validateForm, type FieldErrors } from '../../../lib/form-validation';
 
 type Field = keyof CreateUserInput;
 
@@ -19,18 +20,21 @@ export function UserForm({
   roles,
   unitLabel,
   submitLabel,
+  submitting = false,
   onSubmit,
   onCancel,
 }: {
   roles: readonly Role[];
   unitLabel: string;
   submitLabel: string;
-  onSubmit: (input: CreateUserInput) => Promise<Partial<Record<Field, string>> | void>;
+  /** The creation is in progress (the caller's mutation). */
+  submitting?: boolean;
+  /** Creates the user; resolves with the fields the server refused, if any. */
+  onSubmit: (input: CreateUserInput) => Promise<FieldErrors<CreateUserInput> | void>;
   onCancel?: () => void;
 }) {
   const [values, setValues] = useState({ name: '', email: '', cpf: '', role: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [submitting, setSubmitting] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<CreateUserInput>>({});
 
   const set = (field: Field, value: string) => {
     setValues((previous) => ({ ...previous, [field]: value }));
@@ -39,24 +43,14 @@ export function UserForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = createUserSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field | undefined;
-        if (field && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+    const { data, errors: invalid } = validateForm(createUserSchema, values);
+    if (!data) {
+      setErrors(invalid);
       return;
     }
-    setSubmitting(true);
-    try {
-      const serverErrors = await onSubmit(parsed.data);
-      if (serverErrors) setErrors(serverErrors);
-      else setValues({ name: '', email: '', cpf: '', role: '' });
-    } finally {
-      setSubmitting(false);
-    }
+    const serverErrors = await onSubmit(data);
+    if (serverErrors) setErrors(serverErrors);
+    else setValues({ name: '', email: '', cpf: '', role: '' });
   };
 
   return (
