@@ -1,12 +1,13 @@
 /**
  * The frame of the screens before sign-in (login, password links): the unit's
- * logo, a title with a line under it, the content, and the form's error.
+ * logo, a title with a line under it and the content; their forms.
  */
 import { Alert, Center, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useAppState } from '../../../lib/app-store';
 import { logoUrl } from '../../../lib/themes';
+import { identityErrorText } from '../identity-errors';
 
 export function AuthCard({
   title,
@@ -40,12 +41,37 @@ export function AuthCard({
   );
 }
 
-/** The failure of the form's last submission, announced to screen readers. */
-export function AuthError({ message, testId }: { message: string | null; testId: string }) {
-  if (!message) return null;
+/**
+ * A form of these screens: its fields, with the failure of its last
+ * submission above them in the pt-BR of the identity errors, announced to
+ * screen readers.
+ */
+export function AuthForm({
+  onSubmit,
+  error,
+  errorTestId,
+  children,
+}: {
+  onSubmit: (event: FormEvent) => void;
+  error: Error | null;
+  errorTestId: string;
+  children: ReactNode;
+}) {
   return (
-    <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid={testId}>
-      {message}
-    </Alert>
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        {error && (
+          <Alert
+            color="red"
+            icon={<IconAlertCircle size={18} />}
+            role="alert"
+            data-testid={errorTestId}
+          >
+            {identityErrorText(error)}
+          </Alert>
+        )}
+        {children}
+      </Stack>
+    </form>
   );
 }

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { AppModal } from '../../../components/app-modal';
 import { requestPasswordReset, requestRegisterLink } from '../api/password';
+import { textField } from '../../../lib/forms';
 
 export function ForgotPasswordButton({
   purpose = 'reset',
@@ -65,8 +66,7 @@ export function ForgotPasswordButton({
               </Text>
               <TextInput
                 label="E-mail ou CPF"
-                value={value}
-                onChange={(event) => setValue(event.currentTarget.value)}
+                {...textField(value, setValue)}
                 required
                 data-autofocus
               />

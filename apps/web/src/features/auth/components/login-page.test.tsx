@@ -3,19 +3,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
+import { TEST_USER as user } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { LoginPage } from './login-page';
-
-const user = {
-  name: 'Ana Souza',
-  email: 'ana@exemplo.gov.br',
-  cpf: '52998224725',
-  federativeUnit: 'DF',
-  roleDescription: 'ADMIN' as const,
-  token: 'token-da-ana-com-mais-de-vinte-caracteres',
-  registerStatus: 'enabled' as const,
-  expiresAt: '2026-11-22T00:00:00.000Z',
-};
 
 function renderLogin() {
   return renderRoutes(

@@ -1,15 +1,15 @@
 /** Sign-in with e-mail and password. */
-import { Button, Center, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Center, PasswordInput, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useAppState } from '../../../lib/app-store';
 import { currentTenant } from '../../../lib/tenant';
 import { signIn } from '../api/auth';
-import { identityErrorText } from '../identity-errors';
-import { AuthCard, AuthError } from './auth-card';
+import { AuthCard, AuthForm } from './auth-card';
 import { ForgotPasswordButton } from './forgot-password';
 import { UnitSelector } from './unit-selector';
+import { textField } from '../../../lib/forms';
 
 /** A unit named by the address (df.localhost) needs no selector. */
 const addressUnit = currentTenant().federativeUnit;
@@ -44,39 +44,31 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Entrar" subtitle="Administração e auditoria do exame teórico" width={400}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <AuthError
-            message={login.error ? identityErrorText(login.error) : null}
-            testId="login-error"
-          />
-          <TextInput
-            label="E-mail"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-            error={emailError}
-            required
-            autoFocus
-          />
-          <PasswordInput
-            label="Senha"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-            error={passwordError}
-            required
-          />
-          <Button type="submit" loading={login.isPending} fullWidth>
-            Entrar
-          </Button>
-          <Center>
-            <ForgotPasswordButton variant="link" />
-          </Center>
-          {!addressUnit && <UnitSelector />}
-        </Stack>
-      </form>
+      <AuthForm onSubmit={submit} error={login.error} errorTestId="login-error">
+        <TextInput
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          {...textField(email, setEmail)}
+          error={emailError}
+          required
+          autoFocus
+        />
+        <PasswordInput
+          label="Senha"
+          autoComplete="current-password"
+          {...textField(password, setPassword)}
+          error={passwordError}
+          required
+        />
+        <Button type="submit" loading={login.isPending} fullWidth>
+          Entrar
+        </Button>
+        <Center>
+          <ForgotPasswordButton variant="link" />
+        </Center>
+        {!addressUnit && <UnitSelector />}
+      </AuthForm>
     </AuthCard>
   );
 }

@@ -5,7 +5,7 @@
  * does not stay in the history, a screenshot or a shared address. The policy
  * checklist updates live; the server applies the same rules.
  */
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { maskCpf, validatePassword } from '@exame/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -13,10 +13,10 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { loadCommonPasswordCheck, passwordPolicyQuery, setPasswordWithLink } from '../api/password';
-import { identityErrorText } from '../identity-errors';
-import { AuthCard, AuthError } from './auth-card';
+import { AuthCard, AuthForm } from './auth-card';
 import { ForgotPasswordButton } from './forgot-password';
 import { PasswordChecklist } from './password-checklist';
+import { textField } from '../../../lib/forms';
 
 export function tokenFromHash(hash: string): string | null {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
@@ -98,42 +98,34 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
           <ForgotPasswordButton purpose={purpose} initialValue={cpf} />
         </>
       ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack gap="md">
-            <AuthError
-              message={save.error ? identityErrorText(save.error) : null}
-              testId="password-error"
-            />
-            <PasswordInput
-              label="Nova senha"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              required
-              autoFocus
-            />
-            {validation && <PasswordChecklist criteria={validation.criteria} />}
-            <PasswordInput
-              label="Confirme a nova senha"
-              autoComplete="new-password"
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.currentTarget.value)}
-              error={mismatch ? 'As senhas não conferem.' : null}
-              required
-            />
-            <Button
-              type="submit"
-              loading={save.isPending}
-              disabled={!validation?.isValid || confirmation !== password}
-              fullWidth
-            >
-              Salvar senha
-            </Button>
-            <Anchor component={Link} to="/login" size="sm" ta="center">
-              Voltar ao login
-            </Anchor>
-          </Stack>
-        </form>
+        <AuthForm onSubmit={submit} error={save.error} errorTestId="password-error">
+          <PasswordInput
+            label="Nova senha"
+            autoComplete="new-password"
+            {...textField(password, setPassword)}
+            required
+            autoFocus
+          />
+          {validation && <PasswordChecklist criteria={validation.criteria} />}
+          <PasswordInput
+            label="Confirme a nova senha"
+            autoComplete="new-password"
+            {...textField(confirmation, setConfirmation)}
+            error={mismatch ? 'As senhas não conferem.' : null}
+            required
+          />
+          <Button
+            type="submit"
+            loading={save.isPending}
+            disabled={!validation?.isValid || confirmation !== password}
+            fullWidth
+          >
+            Salvar senha
+          </Button>
+          <Anchor component={Link} to="/login" size="sm" ta="center">
+            Voltar ao login
+          </Anchor>
+        </AuthForm>
       )}
     </AuthCard>
   );
