@@ -80,55 +80,39 @@ export function CounterExams({ period, local, counter, onClose }: CounterExamsPr
         empty="Nenhum exame neste contador."
         paging={paging}
         noun={['exame', 'exames']}
-      >
-        {(page) => (
-          <Table.ScrollContainer minWidth={980}>
-            <Table
-              striped
-              verticalSpacing="xs"
-              aria-busy={query.isFetching}
-              data-testid="counter-exams"
-            >
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Agendamento</Table.Th>
-                  <Table.Th>Data</Table.Th>
-                  <Table.Th>Candidato</Table.Th>
-                  <Table.Th>CPF</Table.Th>
-                  <Table.Th>Posto</Table.Th>
-                  <Table.Th>Sala / estação</Table.Th>
-                  <Table.Th>Situação</Table.Th>
-                  <Table.Th>Resultado</Table.Th>
-                  <Table.Th ta="right">Conta</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {page.items.map((exam) => (
-                  <Table.Tr key={exam.id}>
-                    <Table.Td>{exam.schedulingId}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}
-                    </Table.Td>
-                    <Table.Td>{exam.candidateName}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{exam.candidateCpf}</Table.Td>
-                    <Table.Td>{exam.localName}</Table.Td>
-                    <Table.Td>
-                      {[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color="gray">
-                        {EXAM_STATUS_LABELS[exam.status]}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
-                    <Table.Td ta="right">{exam.contribution}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+        columns={[
+          'Agendamento',
+          'Data',
+          'Candidato',
+          'CPF',
+          'Posto',
+          'Sala / estação',
+          'Situação',
+          'Resultado',
+          <Table.Th ta="right">Conta</Table.Th>,
+        ]}
+        minWidth={980}
+        table={{ highlightOnHover: false, verticalSpacing: 'xs', 'data-testid': 'counter-exams' }}
+        row={(exam) => (
+          <>
+            <Table.Td>{exam.schedulingId}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              {dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}
+            </Table.Td>
+            <Table.Td>{exam.candidateName}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{exam.candidateCpf}</Table.Td>
+            <Table.Td>{exam.localName}</Table.Td>
+            <Table.Td>{[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color="gray">
+                {EXAM_STATUS_LABELS[exam.status]}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
+            <Table.Td ta="right">{exam.contribution}</Table.Td>
+          </>
         )}
-      </ListPage>
+      />
     </Paper>
   );
 }

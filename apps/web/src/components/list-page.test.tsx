@@ -1,11 +1,12 @@
+import { Table } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { ListPage, usePagedSearch } from './list-page';
+import { ACTIONS_COLUMN, ListPage, usePagedSearch } from './list-page';
 
-type Page = { items: string[]; total: number };
+type Page = { items: Array<{ id: string; name: string }>; total: number };
 
 function query(state: Partial<UseQueryResult<Page, Error>>): UseQueryResult<Page, Error> {
   return {
@@ -23,27 +24,22 @@ function Users({ result }: { result: UseQueryResult<Page, Error> }) {
     <ListPage
       title="Usuários"
       description="Usuários da unidade DF"
-      search={{
-        label: 'Buscar usuários',
-        placeholder: 'Buscar',
-        value: paging.search,
-        onChange: paging.setSearch,
-      }}
+      search={{ label: 'Buscar usuários', placeholder: 'Buscar' }}
       query={result}
       loadingLabel="Carregando usuários"
       empty="Nenhum usuário cadastrado na unidade."
       paging={paging}
       noun={['usuário', 'usuários']}
-    >
-      {(page) => (
-        <ul>
-          {page.items.map((item) => (
-            <li key={item}>{item}</li>
-          ))}
-          <li data-testid="paging">{`${paging.page}/${paging.pageSize}`}</li>
-        </ul>
+      columns={['Nome', ACTIONS_COLUMN]}
+      minWidth={400}
+      row={(user) => (
+        <>
+          <Table.Td>{user.name}</Table.Td>
+          <Table.Td />
+        </>
       )}
-    </ListPage>
+      below={<p data-testid="paging">{`${paging.page}/${paging.pageSize}`}</p>}
+    />
   );
 }
 
@@ -67,8 +63,21 @@ describe('list page', () => {
   });
 
   it('shows the table and the footer; a new page size or search starts on page 1', async () => {
-    renderWithProviders(<Users result={query({ data: { items: ['Ana', 'Bia'], total: 45 } })} />);
-    expect(screen.getByText('Ana')).toBeInTheDocument();
+    renderWithProviders(
+      <Users
+        result={query({
+          data: {
+            items: [
+              { id: '1', name: 'Ana' },
+              { id: '2', name: 'Bia' },
+            ],
+            total: 45,
+          },
+        })}
+      />,
+    );
+    expect(screen.getByRole('cell', { name: 'Ana' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Ações' })).toBeInTheDocument();
     expect(screen.getByText('45 usuários')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Página 3' }));
     expect(screen.getByTestId('paging')).toHaveTextContent('3/10');

@@ -5,13 +5,14 @@
  * `QueryContent` (loading, error, empty); the `PaginationFooter`. The state of
  * pages lives in `usePaging`, with the search in `usePagedSearch`.
  */
-import { Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Group, Paper, Stack, Table, Text, TextInput, Title, type TableProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { PaginationFooter } from './pagination-footer';
 import { QueryContent } from './query-content';
+import { textField } from '../lib/forms';
 
 export function ListPageHeader({
   title,
@@ -87,8 +88,7 @@ export function ListSearch({ label, placeholder, value, onChange }: ListSearchPr
       placeholder={placeholder}
       aria-label={label}
       leftSection={<IconSearch size={16} aria-hidden />}
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
+      {...textField(value, onChange)}
       maw={420}
     />
   );
@@ -98,17 +98,37 @@ type ListHeading =
   | { title: string; description: ReactNode; action?: ReactNode; header?: never }
   | { header: ReactNode; title?: never; description?: never; action?: never };
 
-export type ListPageProps<TPage extends { items: readonly unknown[]; total: number }> =
-  ListHeading & {
-    /** A search field under the header... */
-    search?: ListSearchProps;
-    /** ...or filters of the list's own. */
+type ListData = { items: ReadonlyArray<{ id: string }>; total: number };
+type ItemOf<TPage extends ListData> = TPage['items'][number];
+
+/** The head cell of a column of row actions, named for screen readers. */
+export const ACTIONS_COLUMN = <Table.Th aria-label="Ações" />;
+
+type PagedSearch = ReturnType<typeof usePagedSearch>;
+
+type ListPaging =
+  | { search?: undefined; paging: Paging }
+  | {
+      /** A search field under the header, bound to the search state of `paging`. */
+      search: Pick<ListSearchProps, 'label' | 'placeholder'>;
+      paging: Paging & Pick<PagedSearch, 'search' | 'setSearch'>;
+    };
+
+export type ListPageProps<TPage extends ListData> = ListHeading &
+  ListPaging & {
+    /** Filters of the list's own, under the header. */
     filters?: ReactNode;
     query: UseQueryResult<TPage, Error>;
     loadingLabel: string;
     /** What an empty page says. */
     empty: ReactNode;
-    paging: Paging;
+    /** The head of each column: a text, or a head cell of its own (sorting, actions). */
+    columns: readonly ReactNode[];
+    /** The cells of an item's row. */
+    row: (item: ItemOf<TPage>) => ReactNode;
+    /** Below this width the table scrolls sideways. */
+    minWidth: number;
+    table?: Omit<TableProps, 'children'> & { 'data-testid'?: string };
     /** Singular and plural, e.g. ['exame', 'exames']. */
     noun: readonly [string, string];
     /**
@@ -118,13 +138,9 @@ export type ListPageProps<TPage extends { items: readonly unknown[]; total: numb
     embedded?: boolean;
     /** Below the pages, e.g. a refresh notice. */
     below?: ReactNode;
-    /** The table of a loaded, non-empty page. */
-    children: (page: TPage) => ReactNode;
   };
 
-export function ListPage<TPage extends { items: readonly unknown[]; total: number }>(
-  props: ListPageProps<TPage>,
-) {
+export function ListPage<TPage extends ListData>(props: ListPageProps<TPage>) {
   const { query, paging, embedded = false } = props;
   const content = (
     <QueryContent
@@ -134,7 +150,34 @@ export function ListPage<TPage extends { items: readonly unknown[]; total: numbe
       empty={props.empty}
       compact={embedded}
     >
-      {props.children}
+      {(page) => (
+        <Table.ScrollContainer minWidth={props.minWidth}>
+          <Table
+            striped
+            highlightOnHover
+            verticalSpacing="sm"
+            aria-busy={query.isFetching}
+            {...props.table}
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {props.columns.map((column, index) =>
+                  typeof column === 'string' ? (
+                    <Table.Th key={column}>{column}</Table.Th>
+                  ) : (
+                    <Fragment key={index}>{column}</Fragment>
+                  ),
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {page.items.map((item) => (
+                <Table.Tr key={item.id}>{props.row(item)}</Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
     </QueryContent>
   );
   return (
@@ -144,7 +187,13 @@ export function ListPage<TPage extends { items: readonly unknown[]; total: numbe
       ) : (
         props.header
       )}
-      {props.search && <ListSearch {...props.search} />}
+      {props.search !== undefined && (
+        <ListSearch
+          {...props.search}
+          value={props.paging.search}
+          onChange={props.paging.setSearch}
+        />
+      )}
       {props.filters}
       {embedded ? (
         content

@@ -1,7 +1,17 @@
 /**
- * Web forms validate with the same shared zod schemas as the server: the
- * parsed values, or the first pt-BR message of each field.
+ * Helpers of the web forms: text fields bound to state, and validation with
+ * the same shared zod schemas as the server (the parsed values, or the first
+ * pt-BR message of each field).
  */
+import type { ChangeEvent } from 'react';
+
+/** The value and change handler of a text field that keeps its text in `onChange`'s state. */
+export function textField(value: string, onChange: (text: string) => void) {
+  return {
+    value,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => onChange(event.currentTarget.value),
+  };
+}
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;
 
 type Issue = { readonly path: ReadonlyArray<PropertyKey>; readonly message: string };

@@ -56,6 +56,15 @@ async function advance(ms: number) {
   });
 }
 
+/** Nothing is loaded before `ms` has passed, and one load starts when it has. */
+async function expectLoadAfter(calls: Call[], ms: number) {
+  const before = calls.length;
+  await advance(ms - 1);
+  expect(calls).toHaveLength(before);
+  await advance(1);
+  expect(calls).toHaveLength(before + 1);
+}
+
 function setup(timer: string | null = '0') {
   if (timer !== null) window.localStorage.setItem('timer', timer);
   const calls = stubServer();
@@ -99,10 +108,7 @@ describe('useDashboard: the counters keyed by the period (spec 4)', () => {
     act(() => result.current.setDates('2026-04-01', '2026-04-30'));
     await advance(60);
     act(() => result.current.setDates('2026-04-01', '2026-04-20'));
-    await advance(99);
-    expect(calls).toHaveLength(1);
-    await advance(1);
-    expect(calls).toHaveLength(2);
+    await expectLoadAfter(calls, 100);
     expect(calls[1]).toMatchObject({ startDate: '2026-04-01', endDate: '2026-04-20' });
   });
 
@@ -219,19 +225,14 @@ describe('useDashboard: the counters keyed by the period (spec 4)', () => {
       calls[0]?.respond(200, []);
       await flush();
       expect(result.current.nextRefreshAt).toBe(Date.now() + 120_000);
-      await advance(119_999);
-      expect(calls).toHaveLength(1);
-      await advance(1);
-      expect(calls).toHaveLength(2);
+      await expectLoadAfter(calls, 120_000);
       expect(calls[1]).toMatchObject({ startDate: TODAY, endDate: TODAY });
+      // A slow answer: the next interval counts from when it arrives.
       await advance(5_000);
       calls[1]?.respond(200, [local('DF.A', 'Posto A', 1)]);
       await flush();
       expect(result.current.nextRefreshAt).toBe(Date.now() + 120_000);
-      await advance(119_999);
-      expect(calls).toHaveLength(2);
-      await advance(1);
-      expect(calls).toHaveLength(3);
+      await expectLoadAfter(calls, 120_000);
     });
 
     it('is set in minutes, stored in seconds under "timer", and the interval follows it', async () => {
@@ -243,10 +244,7 @@ describe('useDashboard: the counters keyed by the period (spec 4)', () => {
       expect(window.localStorage.getItem('timer')).toBe('120');
       expect(result.current.state.timer).toBe(120);
       expect(result.current.nextRefreshAt).toBe(Date.now() + 120_000);
-      await advance(119_000);
-      expect(calls).toHaveLength(1);
-      await advance(1_000);
-      expect(calls).toHaveLength(2);
+      await expectLoadAfter(calls, 120_000);
     });
 
     it('reads the stored interval and defaults to 5 minutes', () => {

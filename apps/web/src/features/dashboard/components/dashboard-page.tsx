@@ -41,6 +41,7 @@ import { COUNTER_COLORS, numberFormat } from './counter-style';
 import { CounterTile, LocalCard } from './local-card';
 import { OccurrencesList } from './occurrences-list';
 import { RefreshTimer } from './refresh-timer';
+import { textField } from '../../../lib/forms';
 
 /** Spec 8: the dashboard load failure. */
 export const DASHBOARD_LOAD_ERROR = {
@@ -119,8 +120,7 @@ export function DashboardPage() {
             label="Buscar posto"
             placeholder="Nome ou identificador"
             leftSection={<IconSearch size={16} aria-hidden />}
-            value={state.search}
-            onChange={(event) => dashboard.setSearch(event.currentTarget.value)}
+            {...textField(state.search, dashboard.setSearch)}
             rightSection={
               state.search ? (
                 <IconX

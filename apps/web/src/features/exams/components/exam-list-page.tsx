@@ -14,8 +14,6 @@ import {
   EXAM_STATUS_LABELS,
   EXAM_STATUSES,
   maskCpf,
-  type ExamResult,
-  type ExamStatus,
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -27,6 +25,7 @@ import { unitPostsQuery } from '../../../lib/unit-posts';
 import { examListQuery, type ExamListParams } from '../api/exams';
 import { ExamStatusBadge } from './exam-status';
 import { ImportExamsButton } from './import-exams';
+import { textField } from '../../../lib/forms';
 
 type SortKey = ExamListParams['sort'];
 
@@ -59,41 +58,10 @@ function SortHeader({
   );
 }
 
-/** A multiple choice filter; empty means every option (`Todos`, `Todas`). */
-function FilterSelect<T extends string>({
-  label,
-  everyLabel,
-  options,
-  value,
-  onChange,
-  searchable = false,
-  width,
-}: {
-  label: string;
-  everyLabel: string;
-  options: ReadonlyArray<{ value: T; label: string }>;
-  value: T[];
-  onChange: (value: T[]) => void;
-  searchable?: boolean;
-  width: number;
-}) {
-  return (
-    <MultiSelect
-      label={label}
-      placeholder={value.length ? undefined : everyLabel}
-      data={options}
-      value={value}
-      onChange={(next) => onChange(next as T[])}
-      searchable={searchable}
-      clearable
-      w={width}
-    />
-  );
-}
+type ChoiceFilters = Pick<ExamListParams, 'schedulingLocal' | 'status' | 'result'>;
 
-function labelled<T extends string>(values: readonly T[], labels: Readonly<Record<T, string>>) {
-  return values.map((value) => ({ value, label: labels[value] }));
-}
+const STATUS_OPTIONS = EXAM_STATUSES.map((value) => ({ value, label: EXAM_STATUS_LABELS[value] }));
+const RESULT_OPTIONS = EXAM_RESULTS.map((value) => ({ value, label: EXAM_RESULT_LABELS[value] }));
 
 export function ExamListPage() {
   const role = useAppState((state) => state.user?.roleDescription);
@@ -101,9 +69,11 @@ export function ExamListPage() {
     dayjs().subtract(30, 'day').format('YYYY-MM-DD'),
     dayjs().add(7, 'day').format('YYYY-MM-DD'),
   ]);
-  const [locals, setLocals] = useState<string[]>([]);
-  const [statuses, setStatuses] = useState<ExamStatus[]>([]);
-  const [results, setResults] = useState<ExamResult[]>([]);
+  const [choices, setChoices] = useState<ChoiceFilters>({
+    schedulingLocal: [],
+    status: [],
+    result: [],
+  });
   const paging = usePagedSearch(20, 350);
   const { search, debouncedSearch, page, pageSize, setSearch, setPage } = paging;
   const [sort, setSort] = useState<SortKey>('schedulingDate');
@@ -114,9 +84,7 @@ export function ExamListPage() {
     // The API's period contract: the picked calendar days, read in São Paulo, both inclusive.
     startDate: range[0] ? dayjs(range[0]).format('YYYY-MM-DD') : null,
     endDate: range[1] ? dayjs(range[1]).format('YYYY-MM-DD') : null,
-    schedulingLocal: locals,
-    status: statuses,
-    result: results,
+    ...choices,
     search: debouncedSearch,
     page,
     pageSize,
@@ -125,13 +93,29 @@ export function ExamListPage() {
   };
   const list = useQuery(examListQuery(params));
   const resetPage = () => setPage(1);
+
+  // Multiple choice filters; empty means every option (`Todos`, `Todas`).
+  const choiceFilters = [
+    {
+      key: 'schedulingLocal',
+      label: 'Posto',
+      every: 'Todos',
+      options: (localOptions.data?.items ?? []).map((local) => ({
+        value: local.identifier,
+        label: local.description,
+      })),
+      searchable: true,
+      width: 240,
+    },
+    { key: 'status', label: 'Situação', every: 'Todas', options: STATUS_OPTIONS, width: 220 },
+    { key: 'result', label: 'Resultado', every: 'Todos', options: RESULT_OPTIONS, width: 220 },
+  ] as const;
   // Any filter change starts again on the first page.
-  const filterBy =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      resetPage();
-    };
+  const choose = (key: keyof ChoiceFilters, value: string[]) => {
+    // The values come from the options of that filter.
+    setChoices((previous) => ({ ...previous, [key]: value }) as ChoiceFilters);
+    resetPage();
+  };
 
   const onSort = (column: SortKey) => {
     if (column === sort) setOrder(order === 'asc' ? 'desc' : 'asc');
@@ -141,6 +125,9 @@ export function ExamListPage() {
     }
     resetPage();
   };
+  const sortable = (label: string, column: SortKey) => (
+    <SortHeader label={label} column={column} sort={sort} order={order} onSort={onSort} />
+  );
 
   return (
     <ListPage
@@ -156,45 +143,32 @@ export function ExamListPage() {
               placeholder="Escolha o período"
               valueFormat="DD/MM/YYYY"
               value={range}
-              onChange={(value) => filterBy(setRange)(value as [string | null, string | null])}
+              onChange={(value) => {
+                setRange(value as [string | null, string | null]);
+                resetPage();
+              }}
               allowSingleDateInRange
               clearable
               w={260}
             />
-            <FilterSelect
-              label="Posto"
-              everyLabel="Todos"
-              options={(localOptions.data?.items ?? []).map((local) => ({
-                value: local.identifier,
-                label: local.description,
-              }))}
-              value={locals}
-              onChange={filterBy(setLocals)}
-              searchable
-              width={240}
-            />
-            <FilterSelect
-              label="Situação"
-              everyLabel="Todas"
-              options={labelled(EXAM_STATUSES, EXAM_STATUS_LABELS)}
-              value={statuses}
-              onChange={filterBy(setStatuses)}
-              width={220}
-            />
-            <FilterSelect
-              label="Resultado"
-              everyLabel="Todos"
-              options={labelled(EXAM_RESULTS, EXAM_RESULT_LABELS)}
-              value={results}
-              onChange={filterBy(setResults)}
-              width={220}
-            />
+            {choiceFilters.map((filter) => (
+              <MultiSelect
+                key={filter.key}
+                label={filter.label}
+                placeholder={choices[filter.key].length ? undefined : filter.every}
+                data={filter.options}
+                value={choices[filter.key]}
+                onChange={(value) => choose(filter.key, value)}
+                searchable={'searchable' in filter}
+                clearable
+                w={filter.width}
+              />
+            ))}
             <TextInput
               label="Candidato"
               placeholder="Nome ou CPF"
               leftSection={<IconSearch size={16} />}
-              value={search}
-              onChange={(event) => setSearch(event.currentTarget.value)}
+              {...textField(search, setSearch)}
               w={240}
             />
           </Group>
@@ -203,6 +177,31 @@ export function ExamListPage() {
       query={list}
       loadingLabel="Carregando exames"
       empty="Nenhum exame encontrado com esses filtros."
+      columns={[
+        sortable('Data', 'schedulingDate'),
+        sortable('Candidato', 'candidateName'),
+        'CPF',
+        sortable('Posto', 'schedulingLocal'),
+        sortable('Situação', 'status'),
+        'Nota',
+      ]}
+      minWidth={900}
+      row={(exam) => (
+        <>
+          <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
+          <Table.Td>
+            <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
+              {exam.candidateName}
+            </Link>
+          </Table.Td>
+          <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
+          <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
+          <Table.Td>
+            <ExamStatusBadge exam={exam} />
+          </Table.Td>
+          <Table.Td>{exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}</Table.Td>
+        </>
+      )}
       paging={paging}
       noun={['exame', 'exames']}
       below={
@@ -213,67 +212,6 @@ export function ExamListPage() {
           </Text>
         )
       }
-    >
-      {(page) => (
-        <Table.ScrollContainer minWidth={900}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader
-                  label="Data"
-                  column="schedulingDate"
-                  sort={sort}
-                  order={order}
-                  onSort={onSort}
-                />
-                <SortHeader
-                  label="Candidato"
-                  column="candidateName"
-                  sort={sort}
-                  order={order}
-                  onSort={onSort}
-                />
-                <Table.Th>CPF</Table.Th>
-                <SortHeader
-                  label="Posto"
-                  column="schedulingLocal"
-                  sort={sort}
-                  order={order}
-                  onSort={onSort}
-                />
-                <SortHeader
-                  label="Situação"
-                  column="status"
-                  sort={sort}
-                  order={order}
-                  onSort={onSort}
-                />
-                <Table.Th>Nota</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.items.map((exam) => (
-                <Table.Tr key={exam.id}>
-                  <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
-                  <Table.Td>
-                    <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
-                      {exam.candidateName}
-                    </Link>
-                  </Table.Td>
-                  <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
-                  <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <ExamStatusBadge exam={exam} />
-                  </Table.Td>
-                  <Table.Td>
-                    {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </ListPage>
+    />
   );
 }

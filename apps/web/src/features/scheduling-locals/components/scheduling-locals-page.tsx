@@ -1,5 +1,5 @@
 /** `scheduling-locals` (ADMIN): list, search, create, edit, deactivate and reactivate service posts. */
-import { Badge, Button, Group, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Table, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import {
   createSchedulingLocalSchema,
@@ -10,11 +10,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { AppModal } from '../../../components/app-modal';
-import { ListPage, usePagedSearch } from '../../../components/list-page';
+import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
-import { validateForm, type FieldErrors } from '../../../lib/form-validation';
+import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
 import {
   createLocal,
   localKeys,
@@ -22,6 +22,7 @@ import {
   updateLocal,
   type LocalInput,
 } from '../api/locals';
+import { StateBadge } from '../../../components/state-badge';
 
 const fields = createSchedulingLocalSchema.shape;
 
@@ -85,8 +86,7 @@ function LocalForm({
         <TextInput
           label="Identificador"
           description="Como o sistema de provas identifica o posto, ex.: DF.TAGUATINGA"
-          value={values.identifier}
-          onChange={(event) => setValues({ ...values, identifier: event.currentTarget.value })}
+          {...textField(values.identifier, (identifier) => setValues({ ...values, identifier }))}
           error={errors.identifier ?? serverError}
           maxLength={fields.identifier.maxLength ?? undefined}
           required
@@ -94,16 +94,14 @@ function LocalForm({
         />
         <TextInput
           label="Nome"
-          value={values.description}
-          onChange={(event) => setValues({ ...values, description: event.currentTarget.value })}
+          {...textField(values.description, (description) => setValues({ ...values, description }))}
           error={errors.description}
           maxLength={fields.description.maxLength ?? undefined}
           required
         />
         <TextInput
           label="Endereço"
-          value={values.address ?? ''}
-          onChange={(event) => setValues({ ...values, address: event.currentTarget.value })}
+          {...textField(values.address ?? '', (address) => setValues({ ...values, address }))}
           error={errors.address}
           maxLength={fields.address.unwrap().unwrap().maxLength ?? undefined}
         />
@@ -122,7 +120,7 @@ function LocalForm({
 
 export function SchedulingLocalsPage() {
   const paging = usePagedSearch(20);
-  const { search, debouncedSearch, page, pageSize, setSearch } = paging;
+  const { debouncedSearch, page, pageSize } = paging;
   const [editing, setEditing] = useState<SchedulingLocal | 'new' | null>(null);
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const queryClient = useQueryClient();
@@ -187,12 +185,7 @@ export function SchedulingLocalsPage() {
           Novo posto
         </Button>
       }
-      search={{
-        label: 'Buscar postos',
-        placeholder: 'Buscar por nome ou identificador',
-        value: search,
-        onChange: setSearch,
-      }}
+      search={{ label: 'Buscar postos', placeholder: 'Buscar por nome ou identificador' }}
       query={list}
       loadingLabel="Carregando postos"
       empty={debouncedSearch ? 'Nenhum posto encontrado para a busca.' : 'Nenhum posto cadastrado.'}
@@ -227,51 +220,33 @@ export function SchedulingLocalsPage() {
           )}
         </AppModal>
       }
-    >
-      {(page) => (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Nome</Table.Th>
-                <Table.Th>Identificador</Table.Th>
-                <Table.Th>Endereço</Table.Th>
-                <Table.Th>Situação</Table.Th>
-                <Table.Th aria-label="Ações" />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.items.map((local) => (
-                <Table.Tr key={local.id}>
-                  <Table.Td>{local.description}</Table.Td>
-                  <Table.Td ff="monospace">{local.identifier}</Table.Td>
-                  <Table.Td>{local.address ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Badge color={local.isActive ? 'teal' : 'gray'} variant="light">
-                      {local.isActive ? 'Ativo' : 'Inativo'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button size="xs" variant="default" onClick={() => edit(local)}>
-                        Editar
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color={local.isActive ? 'red' : 'teal'}
-                        onClick={() => confirmToggle(local)}
-                      >
-                        {local.isActive ? 'Desativar' : 'Reativar'}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+      columns={['Nome', 'Identificador', 'Endereço', 'Situação', ACTIONS_COLUMN]}
+      minWidth={720}
+      row={(local) => (
+        <>
+          <Table.Td>{local.description}</Table.Td>
+          <Table.Td ff="monospace">{local.identifier}</Table.Td>
+          <Table.Td>{local.address ?? '—'}</Table.Td>
+          <Table.Td>
+            <StateBadge active={local.isActive} labels={['Ativo', 'Inativo']} />
+          </Table.Td>
+          <Table.Td>
+            <Group gap="xs" justify="flex-end" wrap="nowrap">
+              <Button size="xs" variant="default" onClick={() => edit(local)}>
+                Editar
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                color={local.isActive ? 'red' : 'teal'}
+                onClick={() => confirmToggle(local)}
+              >
+                {local.isActive ? 'Desativar' : 'Reativar'}
+              </Button>
+            </Group>
+          </Table.Td>
+        </>
       )}
-    </ListPage>
+    />
   );
 }

@@ -5,15 +5,16 @@ import { maskCpf, ROLE_LABELS, type User } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
-import { ListPage, usePagedSearch } from '../../../components/list-page';
+import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
 import { setRegisterStatus, userKeys, userListQuery } from '../api/users';
+import { StateBadge } from '../../../components/state-badge';
 
 export function ListUsersPage() {
   const me = useAppState((state) => state.user);
   const paging = usePagedSearch(10);
-  const { search, debouncedSearch, page, pageSize, setSearch } = paging;
+  const { debouncedSearch, page, pageSize } = paging;
   const queryClient = useQueryClient();
   const { showAlert } = useAlert();
   const list = useQuery(userListQuery({ page, pageSize, search: debouncedSearch }));
@@ -60,12 +61,7 @@ export function ListUsersPage() {
           Novo usuário
         </Button>
       }
-      search={{
-        label: 'Buscar usuários',
-        placeholder: 'Buscar por nome, e-mail ou CPF',
-        value: search,
-        onChange: setSearch,
-      }}
+      search={{ label: 'Buscar usuários', placeholder: 'Buscar por nome, e-mail ou CPF' }}
       query={list}
       loadingLabel="Carregando usuários"
       empty={
@@ -75,72 +71,53 @@ export function ListUsersPage() {
       }
       paging={paging}
       noun={['usuário', 'usuários']}
-    >
-      {(page) => (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Nome</Table.Th>
-                <Table.Th>E-mail</Table.Th>
-                <Table.Th>CPF</Table.Th>
-                <Table.Th>Perfil</Table.Th>
-                <Table.Th>Situação</Table.Th>
-                <Table.Th aria-label="Ações" />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.items.map((user) => (
-                <Table.Tr key={user.id}>
-                  <Table.Td>{user.name}</Table.Td>
-                  <Table.Td>{user.email}</Table.Td>
-                  <Table.Td>{maskCpf(user.cpf)}</Table.Td>
-                  <Table.Td>{ROLE_LABELS[user.roleDescription]}</Table.Td>
-                  <Table.Td>
-                    <Group gap={6}>
-                      <Badge
-                        color={user.registerStatus === 'enabled' ? 'teal' : 'gray'}
-                        variant="light"
-                      >
-                        {user.registerStatus === 'enabled' ? 'Habilitado' : 'Desabilitado'}
-                      </Badge>
-                      {!user.hasPassword && (
-                        <Badge color="yellow" variant="light">
-                          Senha pendente
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        component={Link}
-                        to={`/demo-biometry/${user.cpf}`}
-                      >
-                        Biometria
-                      </Button>
-                      {user.email !== me?.email && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
-                          onClick={() => confirmToggle(user)}
-                          loading={toggle.isPending && toggle.variables?.id === user.id}
-                        >
-                          {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+      columns={['Nome', 'E-mail', 'CPF', 'Perfil', 'Situação', ACTIONS_COLUMN]}
+      minWidth={760}
+      row={(user) => (
+        <>
+          <Table.Td>{user.name}</Table.Td>
+          <Table.Td>{user.email}</Table.Td>
+          <Table.Td>{maskCpf(user.cpf)}</Table.Td>
+          <Table.Td>{ROLE_LABELS[user.roleDescription]}</Table.Td>
+          <Table.Td>
+            <Group gap={6}>
+              <StateBadge
+                active={user.registerStatus === 'enabled'}
+                labels={['Habilitado', 'Desabilitado']}
+              />
+              {!user.hasPassword && (
+                <Badge color="yellow" variant="light">
+                  Senha pendente
+                </Badge>
+              )}
+            </Group>
+          </Table.Td>
+          <Table.Td>
+            <Group gap="xs" justify="flex-end" wrap="nowrap">
+              <Button
+                size="xs"
+                variant="default"
+                component={Link}
+                to={`/demo-biometry/${user.cpf}`}
+              >
+                Biometria
+              </Button>
+              {user.email !== me?.email && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
+                  onClick={() => confirmToggle(user)}
+                  loading={toggle.isPending && toggle.variables?.id === user.id}
+                >
+                  {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
+                </Button>
+              )}
+            </Group>
+          </Table.Td>
+        </>
       )}
-    </ListPage>
+    />
   );
 }
 

@@ -7,7 +7,7 @@ import type { CreateUserInput, User } from '@exame/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
-import type { FieldErrors } from '../../../lib/form-validation';
+import type { FieldErrors } from '../../../lib/forms';
 import { createUser, userKeys } from '../api/users';
 
 export type UserFieldErrors = FieldErrors<CreateUserInput>;

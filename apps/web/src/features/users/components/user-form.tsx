@@ -12,7 +12,7 @@ import {
   type Role,
 } from '@exame/shared';
 import { useState, type FormEvent } from 'react';
-import { validateForm, type FieldErrors } from '../../../lib/form-validation';
+import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
 
 type Field = keyof CreateUserInput;
 
@@ -58,8 +58,7 @@ export function UserForm({
       <Stack gap="md" maw={520}>
         <TextInput
           label="Nome completo"
-          value={values.name}
-          onChange={(event) => set('name', event.currentTarget.value)}
+          {...textField(values.name, (name) => set('name', name))}
           error={errors.name}
           required
           autoFocus
@@ -67,8 +66,7 @@ export function UserForm({
         <TextInput
           label="E-mail"
           type="email"
-          value={values.email}
-          onChange={(event) => set('email', event.currentTarget.value)}
+          {...textField(values.email, (email) => set('email', email))}
           error={errors.email}
           required
         />
@@ -76,8 +74,7 @@ export function UserForm({
           label="CPF"
           placeholder="000.000.000-00"
           inputMode="numeric"
-          value={values.cpf}
-          onChange={(event) => set('cpf', formatCpf(event.currentTarget.value))}
+          {...textField(values.cpf, (cpf) => set('cpf', formatCpf(cpf)))}
           error={errors.cpf}
           maxLength={14}
           required
