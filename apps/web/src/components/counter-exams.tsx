@@ -2,19 +2,8 @@
  * The exams behind one counter of the report, paginated on the server: opened
  * from the per-post report and from the dashboard.
  */
-import {
-  Alert,
-  Badge,
-  CloseButton,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
+import { Alert, Badge, CloseButton, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import {
   ALL_LOCALS_ID,
   EXAM_RESULT_LABELS,
@@ -25,9 +14,9 @@ import {
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { counterExamsQuery, type ReportPeriod } from '../lib/report-queries';
-import { PaginationFooter } from './pagination-footer';
+import { ListPage, usePaging } from './list-page';
 
 const numberFormat = new Intl.NumberFormat('pt-BR');
 
@@ -39,11 +28,16 @@ export type CounterExamsProps = {
 };
 
 export function CounterExams({ period, local, counter, onClose }: CounterExamsProps) {
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(20);
+  const paging = usePaging(20);
   const heading = useRef<HTMLHeadingElement>(null);
   const query = useQuery(
-    counterExamsQuery({ ...period, localId: local.id, counter, page, pageSize }),
+    counterExamsQuery({
+      ...period,
+      localId: local.id,
+      counter,
+      page: paging.page,
+      pageSize: paging.pageSize,
+    }),
   );
   useEffect(() => {
     // Keyboard and screen-reader users land on the list they just opened.
@@ -54,99 +48,71 @@ export function CounterExams({ period, local, counter, onClose }: CounterExamsPr
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="exames-titulo">
-      <Group justify="space-between" align="flex-start" mb="sm">
-        <div>
-          <Title order={2} size="h4" id="exames-titulo" ref={heading} tabIndex={-1}>
-            {REPORT_COUNTER_LABELS[counter]} — {localName}
-          </Title>
-          {data && (
-            <Text size="sm" c="dimmed">
-              {data.total === 1 ? '1 exame' : `${numberFormat.format(data.total)} exames`} · valor
-              do contador: {numberFormat.format(data.counterValue)}
-            </Text>
-          )}
-        </div>
-        <CloseButton onClick={onClose} aria-label="Fechar a lista de exames" />
-      </Group>
-      {data && data.counterValue !== data.total && (
-        <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} mb="sm">
-          Este contador soma a situação do exame e os indicadores registrados no exame (pendência de
-          auditoria, ausência, interrupção); por isso um exame pode contar mais de uma vez — veja a
-          coluna “Conta”.
-        </Alert>
-      )}
-      {query.isPending ? (
-        <Center p="lg">
-          <Loader size="sm" aria-label="Carregando exames" />
-        </Center>
-      ) : query.isError ? (
-        <Alert color="red" icon={<IconAlertCircle size={18} />} title="Erro">
-          {query.error.message}
-        </Alert>
-      ) : data && data.items.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          Nenhum exame neste contador.
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={980}>
-          <Table
-            striped
-            verticalSpacing="xs"
-            aria-busy={query.isFetching}
-            data-testid="counter-exams"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Agendamento</Table.Th>
-                <Table.Th>Data</Table.Th>
-                <Table.Th>Candidato</Table.Th>
-                <Table.Th>CPF</Table.Th>
-                <Table.Th>Posto</Table.Th>
-                <Table.Th>Sala / estação</Table.Th>
-                <Table.Th>Situação</Table.Th>
-                <Table.Th>Resultado</Table.Th>
-                <Table.Th ta="right">Conta</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data?.items.map((exam) => (
-                <Table.Tr key={exam.id}>
-                  <Table.Td>{exam.schedulingId}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}
-                  </Table.Td>
-                  <Table.Td>{exam.candidateName}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{exam.candidateCpf}</Table.Td>
-                  <Table.Td>{exam.localName}</Table.Td>
-                  <Table.Td>
-                    {[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color="gray">
-                      {EXAM_STATUS_LABELS[exam.status]}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
-                  <Table.Td ta="right">{exam.contribution}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {data && (
-        <PaginationFooter
-          total={data.total}
-          page={page}
-          pageSize={pageSize}
-          noun={['exame', 'exames']}
-          onPage={setPage}
-          onPageSize={(size) => {
-            setPageSize(size);
-            setPage(1);
-          }}
-        />
-      )}
+      <ListPage
+        embedded
+        header={
+          <>
+            <Group justify="space-between" align="flex-start">
+              <div>
+                <Title order={2} size="h4" id="exames-titulo" ref={heading} tabIndex={-1}>
+                  {REPORT_COUNTER_LABELS[counter]} — {localName}
+                </Title>
+                {data && (
+                  <Text size="sm" c="dimmed">
+                    {data.total === 1 ? '1 exame' : `${numberFormat.format(data.total)} exames`} ·
+                    valor do contador: {numberFormat.format(data.counterValue)}
+                  </Text>
+                )}
+              </div>
+              <CloseButton onClick={onClose} aria-label="Fechar a lista de exames" />
+            </Group>
+            {data && data.counterValue !== data.total && (
+              <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />}>
+                Este contador soma a situação do exame e os indicadores registrados no exame
+                (pendência de auditoria, ausência, interrupção); por isso um exame pode contar mais
+                de uma vez — veja a coluna “Conta”.
+              </Alert>
+            )}
+          </>
+        }
+        query={query}
+        loadingLabel="Carregando exames"
+        empty="Nenhum exame neste contador."
+        paging={paging}
+        noun={['exame', 'exames']}
+        columns={[
+          'Agendamento',
+          'Data',
+          'Candidato',
+          'CPF',
+          'Posto',
+          'Sala / estação',
+          'Situação',
+          'Resultado',
+          <Table.Th ta="right">Conta</Table.Th>,
+        ]}
+        minWidth={980}
+        table={{ highlightOnHover: false, verticalSpacing: 'xs', 'data-testid': 'counter-exams' }}
+        row={(exam) => (
+          <>
+            <Table.Td>{exam.schedulingId}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              {dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}
+            </Table.Td>
+            <Table.Td>{exam.candidateName}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{exam.candidateCpf}</Table.Td>
+            <Table.Td>{exam.localName}</Table.Td>
+            <Table.Td>{[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color="gray">
+                {EXAM_STATUS_LABELS[exam.status]}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
+            <Table.Td ta="right">{exam.contribution}</Table.Td>
+          </>
+        )}
+      />
     </Paper>
   );
 }

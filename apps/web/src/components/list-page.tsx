@@ -1,13 +1,18 @@
 /**
- * The one pattern of the list screens (users, posts, exams): a header with the
- * title, a line of description and the main action; a search field; the table
- * in a `QueryContent` (loading, error, empty); the `PaginationFooter`. The
- * state of search and pages lives in `usePagedSearch`.
+ * The one pattern of the paginated lists (users, posts, exams, the exams
+ * behind a counter): a header (title, a line of description and the main
+ * action, or a header of its own); a search field or filters; the table in a
+ * `QueryContent` (loading, error, empty); the `PaginationFooter`. The state of
+ * pages lives in `usePaging`, with the search in `usePagedSearch`.
  */
-import { Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Group, Paper, Stack, Table, Text, TextInput, Title, type TableProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Fragment, useState, type ReactNode } from 'react';
+import { PaginationFooter } from './pagination-footer';
+import { QueryContent } from './query-content';
+import { textField } from '../lib/forms';
 
 export function ListPageHeader({
   title,
@@ -31,22 +36,22 @@ export function ListPageHeader({
   );
 }
 
-/** The search text, debounced for the query, and the page and page size it resets. */
-export function usePagedSearch(initialPageSize: number) {
-  const [search, setSearchText] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+export type Paging = {
+  page: number;
+  pageSize: number;
+  setPage: (page: number) => void;
+  /** A new page size starts again on the first page. */
+  setPageSize: (pageSize: number) => void;
+};
+
+/** The page and page size of a server-paginated list. */
+export function usePaging(initialPageSize: number): Paging {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSizeValue] = useState(initialPageSize);
   return {
-    search,
-    debouncedSearch,
     page,
     pageSize,
     setPage,
-    setSearch: (text: string) => {
-      setSearchText(text);
-      setPage(1);
-    },
     setPageSize: (size: number) => {
       setPageSizeValue(size);
       setPage(1);
@@ -54,25 +59,160 @@ export function usePagedSearch(initialPageSize: number) {
   };
 }
 
-export function ListSearch({
-  label,
-  placeholder,
-  value,
-  onChange,
-}: {
+/** The search text, debounced for the query, and the paging it resets. */
+export function usePagedSearch(initialPageSize: number, debounceMs = 300) {
+  const paging = usePaging(initialPageSize);
+  const [search, setSearchText] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), debounceMs);
+  return {
+    ...paging,
+    search,
+    debouncedSearch,
+    setSearch: (text: string) => {
+      setSearchText(text);
+      paging.setPage(1);
+    },
+  };
+}
+
+export type ListSearchProps = {
   label: string;
   placeholder: string;
   value: string;
   onChange: (text: string) => void;
-}) {
+};
+
+export function ListSearch({ label, placeholder, value, onChange }: ListSearchProps) {
   return (
     <TextInput
       placeholder={placeholder}
       aria-label={label}
       leftSection={<IconSearch size={16} aria-hidden />}
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
+      {...textField(value, onChange)}
       maw={420}
     />
+  );
+}
+
+type ListHeading =
+  | { title: string; description: ReactNode; action?: ReactNode; header?: never }
+  | { header: ReactNode; title?: never; description?: never; action?: never };
+
+type ListData = { items: ReadonlyArray<{ id: string }>; total: number };
+type ItemOf<TPage extends ListData> = TPage['items'][number];
+
+/** The head cell of a column of row actions, named for screen readers. */
+export const ACTIONS_COLUMN = <Table.Th aria-label="Ações" />;
+
+type PagedSearch = ReturnType<typeof usePagedSearch>;
+
+type ListPaging =
+  | { search?: undefined; paging: Paging }
+  | {
+      /** A search field under the header, bound to the search state of `paging`. */
+      search: Pick<ListSearchProps, 'label' | 'placeholder'>;
+      paging: Paging & Pick<PagedSearch, 'search' | 'setSearch'>;
+    };
+
+export type ListPageProps<TPage extends ListData> = ListHeading &
+  ListPaging & {
+    /** Filters of the list's own, under the header. */
+    filters?: ReactNode;
+    query: UseQueryResult<TPage, Error>;
+    loadingLabel: string;
+    /** What an empty page says. */
+    empty: ReactNode;
+    /** The head of each column: a text, or a head cell of its own (sorting, actions). */
+    columns: readonly ReactNode[];
+    /** The cells of an item's row. */
+    row: (item: ItemOf<TPage>) => ReactNode;
+    /** Below this width the table scrolls sideways. */
+    minWidth: number;
+    table?: Omit<TableProps, 'children'> & { 'data-testid'?: string };
+    /** Singular and plural, e.g. ['exame', 'exames']. */
+    noun: readonly [string, string];
+    /**
+     * A page of its own (the table in a bordered panel), or a list inside a
+     * panel of the caller (`embedded`: compact states, no second border).
+     */
+    embedded?: boolean;
+    /** Below the pages, e.g. a refresh notice. */
+    below?: ReactNode;
+  };
+
+export function ListPage<TPage extends ListData>(props: ListPageProps<TPage>) {
+  const { query, paging, embedded = false } = props;
+  const content = (
+    <QueryContent
+      query={query}
+      loadingLabel={props.loadingLabel}
+      isEmpty={(page) => page.items.length === 0}
+      empty={props.empty}
+      compact={embedded}
+    >
+      {(page) => (
+        <Table.ScrollContainer minWidth={props.minWidth}>
+          <Table
+            striped
+            highlightOnHover
+            verticalSpacing="sm"
+            aria-busy={query.isFetching}
+            {...props.table}
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {props.columns.map((column, index) =>
+                  typeof column === 'string' ? (
+                    <Table.Th key={column}>{column}</Table.Th>
+                  ) : (
+                    <Fragment key={index}>{column}</Fragment>
+                  ),
+                )}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {page.items.map((item) => (
+                <Table.Tr key={item.id}>{props.row(item)}</Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </QueryContent>
+  );
+  return (
+    <Stack gap={embedded ? 'sm' : 'md'}>
+      {props.title !== undefined ? (
+        <ListPageHeader title={props.title} description={props.description} action={props.action} />
+      ) : (
+        props.header
+      )}
+      {props.search !== undefined && (
+        <ListSearch
+          {...props.search}
+          value={props.paging.search}
+          onChange={props.paging.setSearch}
+        />
+      )}
+      {props.filters}
+      {embedded ? (
+        content
+      ) : (
+        <Paper withBorder radius="md">
+          {content}
+        </Paper>
+      )}
+      {query.data && (
+        <PaginationFooter
+          total={query.data.total}
+          page={paging.page}
+          pageSize={paging.pageSize}
+          noun={props.noun}
+          onPage={paging.setPage}
+          onPageSize={paging.setPageSize}
+        />
+      )}
+      {props.below}
+    </Stack>
   );
 }

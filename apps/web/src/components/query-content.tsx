@@ -1,6 +1,7 @@
 /**
  * The states every data panel has: loading (spinner), error (red alert titled
  * 'Erro' with the message), empty (a pt-BR sentence), or the content.
+ * `compact` suits a panel inside a page (a smaller spinner, small text).
  */
 import { Alert, Center, Loader, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
@@ -12,30 +13,36 @@ export function QueryContent<T>({
   loadingLabel,
   isEmpty,
   empty,
+  compact = false,
   children,
 }: {
   query: UseQueryResult<T, Error>;
   loadingLabel: string;
   isEmpty: (data: T) => boolean;
   empty: ReactNode;
+  compact?: boolean;
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) {
     return (
-      <Center p="xl">
-        <Loader aria-label={loadingLabel} />
+      <Center p={compact ? 'lg' : 'xl'}>
+        <Loader size={compact ? 'sm' : undefined} aria-label={loadingLabel} />
       </Center>
     );
   }
   if (query.isError) {
     return (
-      <Alert color="red" icon={<IconAlertCircle size={18} />} m="md" title="Erro">
+      <Alert color="red" icon={<IconAlertCircle size={18} />} m={compact ? 0 : 'md'} title="Erro">
         {query.error.message}
       </Alert>
     );
   }
   if (isEmpty(query.data)) {
-    return (
+    return compact ? (
+      <Text c="dimmed" size="sm">
+        {empty}
+      </Text>
+    ) : (
       <Text p="xl" ta="center" c="dimmed">
         {empty}
       </Text>

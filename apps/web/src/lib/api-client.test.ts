@@ -3,6 +3,7 @@ import {
   ApiError,
   buildQueryString,
   createApiClient,
+  describeStatus,
   formatLocalIso,
   joinUrl,
   timeoutFor,
@@ -127,6 +128,11 @@ describe('createApiClient', () => {
     await expect(client.get('api/User')).rejects.toThrow(
       'Por favor, tente novamente em breve. O servidor está indisponível no momento.',
     );
+  });
+
+  it('describes a status with the texts of the shared catalogue where it has one', () => {
+    expect(describeStatus(413)).toBe('O conteúdo enviado é grande demais.');
+    expect(describeStatus(404)).toBe('O endereço pedido não foi encontrado.');
   });
 
   it('a network failure rejects with the default text', async () => {

@@ -9,6 +9,7 @@
 import {
   API_DEFAULT_ERROR_TEXT,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  ERROR_MESSAGES,
   LONG_REQUEST_TIMEOUT_MS,
   LONG_TIMEOUT_PATHS,
   SHARED_CLIENT_TIMEOUT_MS,
@@ -116,7 +117,7 @@ function describeFailure(error: unknown, timeoutMs: number, timedOut: boolean): 
 export function describeStatus(status: number): string {
   if (status === 404) return 'O endereço pedido não foi encontrado.';
   if (status === 408 || status === 504) return 'O servidor demorou demais para responder.';
-  if (status === 413) return 'O conteúdo enviado é grande demais.';
+  if (status === 413) return ERROR_MESSAGES.PAYLOAD_TOO_LARGE;
   if (status === 429) return 'Muitas requisições em pouco tempo.';
   if (status === 502 || status === 503) return 'O servidor está indisponível no momento.';
   if (status >= 500) return 'O servidor encontrou um erro ao atender o pedido.';

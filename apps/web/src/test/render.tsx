@@ -1,5 +1,5 @@
-import { render, type RenderResult } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import { render, renderHook, type RenderResult } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProviders, createQueryClient } from '../app/providers';
 
@@ -19,4 +19,16 @@ export function renderRoutes(routes: RouteObject[], initialPath: string) {
     </AppProviders>,
   );
   return { ...result, router };
+}
+
+/** Runs a hook inside the app's providers, with a fresh query client. */
+export function renderHookWithProviders<Result>(hook: () => Result) {
+  const queryClient = createQueryClient();
+  return renderHook(hook, {
+    wrapper: ({ children }: { children: ReactNode }) => (
+      <AppProviders queryClient={queryClient} env="test">
+        {children}
+      </AppProviders>
+    ),
+  });
 }

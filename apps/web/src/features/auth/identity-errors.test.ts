@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { IDENTITY_ERROR_MESSAGES, identityErrorMessage } from './identity-errors';
+import { ApiError } from '../../lib/api-client';
+import {
+  IDENTITY_ERROR_MESSAGES,
+  identityErrorMessage,
+  identityErrorText,
+} from './identity-errors';
 
 describe('identity error texts (spec 8)', () => {
   it('has a pt-BR text for every code the spec lists', () => {
@@ -30,5 +35,15 @@ describe('identity error texts (spec 8)', () => {
     );
     expect(identityErrorMessage('OUTRO', 'Texto do servidor')).toBe('Texto do servidor');
     expect(identityErrorMessage(null, 'Texto do servidor')).toBe('Texto do servidor');
+  });
+
+  it('reads the code of an API failure, and shows any other failure as it is', () => {
+    expect(identityErrorText(new ApiError('x', 429, 'login-blocked'))).toBe(
+      IDENTITY_ERROR_MESSAGES['login-blocked'],
+    );
+    expect(identityErrorText(new ApiError('Texto do servidor', 400, null))).toBe(
+      'Texto do servidor',
+    );
+    expect(identityErrorText('falhou')).toBe('falhou');
   });
 });

@@ -5,6 +5,7 @@
  * written here. The same situation always reads the same way.
  */
 import { AUTH_ERRORS } from '@exame/shared';
+import { ApiError } from '../../lib/api-client';
 
 export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(Object.entries(AUTH_ERRORS).map(([code, entry]) => [code, entry.message])),
@@ -25,4 +26,11 @@ export function identityErrorMessage(code: string | null, fallback: string): str
   if (code === 'NETWORK_ERROR' || code === 'TIMEOUT')
     return IDENTITY_ERROR_MESSAGES['network-request-failed'] ?? fallback;
   return (code && IDENTITY_ERROR_MESSAGES[code]) || fallback;
+}
+
+/** What a failed identity call (sign-in, password link) tells the person. */
+export function identityErrorText(error: unknown): string {
+  return error instanceof ApiError
+    ? identityErrorMessage(error.code, error.message)
+    : String(error);
 }

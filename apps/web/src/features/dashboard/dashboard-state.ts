@@ -1,66 +1,53 @@
 /**
- * State and transitions of the service-post dashboard (spec 3, 4), apart
- * from React so they can be driven with fake timers:
- * - a start or end date change reloads after 100 ms;
- * - a load is not started while another is in progress;
- * - a missing date resets the data instead of loading;
- * - a selected post absent from a reload stays selected with every counter 0;
- * - the refresh timer is set in minutes, kept in seconds under `timer`,
- *   ticks every second and reloads when it reaches zero.
- * The reducer is pure; the controller owns the timers and the loader, both
- * injected.
+ * Screen state of the service-post dashboard (spec 3, 4), apart from React:
+ * the picked dates and the period they became, the selected post, the
+ * counter filter, the search and the refresh timer. The counters themselves
+ * are server state, fetched with TanStack Query keyed by the applied period
+ * (see use-dashboard.ts); the selectors below combine the two.
+ * - a start or end date change becomes the applied period after 100 ms;
+ * - a missing date clears the period (no data) and the selection at once;
+ * - a selected post absent from the data stays selected with every counter 0;
+ * - the refresh timer is set in minutes and kept in seconds under `timer`.
  */
 import {
   ALL_EXAMS_FILTER,
-  DASHBOARD_DATE_RELOAD_DELAY_MS,
   emptyCounters,
   REPORT_COUNTER_LABELS,
   REPORT_COUNTERS,
-  sumCounters,
   type LocalReport,
   type ReportCounter,
-  type ReportCounters,
 } from '@exame/shared';
+import type { Period } from './api/dashboard';
 
-export const TIMER_TICK_MS = 1000;
 /** Refresh every 5 minutes until the person sets another interval. */
 export const DEFAULT_TIMER_SECONDS = 300;
 export const MAX_TIMER_MINUTES = 120;
 
+export type SelectedLocal = { id: string; name: string };
+
 export type DashboardState = {
-  /** The counters of every post together. */
-  resume: ReportCounters;
-  loading: boolean;
-  locals: LocalReport[];
-  selected: LocalReport | null;
-  /** `Todos os exames` or the label of one counter. */
-  filterName: string;
+  /** The days in the picker, as the person picks them. */
   startDate: string | null;
   endDate: string | null;
+  /** The period the counters are loaded for: the picked days once settled, or null. */
+  period: Period | null;
+  selected: SelectedLocal | null;
+  /** `Todos os exames` or the label of one counter. */
+  filterName: string;
   search: string;
   /** The refresh interval in seconds; 0 turns the timer off. */
   timer: number;
-  /** Seconds left before the timer reloads. */
-  seconds: number;
-  /** When the data shown was loaded (epoch ms), null before the first load. */
-  loadedAt: number | null;
-  /** Counts successful loads, so views of the same period refresh with the counters. */
-  version: number;
-  failed: boolean;
+  /** When the interval was last set (epoch ms): the countdown restarts from there. */
+  timerSetAt: number | null;
 };
 
 export type DashboardAction =
   | { type: 'dates-changed'; startDate: string | null; endDate: string | null }
-  | { type: 'load-started' }
-  | { type: 'load-succeeded'; locals: LocalReport[]; at: number }
-  | { type: 'load-failed' }
-  | { type: 'load-discarded' }
-  | { type: 'reset' }
-  | { type: 'select'; id: string | null }
+  | { type: 'period-applied' }
+  | { type: 'select'; local: SelectedLocal | null }
   | { type: 'filter'; filterName: string }
   | { type: 'search'; search: string }
-  | { type: 'timer-set'; seconds: number }
-  | { type: 'tick' };
+  | { type: 'timer-set'; seconds: number; at: number };
 
 export const FILTER_OPTIONS: readonly string[] = [
   ALL_EXAMS_FILTER,
@@ -75,72 +62,56 @@ export function counterOfFilter(filterName: string): ReportCounter {
   return found ?? 'total';
 }
 
+function periodOf(startDate: string | null, endDate: string | null): Period | null {
+  return startDate && endDate ? { startDate, endDate } : null;
+}
+
 export function initialDashboardState(overrides: Partial<DashboardState> = {}): DashboardState {
-  const timer = overrides.timer ?? DEFAULT_TIMER_SECONDS;
+  const startDate = overrides.startDate ?? null;
+  const endDate = overrides.endDate ?? null;
   return {
-    resume: emptyCounters(),
-    loading: false,
-    locals: [],
+    startDate,
+    endDate,
+    // The first period loads at once; only later changes wait.
+    period: periodOf(startDate, endDate),
     selected: null,
     filterName: ALL_EXAMS_FILTER,
-    startDate: null,
-    endDate: null,
     search: '',
-    timer,
-    seconds: timer,
-    loadedAt: null,
-    version: 0,
-    failed: false,
+    timer: DEFAULT_TIMER_SECONDS,
+    timerSetAt: null,
     ...overrides,
   };
 }
 
+/** True while the picked days differ from the loaded period: the delayed reload is due. */
+export function periodPending(state: DashboardState): boolean {
+  const picked = periodOf(state.startDate, state.endDate);
+  return (
+    picked !== null &&
+    (picked.startDate !== state.period?.startDate || picked.endDate !== state.period.endDate)
+  );
+}
+
 export function dashboardReducer(state: DashboardState, action: DashboardAction): DashboardState {
   switch (action.type) {
-    case 'dates-changed':
-      return { ...state, startDate: action.startDate, endDate: action.endDate };
-    case 'load-started':
-      return { ...state, loading: true };
-    case 'load-succeeded': {
-      let selected = state.selected;
-      if (selected) {
-        const id = selected.id;
-        selected = action.locals.find((local) => local.id === id) ?? {
-          ...selected,
-          report: emptyCounters(),
-        };
-      }
+    case 'dates-changed': {
+      if (action.startDate === state.startDate && action.endDate === state.endDate) return state;
+      const complete = action.startDate !== null && action.endDate !== null;
       return {
         ...state,
-        loading: false,
-        failed: false,
-        locals: action.locals,
-        resume: sumCounters(action.locals),
-        selected,
-        loadedAt: action.at,
-        version: state.version + 1,
-        seconds: state.timer,
+        startDate: action.startDate,
+        endDate: action.endDate,
+        // A missing date resets the data now; a full range waits for `period-applied`.
+        period: complete ? state.period : null,
+        selected: complete ? state.selected : null,
       };
     }
-    case 'load-failed':
-      return { ...state, loading: false, failed: true, seconds: state.timer };
-    case 'load-discarded':
-      return { ...state, loading: false };
-    case 'reset':
-      return {
-        ...state,
-        locals: [],
-        resume: emptyCounters(),
-        selected: null,
-        loadedAt: null,
-        failed: false,
-        seconds: state.timer,
-      };
-    case 'select': {
-      if (action.id === null) return { ...state, selected: null };
-      const local = state.locals.find((entry) => entry.id === action.id);
-      return local ? { ...state, selected: local } : state;
-    }
+    case 'period-applied':
+      return periodPending(state)
+        ? { ...state, period: periodOf(state.startDate, state.endDate) }
+        : state;
+    case 'select':
+      return { ...state, selected: action.local };
     case 'filter':
       return {
         ...state,
@@ -151,11 +122,19 @@ export function dashboardReducer(state: DashboardState, action: DashboardAction)
     case 'search':
       return { ...state, search: action.search };
     case 'timer-set':
-      return { ...state, timer: action.seconds, seconds: action.seconds };
-    case 'tick':
-      if (state.timer <= 0) return state;
-      return { ...state, seconds: Math.max(0, state.seconds - 1) };
+      return { ...state, timer: action.seconds, timerSetAt: action.at };
   }
+}
+
+/** The selected post as loaded, or, when the data has no such post, with every counter 0. */
+export function selectedReport(
+  selected: SelectedLocal | null,
+  locals: readonly LocalReport[],
+): LocalReport | null {
+  if (!selected) return null;
+  return (
+    locals.find((local) => local.id === selected.id) ?? { ...selected, report: emptyCounters() }
+  );
 }
 
 function normalise(text: string): string {
@@ -167,172 +146,41 @@ function normalise(text: string): string {
 }
 
 /** The posts on screen: those with the filtered counter above zero, matching the search. */
-export function selectVisibleLocals(state: DashboardState): LocalReport[] {
-  const counter = counterOfFilter(state.filterName);
-  const search = normalise(state.search);
-  return state.locals.filter(
+export function selectVisibleLocals(
+  locals: readonly LocalReport[],
+  view: Pick<DashboardState, 'filterName' | 'search'>,
+): LocalReport[] {
+  const counter = counterOfFilter(view.filterName);
+  const search = normalise(view.search);
+  return locals.filter(
     (local) =>
-      (state.filterName === ALL_EXAMS_FILTER || local.report[counter] > 0) &&
+      (view.filterName === ALL_EXAMS_FILTER || local.report[counter] > 0) &&
       (search === '' || normalise(`${local.name} ${local.id}`).includes(search)),
   );
 }
-
-export type Scheduler = {
-  setTimeout: (callback: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-  setInterval: (callback: () => void, ms: number) => unknown;
-  clearInterval: (handle: unknown) => void;
-  now: () => number;
-};
-
-/** Reads the timers at call time, so a test's fake timers are the ones used. */
-export const browserScheduler: Scheduler = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-  setInterval: (callback, ms) => globalThis.setInterval(callback, ms),
-  clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
-  now: () => Date.now(),
-};
-
-export type TimerStorage = {
-  read: () => number | null;
-  write: (seconds: number) => void;
-};
-
-export type DashboardLoader = (
-  period: { startDate: string; endDate: string },
-  signal: AbortSignal,
-) => Promise<LocalReport[]>;
-
-export type DashboardControllerOptions = {
-  loader: DashboardLoader;
-  onError: (error: unknown) => void;
-  scheduler?: Scheduler;
-  timerStorage?: TimerStorage;
-  initial?: Partial<DashboardState>;
-};
 
 export function parseTimerSeconds(value: string | null): number | null {
   if (value === null || !/^\d{1,6}$/.test(value.trim())) return null;
   return Math.min(Number(value), MAX_TIMER_MINUTES * 60);
 }
 
-export function createDashboardController(options: DashboardControllerOptions) {
-  const scheduler = options.scheduler ?? browserScheduler;
-  const storedTimer = options.timerStorage?.read() ?? null;
-  let state = initialDashboardState({
-    ...(storedTimer === null ? {} : { timer: storedTimer, seconds: storedTimer }),
-    ...options.initial,
-  });
-  const listeners = new Set<() => void>();
-  let dateTimer: unknown = null;
-  let tickTimer: unknown = null;
-  let inFlight: AbortController | null = null;
-  let stopped = false;
-  let onError = options.onError;
-
-  const dispatch = (action: DashboardAction) => {
-    const next = dashboardReducer(state, action);
-    if (next === state) return;
-    state = next;
-    for (const listener of listeners) listener();
-  };
-
-  async function load(): Promise<void> {
-    if (stopped || state.loading) return;
-    const { startDate, endDate } = state;
-    if (!startDate || !endDate) {
-      dispatch({ type: 'reset' });
-      return;
-    }
-    const controller = new AbortController();
-    inFlight = controller;
-    dispatch({ type: 'load-started' });
-    try {
-      const locals = await options.loader({ startDate, endDate }, controller.signal);
-      if (stopped || controller.signal.aborted) return;
-      if (state.startDate !== startDate || state.endDate !== endDate) {
-        // The dates changed while loading (that reload was skipped): load the new period instead.
-        dispatch({ type: 'load-discarded' });
-        void load();
-        return;
-      }
-      dispatch({ type: 'load-succeeded', locals, at: scheduler.now() });
-    } catch (error) {
-      if (stopped || controller.signal.aborted) return;
-      dispatch({ type: 'load-failed' });
-      onError(error);
-    } finally {
-      if (inFlight === controller) inFlight = null;
-    }
-  }
-
-  function tick(): void {
-    if (state.timer <= 0) return;
-    dispatch({ type: 'tick' });
-    if (state.seconds === 0) {
-      // A reload already in progress counts as this one; the countdown restarts either way.
-      if (state.loading) dispatch({ type: 'timer-set', seconds: state.timer });
-      else void load();
-    }
-  }
-
-  return {
-    getState: () => state,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-    /** Starts the one-second tick and loads the current period. */
-    start() {
-      stopped = false;
-      if (tickTimer === null) tickTimer = scheduler.setInterval(tick, TIMER_TICK_MS);
-      void load();
-    },
-    stop() {
-      stopped = true;
-      if (tickTimer !== null) scheduler.clearInterval(tickTimer);
-      if (dateTimer !== null) scheduler.clearTimeout(dateTimer);
-      tickTimer = null;
-      dateTimer = null;
-      inFlight?.abort();
-      inFlight = null;
-      if (state.loading) dispatch({ type: 'load-discarded' });
-    },
-    load,
-    setDates(startDate: string | null, endDate: string | null) {
-      if (startDate === state.startDate && endDate === state.endDate) return;
-      dispatch({ type: 'dates-changed', startDate, endDate });
-      if (dateTimer !== null) scheduler.clearTimeout(dateTimer);
-      dateTimer = scheduler.setTimeout(() => {
-        dateTimer = null;
-        void load();
-      }, DASHBOARD_DATE_RELOAD_DELAY_MS);
-    },
-    select(id: string | null) {
-      dispatch({ type: 'select', id });
-    },
-    setFilter(filterName: string) {
-      dispatch({ type: 'filter', filterName });
-    },
-    setSearch(search: string) {
-      dispatch({ type: 'search', search });
-    },
-    /** Replaces the failure handler (the React hook passes the latest one). */
-    setErrorHandler(handler: (error: unknown) => void) {
-      onError = handler;
-    },
-    /** The timer is set in minutes and kept in seconds (spec 3, 9). */
-    setTimerMinutes(minutes: number) {
-      const clamped = Number.isFinite(minutes)
-        ? Math.min(Math.max(0, Math.round(minutes * 60)), MAX_TIMER_MINUTES * 60)
-        : 0;
-      options.timerStorage?.write(clamped);
-      dispatch({ type: 'timer-set', seconds: clamped });
-    },
-  };
+/** The timer is set in minutes and kept in seconds (spec 3, 9), between 0 and 2 hours. */
+export function timerSecondsFromMinutes(minutes: number): number {
+  return Number.isFinite(minutes)
+    ? Math.min(Math.max(0, Math.round(minutes * 60)), MAX_TIMER_MINUTES * 60)
+    : 0;
 }
 
-export type DashboardController = ReturnType<typeof createDashboardController>;
+/**
+ * When the next automatic reload is due (epoch ms), or null when the timer is
+ * off or there is no period. TanStack Query restarts the interval whenever the
+ * query settles and whenever the interval changes, so the countdown starts
+ * from the latest of the two.
+ */
+export function nextRefreshAt(
+  state: Pick<DashboardState, 'timer' | 'timerSetAt' | 'period'>,
+  settledAt: number,
+): number | null {
+  if (state.timer <= 0 || state.period === null) return null;
+  return Math.max(settledAt, state.timerSetAt ?? 0) + state.timer * 1000;
+}

@@ -1,44 +1,114 @@
-/** The dashboard controller bound to React: one controller per mounted dashboard. */
-import { dayInZone } from '@exame/shared';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+/**
+ * The dashboard bound to React: the screen state in a reducer (dashboard-state.ts)
+ * and the counters as server state, a TanStack Query keyed by the applied
+ * period and refetched on the interval of the refresh timer.
+ */
+import { dayInZone, DASHBOARD_DATE_RELOAD_DELAY_MS, sumCounters } from '@exame/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { readString, STORAGE_KEYS, writeString } from '../../lib/storage';
-import { fetchExamReport } from './api/dashboard';
+import { dashboardReportQuery } from './api/dashboard';
 import {
-  createDashboardController,
+  dashboardReducer,
+  DEFAULT_TIMER_SECONDS,
+  initialDashboardState,
+  nextRefreshAt,
   parseTimerSeconds,
+  periodPending,
+  selectedReport,
   selectVisibleLocals,
-  type TimerStorage,
+  timerSecondsFromMinutes,
+  type SelectedLocal,
 } from './dashboard-state';
 
-/** The refresh interval, in seconds, under the `timer` key (spec 3). */
-export const localTimerStorage: TimerStorage = {
-  read: () => parseTimerSeconds(readString(STORAGE_KEYS.timer)),
-  write: (seconds) => writeString(STORAGE_KEYS.timer, String(seconds)),
-};
-
 export type UseDashboardOptions = {
-  onError: (error: unknown) => void;
+  onError: (error: Error) => void;
 };
 
 export function useDashboard(options: UseDashboardOptions) {
-  const [controller] = useState(() => {
+  const [state, dispatch] = useReducer(dashboardReducer, undefined, () => {
+    // The dashboard opens on today, a São Paulo calendar day.
     const today = dayInZone(new Date());
-    return createDashboardController({
-      loader: (period, signal) => fetchExamReport(period, signal),
-      onError: options.onError,
-      timerStorage: localTimerStorage,
-      // The dashboard opens on today, a São Paulo calendar day.
-      initial: { startDate: today, endDate: today },
+    return initialDashboardState({
+      startDate: today,
+      endDate: today,
+      // The refresh interval, in seconds, under the `timer` key (spec 3).
+      timer: parseTimerSeconds(readString(STORAGE_KEYS.timer)) ?? DEFAULT_TIMER_SECONDS,
+      timerSetAt: Date.now(),
     });
   });
+
+  // Spec 4: a start or end date change reloads after 100 ms; changes within
+  // that time load once, with the last dates.
+  const pending = periodPending(state);
   useEffect(() => {
-    controller.setErrorHandler(options.onError);
+    if (!pending) return;
+    const timer = setTimeout(
+      () => dispatch({ type: 'period-applied' }),
+      DASHBOARD_DATE_RELOAD_DELAY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [pending, state.startDate, state.endDate]);
+
+  const query = useQuery(dashboardReportQuery(state.period, state.timer));
+  // Without a period the data is reset, whatever the previous period left as placeholder.
+  const report = state.period ? query.data : undefined;
+  const locals = useMemo(() => report?.locals ?? [], [report]);
+
+  // Each failed load is told once (spec 8), newest first; a cached failure
+  // seen again when going back to its period is not told again.
+  const onError = useRef(options.onError);
+  useEffect(() => {
+    onError.current = options.onError;
   });
-  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  const toldErrorAt = useRef(0);
   useEffect(() => {
-    controller.start();
-    return () => controller.stop();
-  }, [controller]);
-  const visibleLocals = useMemo(() => selectVisibleLocals(state), [state]);
-  return { state, controller, visibleLocals };
+    if (!query.isError || query.errorUpdatedAt <= toldErrorAt.current) return;
+    toldErrorAt.current = query.errorUpdatedAt;
+    onError.current(query.error);
+  }, [query.isError, query.error, query.errorUpdatedAt]);
+
+  const view = useMemo(
+    () => ({
+      locals,
+      resume: sumCounters(locals),
+      visibleLocals: selectVisibleLocals(locals, state),
+      selected: selectedReport(state.selected, locals),
+    }),
+    [locals, state],
+  );
+
+  const actions = useMemo(
+    () => ({
+      setDates: (startDate: string | null, endDate: string | null) =>
+        dispatch({ type: 'dates-changed', startDate, endDate }),
+      select: (local: SelectedLocal | null) =>
+        dispatch({ type: 'select', local: local && { id: local.id, name: local.name } }),
+      setFilter: (filterName: string) => dispatch({ type: 'filter', filterName }),
+      setSearch: (search: string) => dispatch({ type: 'search', search }),
+      setTimerMinutes: (minutes: number) => {
+        const seconds = timerSecondsFromMinutes(minutes);
+        writeString(STORAGE_KEYS.timer, String(seconds));
+        dispatch({ type: 'timer-set', seconds, at: Date.now() });
+      },
+    }),
+    [],
+  );
+
+  const settledAt = Math.max(report?.loadedAt ?? 0, query.errorUpdatedAt);
+  return {
+    state,
+    ...view,
+    /** When the counters on screen were loaded (epoch ms), null before the first load. */
+    loadedAt: report?.loadedAt ?? null,
+    loading: state.period !== null && query.isFetching,
+    /** The last load failed and there is nothing of this period to show. */
+    failed: query.isError && report === undefined,
+    nextRefreshAt: nextRefreshAt(state, settledAt),
+    ...actions,
+    /** Reloads now, unless a load of this period is already in progress (spec 4). */
+    reload: () => {
+      if (state.period) void query.refetch({ cancelRefetch: false });
+    },
+  };
 }

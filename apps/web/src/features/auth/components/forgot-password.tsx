@@ -1,9 +1,10 @@
 /** Asks for a reset (or register) link by e-mail or CPF; the answer never says whether the account exists. */
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { AppModal } from '../../../components/app-modal';
-import { ApiError } from '../../../lib/api-client';
 import { requestPasswordReset, requestRegisterLink } from '../api/password';
+import { textField } from '../../../lib/forms';
 
 export function ForgotPasswordButton({
   purpose = 'reset',
@@ -16,32 +17,26 @@ export function ForgotPasswordButton({
 }) {
   const [opened, setOpened] = useState(false);
   const [value, setValue] = useState(initialValue);
-  const [sending, setSending] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
   const label = purpose === 'register' ? 'Enviar novo link de cadastro' : 'Esqueci minha senha';
+  const send = useMutation({
+    mutationFn: (text: string) =>
+      purpose === 'register' ? requestRegisterLink(text) : requestPasswordReset(text),
+  });
+  const result = send.isSuccess
+    ? { ok: true, message: send.data.message }
+    : send.isError
+      ? { ok: false, message: send.error.message }
+      : null;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (value.trim() === '') return;
-    setSending(true);
-    try {
-      const response = await (purpose === 'register'
-        ? requestRegisterLink(value)
-        : requestPasswordReset(value));
-      setResult({ ok: true, message: response.message });
-    } catch (caught) {
-      setResult({
-        ok: false,
-        message: caught instanceof ApiError ? caught.message : String(caught),
-      });
-    } finally {
-      setSending(false);
-    }
+    send.mutate(value);
   };
 
   const close = () => {
     setOpened(false);
-    setResult(null);
+    send.reset();
   };
 
   return (
@@ -64,19 +59,18 @@ export function ForgotPasswordButton({
             <Button onClick={close}>Ok</Button>
           </Stack>
         ) : (
-          <form onSubmit={(event) => void submit(event)} noValidate>
+          <form onSubmit={submit} noValidate>
             <Stack>
               <Text size="sm">
                 Informe o e-mail ou o CPF do cadastro. Enviaremos um link válido por 30 minutos.
               </Text>
               <TextInput
                 label="E-mail ou CPF"
-                value={value}
-                onChange={(event) => setValue(event.currentTarget.value)}
+                {...textField(value, setValue)}
                 required
                 data-autofocus
               />
-              <Button type="submit" loading={sending} disabled={value.trim() === ''}>
+              <Button type="submit" loading={send.isPending} disabled={value.trim() === ''}>
                 Enviar link
               </Button>
             </Stack>

@@ -1,27 +1,15 @@
 /** Sign-in with e-mail and password. */
-import {
-  Alert,
-  Button,
-  Center,
-  Image,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, Center, PasswordInput, TextInput } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
-import { logoUrl } from '../../../lib/themes';
+import { currentTenant } from '../../../lib/tenant';
 import { signIn } from '../api/auth';
-import { identityErrorMessage } from '../identity-errors';
+import { AuthCard, AuthForm } from './auth-card';
 import { ForgotPasswordButton } from './forgot-password';
 import { UnitSelector } from './unit-selector';
-import { currentTenant } from '../../../lib/tenant';
+import { textField } from '../../../lib/forms';
 
 /** A unit named by the address (df.localhost) needs no selector. */
 const addressUnit = currentTenant().federativeUnit;
@@ -30,93 +18,57 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function LoginPage() {
   const user = useAppState((state) => state.user);
-  const theme = useAppState((state) => state.theme);
   const navigate = useNavigate();
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
 
   const from = (location.state as { from?: string } | null)?.from;
-  if (user) return <Navigate to={from && from !== '/login' ? from : '/home'} replace />;
+  const destination = from && from !== '/login' ? from : '/home';
+  const login = useMutation({
+    mutationFn: signIn,
+    onSuccess: () => navigate(destination, { replace: true }),
+  });
+  if (user) return <Navigate to={destination} replace />;
 
   const emailError = touched && !EMAIL.test(email.trim()) ? 'Informe um e-mail válido.' : null;
   const passwordError = touched && password === '' ? 'Informe a senha.' : null;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
     if (!EMAIL.test(email.trim()) || password === '') return;
-    setSubmitting(true);
-    setError(null);
-    try {
-      await signIn({ email: email.trim(), password });
-      await navigate(from && from !== '/login' ? from : '/home', { replace: true });
-    } catch (caught) {
-      setError(
-        caught instanceof ApiError
-          ? identityErrorMessage(caught.code, caught.message)
-          : String(caught),
-      );
-    } finally {
-      setSubmitting(false);
-    }
+    login.mutate({ email: email.trim(), password });
   };
 
   return (
-    <Center mih="100vh" p="md" bg="gray.0">
-      <Paper withBorder shadow="sm" p="xl" radius="lg" w="100%" maw={400}>
-        <form onSubmit={(event) => void submit(event)} noValidate>
-          <Stack gap="md">
-            <Image src={logoUrl(theme)} h={56} w="auto" fit="contain" alt="Exame Teórico" />
-            <div>
-              <Title order={2} size="h3">
-                Entrar
-              </Title>
-              <Text size="sm" c="dimmed">
-                Administração e auditoria do exame teórico
-              </Text>
-            </div>
-            {error && (
-              <Alert
-                color="red"
-                icon={<IconAlertCircle size={18} />}
-                role="alert"
-                data-testid="login-error"
-              >
-                {error}
-              </Alert>
-            )}
-            <TextInput
-              label="E-mail"
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={emailError}
-              required
-              autoFocus
-            />
-            <PasswordInput
-              label="Senha"
-              autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              error={passwordError}
-              required
-            />
-            <Button type="submit" loading={submitting} fullWidth>
-              Entrar
-            </Button>
-            <Center>
-              <ForgotPasswordButton variant="link" />
-            </Center>
-            {!addressUnit && <UnitSelector />}
-          </Stack>
-        </form>
-      </Paper>
-    </Center>
+    <AuthCard title="Entrar" subtitle="Administração e auditoria do exame teórico" width={400}>
+      <AuthForm onSubmit={submit} error={login.error} errorTestId="login-error">
+        <TextInput
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          {...textField(email, setEmail)}
+          error={emailError}
+          required
+          autoFocus
+        />
+        <PasswordInput
+          label="Senha"
+          autoComplete="current-password"
+          {...textField(password, setPassword)}
+          error={passwordError}
+          required
+        />
+        <Button type="submit" loading={login.isPending} fullWidth>
+          Entrar
+        </Button>
+        <Center>
+          <ForgotPasswordButton variant="link" />
+        </Center>
+        {!addressUnit && <UnitSelector />}
+      </AuthForm>
+    </AuthCard>
   );
 }

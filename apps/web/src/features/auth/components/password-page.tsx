@@ -5,30 +5,18 @@
  * does not stay in the history, a screenshot or a shared address. The policy
  * checklist updates live; the server applies the same rules.
  */
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Image,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { maskCpf, validatePassword } from '@exame/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
-import { useAppState } from '../../../lib/app-store';
-import { logoUrl } from '../../../lib/themes';
 import { loadCommonPasswordCheck, passwordPolicyQuery, setPasswordWithLink } from '../api/password';
-import { identityErrorMessage } from '../identity-errors';
+import { AuthCard, AuthForm } from './auth-card';
 import { ForgotPasswordButton } from './forgot-password';
 import { PasswordChecklist } from './password-checklist';
+import { textField } from '../../../lib/forms';
 
 export function tokenFromHash(hash: string): string | null {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
@@ -40,7 +28,6 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
   const { cpf = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const theme = useAppState((state) => state.theme);
   // Read once: the address loses its fragment right after.
   const [token] = useState(() => tokenFromHash(location.hash));
   useEffect(() => {
@@ -52,9 +39,16 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
   const [isCommon, setIsCommon] = useState<((password: string) => boolean) | null>(null);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: setPasswordWithLink,
+    onError: (error) => {
+      // Spec 8: the policy may have changed on the server; read it again.
+      if (error instanceof ApiError && error.code === 'password-does-not-meet-requirements') {
+        void policy.refetch();
+      }
+    },
+  });
+  const done = save.data?.message ?? null;
 
   useEffect(() => {
     let active = true;
@@ -78,105 +72,61 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
   const mismatch = confirmation !== '' && confirmation !== password;
   const title = purpose === 'register' ? 'Cadastrar senha' : 'Redefinir senha';
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!token || !validation?.isValid || password !== confirmation) return;
-    setSubmitting(true);
-    setError(null);
-    try {
-      const result = await setPasswordWithLink({ cpf, token, password });
-      setDone(result.message);
-    } catch (caught) {
-      // Spec 8: the policy may have changed on the server; read it again.
-      if (caught instanceof ApiError && caught.code === 'password-does-not-meet-requirements') {
-        void policy.refetch();
-      }
-      setError(
-        caught instanceof ApiError
-          ? identityErrorMessage(caught.code, caught.message)
-          : String(caught),
-      );
-    } finally {
-      setSubmitting(false);
-    }
+    save.mutate({ cpf, token, password });
   };
 
   return (
-    <Center mih="100vh" p="md" bg="gray.0">
-      <Paper withBorder shadow="sm" p="xl" radius="lg" w="100%" maw={440}>
-        <Stack gap="md">
-          <Image src={logoUrl(theme)} h={56} w="auto" fit="contain" alt="Exame Teórico" />
-          <div>
-            <Title order={2} size="h3">
-              {title}
-            </Title>
-            <Text size="sm" c="dimmed">
-              CPF {maskCpf(cpf)}
-            </Text>
-          </div>
-          {done ? (
-            <>
-              <Alert color="teal" icon={<IconCircleCheck size={18} />} role="status">
-                {done}
-              </Alert>
-              <Button component={Link} to="/login">
-                Ir para o login
-              </Button>
-            </>
-          ) : !token ? (
-            <>
-              <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-                Este link está incompleto ou é inválido. Use o link mais recente enviado para o seu
-                e-mail ou solicite um novo.
-              </Alert>
-              <ForgotPasswordButton purpose={purpose} initialValue={cpf} />
-            </>
-          ) : (
-            <form onSubmit={(event) => void submit(event)} noValidate>
-              <Stack gap="md">
-                {error && (
-                  <Alert
-                    color="red"
-                    icon={<IconAlertCircle size={18} />}
-                    role="alert"
-                    data-testid="password-error"
-                  >
-                    {error}
-                  </Alert>
-                )}
-                <PasswordInput
-                  label="Nova senha"
-                  autoComplete="new-password"
-                  value={password}
-                  onChange={(event) => setPassword(event.currentTarget.value)}
-                  required
-                  autoFocus
-                />
-                {validation && <PasswordChecklist criteria={validation.criteria} />}
-                <PasswordInput
-                  label="Confirme a nova senha"
-                  autoComplete="new-password"
-                  value={confirmation}
-                  onChange={(event) => setConfirmation(event.currentTarget.value)}
-                  error={mismatch ? 'As senhas não conferem.' : null}
-                  required
-                />
-                <Button
-                  type="submit"
-                  loading={submitting}
-                  disabled={!validation?.isValid || confirmation !== password}
-                  fullWidth
-                >
-                  Salvar senha
-                </Button>
-                <Anchor component={Link} to="/login" size="sm" ta="center">
-                  Voltar ao login
-                </Anchor>
-              </Stack>
-            </form>
-          )}
-        </Stack>
-      </Paper>
-    </Center>
+    <AuthCard title={title} subtitle={`CPF ${maskCpf(cpf)}`} width={440}>
+      {done ? (
+        <>
+          <Alert color="teal" icon={<IconCircleCheck size={18} />} role="status">
+            {done}
+          </Alert>
+          <Button component={Link} to="/login">
+            Ir para o login
+          </Button>
+        </>
+      ) : !token ? (
+        <>
+          <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
+            Este link está incompleto ou é inválido. Use o link mais recente enviado para o seu
+            e-mail ou solicite um novo.
+          </Alert>
+          <ForgotPasswordButton purpose={purpose} initialValue={cpf} />
+        </>
+      ) : (
+        <AuthForm onSubmit={submit} error={save.error} errorTestId="password-error">
+          <PasswordInput
+            label="Nova senha"
+            autoComplete="new-password"
+            {...textField(password, setPassword)}
+            required
+            autoFocus
+          />
+          {validation && <PasswordChecklist criteria={validation.criteria} />}
+          <PasswordInput
+            label="Confirme a nova senha"
+            autoComplete="new-password"
+            {...textField(confirmation, setConfirmation)}
+            error={mismatch ? 'As senhas não conferem.' : null}
+            required
+          />
+          <Button
+            type="submit"
+            loading={save.isPending}
+            disabled={!validation?.isValid || confirmation !== password}
+            fullWidth
+          >
+            Salvar senha
+          </Button>
+          <Anchor component={Link} to="/login" size="sm" ta="center">
+            Voltar ao login
+          </Anchor>
+        </AuthForm>
+      )}
+    </AuthCard>
   );
 }

@@ -19,7 +19,7 @@ import {
 } from '@mantine/core';
 import { IconFaceId, IconScan } from '@tabler/icons-react';
 import { formatCpf, maskCpf, ROLE_LABELS, type User } from '@exame/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useParams } from 'react-router';
@@ -48,18 +48,18 @@ export function DemoBiometryPage() {
   const enrolment = useQuery(enrolmentQuery(digits));
   const validation = useFacialValidation();
 
-  const enrol = async (capture: Capture) => {
-    try {
-      await enrolFace({ cpf: digits, capture, uf: unit, local });
+  const enrol = useMutation({
+    mutationFn: (capture: Capture) => enrolFace({ cpf: digits, capture, uf: unit, local }),
+    onSuccess: async () => {
       setEnrolling(false);
       toast.success('O rosto foi cadastrado.', 'Cadastro facial');
       await queryClient.invalidateQueries({ queryKey: enrolmentQuery(digits).queryKey });
-    } catch (error) {
-      toast.error(
-        error instanceof ApiError || error instanceof Error ? error.message : String(error),
-        'Falha no cadastro',
-      );
-    }
+    },
+    onError: (error) => toast.error(error.message, 'Falha no cadastro'),
+  });
+  // The modal's spinner lasts until the enrolment settles; a failure is a toast.
+  const enrolCapture = async (capture: Capture) => {
+    await enrol.mutateAsync(capture).catch(() => undefined);
   };
 
   const notEnrolled =
@@ -156,7 +156,7 @@ export function DemoBiometryPage() {
         opened={enrolling}
         title="Cadastro facial"
         onClose={() => setEnrolling(false)}
-        onConfirm={enrol}
+        onConfirm={enrolCapture}
       />
       {validation.modal}
     </Stack>

@@ -10,9 +10,9 @@ import {
   FACE_VALIDATION_SUCCESS,
   FACE_VALIDATION_UNIT,
 } from '@exame/shared';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
-import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
 import { verifyFace, type Capture, type VerifyResponse } from '../api/biometrics';
 import { FacialValidationModal } from './facial-validation-modal';
@@ -52,30 +52,33 @@ export function useFacialValidation(
       ],
     });
 
-  const confirm = async (capture: Capture) => {
-    const cpf = target;
-    if (!cpf) return;
-    try {
-      const result = await verifyFace({ cpf, capture, uf: unit, local });
+  const verify = useMutation({
+    mutationFn: ({ cpf, capture }: { cpf: string; capture: Capture }) =>
+      verifyFace({ cpf, capture, uf: unit, local }),
+    onSuccess: (result, { cpf }) => {
       setTarget(null);
-      if (result.verified) {
-        showAlert({
-          icon: 'success',
-          title: 'Sucesso na validação',
-          message: FACE_VALIDATION_SUCCESS,
-          actions: [{ label: 'OK' }],
-        });
-        options.onVerified?.(result);
-      } else {
+      if (!result.verified) {
         fail(cpf, result.message);
+        return;
       }
-    } catch (error) {
+      showAlert({
+        icon: 'success',
+        title: 'Sucesso na validação',
+        message: FACE_VALIDATION_SUCCESS,
+        actions: [{ label: 'OK' }],
+      });
+      options.onVerified?.(result);
+    },
+    onError: (error, { cpf }) => {
       setTarget(null);
-      fail(
-        cpf,
-        error instanceof ApiError || error instanceof Error ? error.message : String(error),
-      );
-    }
+      fail(cpf, error.message);
+    },
+  });
+
+  // The modal's spinner lasts until the verification settles; the alerts tell the outcome.
+  const confirm = async (capture: Capture) => {
+    if (!target) return;
+    await verify.mutateAsync({ cpf: target, capture }).catch(() => undefined);
   };
 
   const modal = (

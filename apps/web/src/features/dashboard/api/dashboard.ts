@@ -4,7 +4,7 @@
  * period contract: São Paulo days, the end day included whole).
  */
 import type { LocalReport, ReportOccurrencePage } from '@exame/shared';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, skipToken } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
 export type Period = { startDate: string; endDate: string };
@@ -17,18 +17,49 @@ export function fetchExamReport(period: Period, signal?: AbortSignal): Promise<L
   return api.get<LocalReport[]>('api/ExamReport', { query: periodQuery(period), signal });
 }
 
+/** The counters of every post and when they were loaded (kept while the next period loads). */
+export type DashboardReport = { locals: LocalReport[]; loadedAt: number };
+
 export type OccurrenceParams = Period & {
   localId: string | null;
   page: number;
   pageSize: number;
-  /** The dashboard's load count: each reload of the counters refreshes the list too. */
+  /** When the counters were loaded: each reload of the counters refreshes the list too. */
   version: number;
 };
 
 export const dashboardKeys = {
   all: ['dashboard'] as const,
+  report: (period: Period | null) => ['dashboard', 'report', period] as const,
   occurrences: (params: OccurrenceParams) => ['dashboard', 'occurrences', params] as const,
 };
+
+/**
+ * The counters of the period (none without a period), reloaded every
+ * `refreshSeconds` (0: never). Always stale, so that picking a period again
+ * reloads it; no retry, so that a failure shows at once (spec 8) and the next
+ * tick of the timer is the retry. A reload asked for while one is in
+ * progress joins it (spec 4): TanStack Query runs one fetch per key.
+ */
+export function dashboardReportQuery(period: Period | null, refreshSeconds: number) {
+  return queryOptions({
+    queryKey: dashboardKeys.report(period),
+    queryFn: period
+      ? async ({ signal }): Promise<DashboardReport> => ({
+          locals: await fetchExamReport(period, signal),
+          loadedAt: Date.now(),
+        })
+      : skipToken,
+    enabled: period !== null,
+    staleTime: 0,
+    retry: false,
+    refetchInterval: refreshSeconds > 0 ? refreshSeconds * 1000 : false,
+    // A dashboard left open in another tab or on a wall screen keeps counting.
+    refetchIntervalInBackground: true,
+    // The counters of the previous period stay on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+}
 
 export function occurrencesQuery(params: OccurrenceParams) {
   return queryOptions({

@@ -1,8 +1,8 @@
 /**
  * The home of ADMIN and AUDITOR: the service posts of the unit with their
  * counters for the period, a counter filter, a search, the occurrences and a
- * refresh timer. The state lives in the dashboard controller (see
- * dashboard-state.ts); this component only renders it.
+ * refresh timer. The screen state and the counters come from `useDashboard`;
+ * this component only renders them.
  */
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
@@ -41,6 +41,7 @@ import { COUNTER_COLORS, numberFormat } from './counter-style';
 import { CounterTile, LocalCard } from './local-card';
 import { OccurrencesList } from './occurrences-list';
 import { RefreshTimer } from './refresh-timer';
+import { textField } from '../../../lib/forms';
 
 /** Spec 8: the dashboard load failure. */
 export const DASHBOARD_LOAD_ERROR = {
@@ -51,23 +52,21 @@ export const DASHBOARD_LOAD_ERROR = {
 export function DashboardPage() {
   const user = useAppState((state) => state.user);
   const { showAlert } = useAlert();
-  const { state, controller, visibleLocals } = useDashboard({
+  const dashboard = useDashboard({
     onError: (error) =>
       showAlert({
         icon: 'error',
         title: DASHBOARD_LOAD_ERROR.title,
         message: DASHBOARD_LOAD_ERROR.message,
-        detail: error instanceof Error ? error.message : undefined,
+        detail: error.message,
       }),
   });
+  const { state, visibleLocals, selected } = dashboard;
   const isAdmin = user?.roleDescription === 'ADMIN';
   // The exams behind a counter of a post, served page by page (ADMIN and auditor).
   const [opened, setOpened] = useState<{ local: LocalReport; counter: ReportCounter } | null>(null);
   const highlighted = counterOfFilter(state.filterName);
-  const period =
-    state.startDate && state.endDate
-      ? { startDate: state.startDate, endDate: state.endDate }
-      : null;
+  const period = state.period;
   const reportQuery = period ? `?startDate=${period.startDate}&endDate=${period.endDate}` : '';
   const chartData = visibleLocals.map((local) => ({
     posto: local.name,
@@ -75,7 +74,7 @@ export function DashboardPage() {
   }));
 
   const pickCounter = (counter: ReportCounter) =>
-    controller.setFilter(
+    dashboard.setFilter(
       counter === 'total' || state.filterName === REPORT_COUNTER_LABELS[counter]
         ? ALL_EXAMS_FILTER
         : REPORT_COUNTER_LABELS[counter],
@@ -88,16 +87,18 @@ export function DashboardPage() {
           <Title order={2}>Postos de atendimento</Title>
           <Text c="dimmed" size="sm">
             Exames da unidade {user?.federativeUnit} por posto
-            {state.loadedAt ? ` · atualizado às ${dayjs(state.loadedAt).format('HH:mm:ss')}` : ''}
+            {dashboard.loadedAt
+              ? ` · atualizado às ${dayjs(dashboard.loadedAt).format('HH:mm:ss')}`
+              : ''}
           </Text>
         </div>
         <RefreshTimer
           timerSeconds={state.timer}
-          secondsLeft={state.seconds}
-          loading={state.loading}
+          nextRefreshAt={dashboard.nextRefreshAt}
+          loading={dashboard.loading}
           canReload={period !== null}
-          onMinutesChange={(minutes) => controller.setTimerMinutes(minutes)}
-          onReload={() => void controller.load()}
+          onMinutesChange={dashboard.setTimerMinutes}
+          onReload={dashboard.reload}
         />
       </Group>
 
@@ -105,13 +106,13 @@ export function DashboardPage() {
         <Group align="flex-end" gap="md" wrap="wrap">
           <PeriodPicker
             value={[state.startDate, state.endDate]}
-            onChange={([start, end]) => controller.setDates(start, end)}
+            onChange={([start, end]) => dashboard.setDates(start, end)}
           />
           <Select
             label="Filtrar por"
             data={FILTER_OPTIONS.map((option) => ({ value: option, label: option }))}
             value={state.filterName}
-            onChange={(value) => controller.setFilter(value ?? ALL_EXAMS_FILTER)}
+            onChange={(value) => dashboard.setFilter(value ?? ALL_EXAMS_FILTER)}
             allowDeselect={false}
             w={230}
           />
@@ -119,8 +120,7 @@ export function DashboardPage() {
             label="Buscar posto"
             placeholder="Nome ou identificador"
             leftSection={<IconSearch size={16} aria-hidden />}
-            value={state.search}
-            onChange={(event) => controller.setSearch(event.currentTarget.value)}
+            {...textField(state.search, dashboard.setSearch)}
             rightSection={
               state.search ? (
                 <IconX
@@ -129,9 +129,9 @@ export function DashboardPage() {
                   tabIndex={0}
                   aria-label="Limpar busca"
                   style={{ cursor: 'pointer' }}
-                  onClick={() => controller.setSearch('')}
+                  onClick={() => dashboard.setSearch('')}
                   onKeyDown={(event) => {
-                    if (event.key === 'Enter' || event.key === ' ') controller.setSearch('');
+                    if (event.key === 'Enter' || event.key === ' ') dashboard.setSearch('');
                   }}
                 />
               ) : null
@@ -150,7 +150,7 @@ export function DashboardPage() {
             <CounterTile
               key={counter}
               counter={counter}
-              value={state.resume[counter]}
+              value={dashboard.resume[counter]}
               active={
                 counter === 'total'
                   ? state.filterName === ALL_EXAMS_FILTER
@@ -163,7 +163,7 @@ export function DashboardPage() {
       </section>
 
       <div aria-live="polite" className="visually-hidden">
-        {state.loading ? 'Carregando os dados dos postos…' : ''}
+        {dashboard.loading ? 'Carregando os dados dos postos…' : ''}
       </div>
 
       {!period ? (
@@ -172,15 +172,15 @@ export function DashboardPage() {
             Selecione a data inicial e a data final para ver os postos.
           </Text>
         </Paper>
-      ) : state.loadedAt === null && state.loading ? (
+      ) : dashboard.loadedAt === null && dashboard.loading ? (
         <Center p="xl">
           <Loader aria-label="Carregando os postos" />
         </Center>
-      ) : state.loadedAt === null && state.failed ? (
+      ) : dashboard.failed ? (
         <Alert color="red" icon={<IconAlertCircle size={18} />} title={DASHBOARD_LOAD_ERROR.title}>
           {DASHBOARD_LOAD_ERROR.message} Use “Atualizar agora” para tentar de novo.
         </Alert>
-      ) : state.locals.length === 0 ? (
+      ) : dashboard.locals.length === 0 ? (
         <Paper withBorder radius="md" p="xl">
           <Text ta="center" c="dimmed">
             Nenhum exame no período selecionado.
@@ -230,7 +230,7 @@ export function DashboardPage() {
             <SimpleGrid
               cols={{ base: 1, md: 2, xl: 3 }}
               spacing="md"
-              aria-busy={state.loading}
+              aria-busy={dashboard.loading}
               data-testid="local-cards"
             >
               {visibleLocals.map((local) => (
@@ -238,10 +238,8 @@ export function DashboardPage() {
                   key={local.id}
                   local={local}
                   highlighted={highlighted}
-                  selected={state.selected?.id === local.id}
-                  onSelect={() =>
-                    controller.select(state.selected?.id === local.id ? null : local.id)
-                  }
+                  selected={selected?.id === local.id}
+                  onSelect={() => dashboard.select(selected?.id === local.id ? null : local)}
                   reportHref={
                     isAdmin
                       ? `/exam-report/${encodeURIComponent(local.id)}${reportQuery}`
@@ -255,13 +253,13 @@ export function DashboardPage() {
         </>
       )}
 
-      {state.selected && (
+      {selected && (
         <Paper withBorder radius="md" p="sm" data-testid="selected-local">
           <Group justify="space-between" wrap="wrap" gap="xs">
             <Text size="sm">
-              Posto selecionado: <b>{state.selected.name}</b> ({state.selected.id}) ·{' '}
-              {numberFormat.format(state.selected.report.total)} exames
-              {state.selected.report.total === 0 ? ' no período' : ''}
+              Posto selecionado: <b>{selected.name}</b> ({selected.id}) ·{' '}
+              {numberFormat.format(selected.report.total)} exames
+              {selected.report.total === 0 ? ' no período' : ''}
             </Text>
             <Group gap="xs">
               {isAdmin && (
@@ -269,12 +267,12 @@ export function DashboardPage() {
                   size="xs"
                   variant="subtle"
                   component={Link}
-                  to={`/exam-report/${encodeURIComponent(state.selected.id)}${reportQuery}`}
+                  to={`/exam-report/${encodeURIComponent(selected.id)}${reportQuery}`}
                 >
                   Relatório do posto
                 </Button>
               )}
-              <Button size="xs" variant="default" onClick={() => controller.select(null)}>
+              <Button size="xs" variant="default" onClick={() => dashboard.select(null)}>
                 Todos os postos
               </Button>
             </Group>
@@ -292,11 +290,7 @@ export function DashboardPage() {
         />
       )}
 
-      <OccurrencesList
-        period={period}
-        local={state.selected ? { id: state.selected.id, name: state.selected.name } : null}
-        version={state.version}
-      />
+      <OccurrencesList period={period} local={state.selected} version={dashboard.loadedAt ?? 0} />
 
       {isAdmin && period && (
         <Group justify="flex-end">

@@ -1,20 +1,9 @@
 /** The occurrences of the period's exams, newest first, for every post or the selected one. */
-import {
-  Alert,
-  Badge,
-  Center,
-  Group,
-  Loader,
-  Pagination,
-  Paper,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Badge, Group, Pagination, Paper, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { QueryContent } from '../../../components/query-content';
 import { occurrencesQuery, type Period } from '../api/dashboard';
 
 const PAGE_SIZE = 10;
@@ -69,55 +58,52 @@ function OccurrencesPage({ period, local, version }: OccurrencesListProps) {
         <Text c="dimmed" size="sm">
           Selecione o período para ver as ocorrências.
         </Text>
-      ) : query.isPending ? (
-        <Center p="lg">
-          <Loader size="sm" aria-label="Carregando ocorrências" />
-        </Center>
-      ) : query.isError ? (
-        <Alert color="red" icon={<IconAlertCircle size={18} />} title="Erro">
-          {query.error.message}
-        </Alert>
-      ) : data && data.items.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          Nenhuma ocorrência registrada no período
-          {local ? ' para este posto' : ''}.
-        </Text>
       ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped verticalSpacing="xs" aria-busy={query.isFetching}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Data e hora</Table.Th>
-                <Table.Th>Posto</Table.Th>
-                <Table.Th>Candidato</Table.Th>
-                <Table.Th>Tipo</Table.Th>
-                <Table.Th>Descrição</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data?.items.map((occurrence) => (
-                <Table.Tr key={occurrence.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {dayjs(occurrence.occurredAt).format('DD/MM/YYYY HH:mm')}
-                  </Table.Td>
-                  <Table.Td>{occurrence.localName}</Table.Td>
-                  <Table.Td>
-                    {occurrence.candidateName}
-                    <Text size="xs" c="dimmed">
-                      {occurrence.schedulingId}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color="orange">
-                      {occurrenceTypeLabel(occurrence.type)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{occurrence.description}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <QueryContent
+          query={query}
+          loadingLabel="Carregando ocorrências"
+          isEmpty={(page) => page.items.length === 0}
+          empty={`Nenhuma ocorrência registrada no período${local ? ' para este posto' : ''}.`}
+          compact
+        >
+          {(page) => (
+            <Table.ScrollContainer minWidth={720}>
+              <Table striped verticalSpacing="xs" aria-busy={query.isFetching}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Data e hora</Table.Th>
+                    <Table.Th>Posto</Table.Th>
+                    <Table.Th>Candidato</Table.Th>
+                    <Table.Th>Tipo</Table.Th>
+                    <Table.Th>Descrição</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {page.items.map((occurrence) => (
+                    <Table.Tr key={occurrence.id}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        {dayjs(occurrence.occurredAt).format('DD/MM/YYYY HH:mm')}
+                      </Table.Td>
+                      <Table.Td>{occurrence.localName}</Table.Td>
+                      <Table.Td>
+                        {occurrence.candidateName}
+                        <Text size="xs" c="dimmed">
+                          {occurrence.schedulingId}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color="orange">
+                          {occurrenceTypeLabel(occurrence.type)}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>{occurrence.description}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </QueryContent>
       )}
       {data && data.total > PAGE_SIZE && (
         <Group justify="flex-end" mt="sm">

@@ -6,13 +6,10 @@
  * links here with its own period.
  */
 import {
-  Alert,
   Anchor,
   Button,
-  Center,
   Container,
   Group,
-  Loader,
   Paper,
   Stack,
   Table,
@@ -20,12 +17,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import {
-  IconAlertCircle,
-  IconArrowLeft,
-  IconFileSpreadsheet,
-  IconFileTypeCsv,
-} from '@tabler/icons-react';
+import { IconArrowLeft, IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
 import {
   ALL_LOCALS_ID,
   dayInZone,
@@ -33,14 +25,16 @@ import {
   REPORT_COUNTER_LABELS,
   REPORT_COUNTERS,
   type LocalReport,
+  type LocalReportDetail,
   type ReportCounter,
   type ReportExportFormat,
 } from '@exame/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PeriodPicker } from '../../../components/period-picker';
+import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
 import { downloadReport, localReportQuery, type ReportPeriod } from '../api/exam-report';
 import { CounterExams } from '../../../components/counter-exams';
@@ -57,6 +51,13 @@ function formatDay(day: string): string {
   return dayjs(day).format('DD/MM/YYYY');
 }
 
+/** The rows of the table: each post, and for every post together a last `Total` row. */
+function rowsOf(localId: string, data: LocalReportDetail): LocalReport[] {
+  return localId === ALL_LOCALS_ID
+    ? [...data.locals, { id: ALL_LOCALS_ID, name: 'Total', report: data.report }]
+    : data.locals;
+}
+
 export type CounterSelection = { local: LocalReport; counter: ReportCounter };
 
 export function ExamReportPage() {
@@ -69,7 +70,6 @@ export function ExamReportPage() {
   const period: ReportPeriod = { startDate, endDate };
   const report = useQuery(localReportQuery(id, period));
   const [selection, setSelection] = useState<CounterSelection | null>(null);
-  const [exporting, setExporting] = useState<ReportExportFormat | null>(null);
 
   const changePeriod = ([start, end]: [string | null, string | null]) => {
     // Only a full range becomes the period; half a range stays in the picker.
@@ -82,25 +82,15 @@ export function ExamReportPage() {
     setSearchParams({ startDate: start, endDate: end }, { replace: true });
   };
 
-  const download = async (format: ReportExportFormat) => {
-    setExporting(format);
-    try {
-      const filename = await downloadReport(id, period, format);
-      toast.success(`Arquivo ${filename} gerado.`, 'Exportação concluída');
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : String(error));
-    } finally {
-      setExporting(null);
-    }
-  };
+  const download = useMutation({
+    mutationFn: (format: ReportExportFormat) => downloadReport(id, period, format),
+    onSuccess: (filename) => toast.success(`Arquivo ${filename} gerado.`, 'Exportação concluída'),
+    onError: (error) => toast.error(error.message),
+  });
+  const exporting = download.isPending ? download.variables : null;
 
   const data = report.data;
   const isAll = id === ALL_LOCALS_ID;
-  const rows: LocalReport[] = data
-    ? isAll
-      ? [...data.locals, { id: ALL_LOCALS_ID, name: 'Total', report: data.report }]
-      : data.locals
-    : [];
 
   return (
     <Container size="xl" py="md">
@@ -128,7 +118,7 @@ export function ExamReportPage() {
             <Button
               variant="light"
               leftSection={<IconFileTypeCsv size={16} aria-hidden />}
-              onClick={() => void download('csv')}
+              onClick={() => download.mutate('csv')}
               loading={exporting === 'csv'}
               disabled={!data}
             >
@@ -136,7 +126,7 @@ export function ExamReportPage() {
             </Button>
             <Button
               leftSection={<IconFileSpreadsheet size={16} aria-hidden />}
-              onClick={() => void download('xlsx')}
+              onClick={() => download.mutate('xlsx')}
               loading={exporting === 'xlsx'}
               disabled={!data}
             >
@@ -156,82 +146,77 @@ export function ExamReportPage() {
           <Text size="sm" c="dimmed" mb="sm">
             Selecione um número para ver os exames por trás dele.
           </Text>
-          {report.isPending ? (
-            <Center p="xl">
-              <Loader aria-label="Carregando o relatório" />
-            </Center>
-          ) : report.isError ? (
-            <Alert color="red" icon={<IconAlertCircle size={18} />} title="Erro">
-              {report.error.message}
-            </Alert>
-          ) : rows.length === 0 ? (
-            <Text c="dimmed" ta="center" p="lg">
-              Nenhum exame no período selecionado.
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={1100}>
-              <Table
-                striped
-                withTableBorder
-                verticalSpacing="xs"
-                aria-busy={report.isFetching}
-                data-testid="report-table"
-              >
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Posto</Table.Th>
-                    <Table.Th>Nome</Table.Th>
-                    {REPORT_COUNTERS.map((counter) => (
-                      <Table.Th key={counter} ta="right">
-                        {REPORT_COUNTER_LABELS[counter]}
-                      </Table.Th>
-                    ))}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((local) => {
-                    const isTotal = isAll && local.id === ALL_LOCALS_ID;
-                    return (
-                      <Table.Tr
-                        key={local.id}
-                        fw={isTotal ? 700 : undefined}
-                        data-local-id={isTotal ? 'total' : local.id}
-                      >
-                        <Table.Td>{isTotal ? 'Total' : local.id}</Table.Td>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                          {isTotal ? 'Todos os postos' : local.name}
-                        </Table.Td>
-                        {REPORT_COUNTERS.map((counter) => {
-                          const active =
-                            selection?.local.id === local.id && selection.counter === counter;
-                          return (
-                            <Table.Td key={counter} ta="right" data-counter={counter}>
-                              <UnstyledButton
-                                onClick={() => setSelection({ local, counter })}
-                                aria-pressed={active}
-                                aria-label={`${REPORT_COUNTER_LABELS[counter]} de ${isTotal ? 'todos os postos' : local.name}: ${local.report[counter]}. Ver os exames`}
-                                px={6}
-                                style={{
-                                  borderRadius: 4,
-                                  fontWeight: active ? 700 : undefined,
-                                  textDecoration: 'underline dotted',
-                                  background: active
-                                    ? 'var(--mantine-primary-color-light)'
-                                    : undefined,
-                                }}
-                              >
-                                {numberFormat.format(local.report[counter])}
-                              </UnstyledButton>
-                            </Table.Td>
-                          );
-                        })}
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
+          <QueryContent
+            query={report}
+            loadingLabel="Carregando o relatório"
+            isEmpty={(detail) => rowsOf(id, detail).length === 0}
+            empty="Nenhum exame no período selecionado."
+          >
+            {(detail) => (
+              <Table.ScrollContainer minWidth={1100}>
+                <Table
+                  striped
+                  withTableBorder
+                  verticalSpacing="xs"
+                  aria-busy={report.isFetching}
+                  data-testid="report-table"
+                >
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Posto</Table.Th>
+                      <Table.Th>Nome</Table.Th>
+                      {REPORT_COUNTERS.map((counter) => (
+                        <Table.Th key={counter} ta="right">
+                          {REPORT_COUNTER_LABELS[counter]}
+                        </Table.Th>
+                      ))}
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rowsOf(id, detail).map((local) => {
+                      const isTotal = isAll && local.id === ALL_LOCALS_ID;
+                      return (
+                        <Table.Tr
+                          key={local.id}
+                          fw={isTotal ? 700 : undefined}
+                          data-local-id={isTotal ? 'total' : local.id}
+                        >
+                          <Table.Td>{isTotal ? 'Total' : local.id}</Table.Td>
+                          <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                            {isTotal ? 'Todos os postos' : local.name}
+                          </Table.Td>
+                          {REPORT_COUNTERS.map((counter) => {
+                            const active =
+                              selection?.local.id === local.id && selection.counter === counter;
+                            return (
+                              <Table.Td key={counter} ta="right" data-counter={counter}>
+                                <UnstyledButton
+                                  onClick={() => setSelection({ local, counter })}
+                                  aria-pressed={active}
+                                  aria-label={`${REPORT_COUNTER_LABELS[counter]} de ${isTotal ? 'todos os postos' : local.name}: ${local.report[counter]}. Ver os exames`}
+                                  px={6}
+                                  style={{
+                                    borderRadius: 4,
+                                    fontWeight: active ? 700 : undefined,
+                                    textDecoration: 'underline dotted',
+                                    background: active
+                                      ? 'var(--mantine-primary-color-light)'
+                                      : undefined,
+                                  }}
+                                >
+                                  {numberFormat.format(local.report[counter])}
+                                </UnstyledButton>
+                              </Table.Td>
+                            );
+                          })}
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </QueryContent>
         </Paper>
 
         {selection && (

@@ -1,16 +1,6 @@
 /** `exames`: the exam list with filters, server-side pagination and sorting, and the CSV import (ADMIN). */
-import {
-  Group,
-  MultiSelect,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Group, MultiSelect, Paper, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconChevronDown,
   IconChevronUp,
@@ -24,21 +14,18 @@ import {
   EXAM_STATUS_LABELS,
   EXAM_STATUSES,
   maskCpf,
-  type ExamResult,
-  type ExamStatus,
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ListPageHeader } from '../../../components/list-page';
-import { PaginationFooter } from '../../../components/pagination-footer';
-import { QueryContent } from '../../../components/query-content';
+import { ListPage, usePagedSearch } from '../../../components/list-page';
 import { useAppState } from '../../../lib/app-store';
 import { unitPostsQuery } from '../../../lib/unit-posts';
 import { examListQuery, type ExamListParams } from '../api/exams';
 import { ExamStatusBadge } from './exam-status';
 import { ImportExamsButton } from './import-exams';
+import { textField } from '../../../lib/forms';
 
 type SortKey = ExamListParams['sort'];
 
@@ -71,19 +58,24 @@ function SortHeader({
   );
 }
 
+type ChoiceFilters = Pick<ExamListParams, 'schedulingLocal' | 'status' | 'result'>;
+
+const STATUS_OPTIONS = EXAM_STATUSES.map((value) => ({ value, label: EXAM_STATUS_LABELS[value] }));
+const RESULT_OPTIONS = EXAM_RESULTS.map((value) => ({ value, label: EXAM_RESULT_LABELS[value] }));
+
 export function ExamListPage() {
   const role = useAppState((state) => state.user?.roleDescription);
   const [range, setRange] = useState<[string | null, string | null]>([
     dayjs().subtract(30, 'day').format('YYYY-MM-DD'),
     dayjs().add(7, 'day').format('YYYY-MM-DD'),
   ]);
-  const [locals, setLocals] = useState<string[]>([]);
-  const [statuses, setStatuses] = useState<ExamStatus[]>([]);
-  const [results, setResults] = useState<ExamResult[]>([]);
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 350);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const [choices, setChoices] = useState<ChoiceFilters>({
+    schedulingLocal: [],
+    status: [],
+    result: [],
+  });
+  const paging = usePagedSearch(20, 350);
+  const { search, debouncedSearch, page, pageSize, setSearch, setPage } = paging;
   const [sort, setSort] = useState<SortKey>('schedulingDate');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
 
@@ -92,9 +84,7 @@ export function ExamListPage() {
     // The API's period contract: the picked calendar days, read in São Paulo, both inclusive.
     startDate: range[0] ? dayjs(range[0]).format('YYYY-MM-DD') : null,
     endDate: range[1] ? dayjs(range[1]).format('YYYY-MM-DD') : null,
-    schedulingLocal: locals,
-    status: statuses,
-    result: results,
+    ...choices,
     search: debouncedSearch,
     page,
     pageSize,
@@ -104,6 +94,29 @@ export function ExamListPage() {
   const list = useQuery(examListQuery(params));
   const resetPage = () => setPage(1);
 
+  // Multiple choice filters; empty means every option (`Todos`, `Todas`).
+  const choiceFilters = [
+    {
+      key: 'schedulingLocal',
+      label: 'Posto',
+      every: 'Todos',
+      options: (localOptions.data?.items ?? []).map((local) => ({
+        value: local.identifier,
+        label: local.description,
+      })),
+      searchable: true,
+      width: 240,
+    },
+    { key: 'status', label: 'Situação', every: 'Todas', options: STATUS_OPTIONS, width: 220 },
+    { key: 'result', label: 'Resultado', every: 'Todos', options: RESULT_OPTIONS, width: 220 },
+  ] as const;
+  // Any filter change starts again on the first page.
+  const choose = (key: keyof ChoiceFilters, value: string[]) => {
+    // The values come from the options of that filter.
+    setChoices((previous) => ({ ...previous, [key]: value }) as ChoiceFilters);
+    resetPage();
+  };
+
   const onSort = (column: SortKey) => {
     if (column === sort) setOrder(order === 'asc' ? 'desc' : 'asc');
     else {
@@ -112,178 +125,93 @@ export function ExamListPage() {
     }
     resetPage();
   };
-
-  const data = list.data;
+  const sortable = (label: string, column: SortKey) => (
+    <SortHeader label={label} column={column} sort={sort} order={order} onSort={onSort} />
+  );
 
   return (
-    <Stack gap="md">
-      <ListPageHeader
-        title="Exames"
-        description="Consulte os exames da unidade por período, posto, situação e resultado."
-        action={role === 'ADMIN' && <ImportExamsButton icon={<IconFileImport size={16} />} />}
-      />
-      <Paper withBorder p="md" radius="md">
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <DatePickerInput
-            type="range"
-            label="Período"
-            placeholder="Escolha o período"
-            valueFormat="DD/MM/YYYY"
-            value={range}
-            onChange={(value) => {
-              setRange(value as [string | null, string | null]);
-              resetPage();
-            }}
-            allowSingleDateInRange
-            clearable
-            w={260}
-          />
-          <MultiSelect
-            label="Posto"
-            placeholder={locals.length ? undefined : 'Todos'}
-            data={(localOptions.data?.items ?? []).map((local) => ({
-              value: local.identifier,
-              label: local.description,
-            }))}
-            value={locals}
-            onChange={(value) => {
-              setLocals(value);
-              resetPage();
-            }}
-            searchable
-            clearable
-            w={240}
-          />
-          <MultiSelect
-            label="Situação"
-            placeholder={statuses.length ? undefined : 'Todas'}
-            data={EXAM_STATUSES.map((status) => ({
-              value: status,
-              label: EXAM_STATUS_LABELS[status],
-            }))}
-            value={statuses}
-            onChange={(value) => {
-              setStatuses(value as ExamStatus[]);
-              resetPage();
-            }}
-            clearable
-            w={220}
-          />
-          <MultiSelect
-            label="Resultado"
-            placeholder={results.length ? undefined : 'Todos'}
-            data={EXAM_RESULTS.map((result) => ({
-              value: result,
-              label: EXAM_RESULT_LABELS[result],
-            }))}
-            value={results}
-            onChange={(value) => {
-              setResults(value as ExamResult[]);
-              resetPage();
-            }}
-            clearable
-            w={220}
-          />
-          <TextInput
-            label="Candidato"
-            placeholder="Nome ou CPF"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              resetPage();
-            }}
-            w={240}
-          />
-        </Group>
-      </Paper>
-      <Paper withBorder radius="md">
-        <QueryContent
-          query={list}
-          loadingLabel="Carregando exames"
-          isEmpty={(page) => page.items.length === 0}
-          empty={'Nenhum exame encontrado com esses filtros.'}
-        >
-          {(page) => (
-            <Table.ScrollContainer minWidth={900}>
-              <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <SortHeader
-                      label="Data"
-                      column="schedulingDate"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <SortHeader
-                      label="Candidato"
-                      column="candidateName"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <Table.Th>CPF</Table.Th>
-                    <SortHeader
-                      label="Posto"
-                      column="schedulingLocal"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <SortHeader
-                      label="Situação"
-                      column="status"
-                      sort={sort}
-                      order={order}
-                      onSort={onSort}
-                    />
-                    <Table.Th>Nota</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {page.items.map((exam) => (
-                    <Table.Tr key={exam.id}>
-                      <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
-                      <Table.Td>
-                        <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
-                          {exam.candidateName}
-                        </Link>
-                      </Table.Td>
-                      <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
-                      <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
-                      <Table.Td>
-                        <ExamStatusBadge exam={exam} />
-                      </Table.Td>
-                      <Table.Td>
-                        {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </QueryContent>
-      </Paper>
-      {data && (
-        <PaginationFooter
-          total={data.total}
-          page={page}
-          pageSize={pageSize}
-          noun={['exame', 'exames']}
-          onPage={setPage}
-          onPageSize={(size) => {
-            setPageSize(size);
-            resetPage();
-          }}
-        />
+    <ListPage
+      title="Exames"
+      description="Consulte os exames da unidade por período, posto, situação e resultado."
+      action={role === 'ADMIN' && <ImportExamsButton icon={<IconFileImport size={16} />} />}
+      filters={
+        <Paper withBorder p="md" radius="md">
+          <Group align="flex-end" gap="sm" wrap="wrap">
+            <DatePickerInput
+              type="range"
+              label="Período"
+              placeholder="Escolha o período"
+              valueFormat="DD/MM/YYYY"
+              value={range}
+              onChange={(value) => {
+                setRange(value as [string | null, string | null]);
+                resetPage();
+              }}
+              allowSingleDateInRange
+              clearable
+              w={260}
+            />
+            {choiceFilters.map((filter) => (
+              <MultiSelect
+                key={filter.key}
+                label={filter.label}
+                placeholder={choices[filter.key].length ? undefined : filter.every}
+                data={filter.options}
+                value={choices[filter.key]}
+                onChange={(value) => choose(filter.key, value)}
+                searchable={'searchable' in filter}
+                clearable
+                w={filter.width}
+              />
+            ))}
+            <TextInput
+              label="Candidato"
+              placeholder="Nome ou CPF"
+              leftSection={<IconSearch size={16} />}
+              {...textField(search, setSearch)}
+              w={240}
+            />
+          </Group>
+        </Paper>
+      }
+      query={list}
+      loadingLabel="Carregando exames"
+      empty="Nenhum exame encontrado com esses filtros."
+      columns={[
+        sortable('Data', 'schedulingDate'),
+        sortable('Candidato', 'candidateName'),
+        'CPF',
+        sortable('Posto', 'schedulingLocal'),
+        sortable('Situação', 'status'),
+        'Nota',
+      ]}
+      minWidth={900}
+      row={(exam) => (
+        <>
+          <Table.Td>{dayjs(exam.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
+          <Table.Td>
+            <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
+              {exam.candidateName}
+            </Link>
+          </Table.Td>
+          <Table.Td>{maskCpf(exam.candidateCpf)}</Table.Td>
+          <Table.Td>{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Table.Td>
+          <Table.Td>
+            <ExamStatusBadge exam={exam} />
+          </Table.Td>
+          <Table.Td>{exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}</Table.Td>
+        </>
       )}
-      {list.isFetching && !list.isPending && (
-        <Text size="xs" c="dimmed" aria-live="polite">
-          Atualizando...
-        </Text>
-      )}
-    </Stack>
+      paging={paging}
+      noun={['exame', 'exames']}
+      below={
+        list.isFetching &&
+        !list.isPending && (
+          <Text size="xs" c="dimmed" aria-live="polite">
+            Atualizando...
+          </Text>
+        )
+      }
+    />
   );
 }

@@ -1,7 +1,6 @@
 /** `integracao` (ADMIN): API keys of the exam-delivery system; a new key is shown once. */
 import {
   Alert,
-  Badge,
   Button,
   Code,
   CopyButton,
@@ -23,6 +22,8 @@ import { QueryContent } from '../../../components/query-content';
 import { AppModal } from '../../../components/app-modal';
 import { toast } from '../../../components/toast';
 import { apiKeyQuery, createApiKey, revokeApiKey } from '../api/keys';
+import { textField } from '../../../lib/forms';
+import { StateBadge } from '../../../components/state-badge';
 
 export function IntegrationKeysPage() {
   const keys = useQuery(apiKeyQuery);
@@ -76,8 +77,7 @@ export function IntegrationKeysPage() {
             <TextInput
               label="Nome da nova chave"
               placeholder="Ex.: sistema de provas — produção"
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
+              {...textField(name, setName)}
               error={nameError}
               w={360}
             />
@@ -116,9 +116,7 @@ export function IntegrationKeysPage() {
                       {key.lastUsedAt ? dayjs(key.lastUsedAt).format('DD/MM/YYYY HH:mm') : 'Nunca'}
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={key.revokedAt ? 'gray' : 'teal'} variant="light">
-                        {key.revokedAt ? 'Revogada' : 'Ativa'}
-                      </Badge>
+                      <StateBadge active={!key.revokedAt} labels={['Ativa', 'Revogada']} />
                     </Table.Td>
                     <Table.Td>
                       {!key.revokedAt && (

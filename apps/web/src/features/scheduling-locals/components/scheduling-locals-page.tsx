@@ -1,17 +1,20 @@
 /** `scheduling-locals` (ADMIN): list, search, create, edit, deactivate and reactivate service posts. */
-import { Badge, Button, Group, Paper, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Table, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { localIdentifierProblem, type SchedulingLocal } from '@exame/shared';
+import {
+  createSchedulingLocalSchema,
+  localIdentifierProblem,
+  type SchedulingLocal,
+} from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
-import { QueryContent } from '../../../components/query-content';
 import { AppModal } from '../../../components/app-modal';
-import { ListPageHeader, ListSearch, usePagedSearch } from '../../../components/list-page';
-import { PaginationFooter } from '../../../components/pagination-footer';
+import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
+import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
 import {
   createLocal,
   localKeys,
@@ -19,73 +22,88 @@ import {
   updateLocal,
   type LocalInput,
 } from '../api/locals';
+import { StateBadge } from '../../../components/state-badge';
+
+const fields = createSchedulingLocalSchema.shape;
+
+/** The server's answers about the identifier belong under the identifier field. */
+function identifierErrorOf(error: Error | null): string | undefined {
+  return error instanceof ApiError &&
+    (error.code === 'LOCAL_IDENTIFIER_TAKEN' || error.code === 'LOCAL_IDENTIFIER_INVALID')
+    ? error.message
+    : undefined;
+}
+
+/**
+ * Validated with the shared schema of the server; the identifier also with
+ * the unit's rule (CE identifiers may contain a dash, others may not).
+ */
+export function validateLocal(
+  unit: string,
+  values: LocalInput,
+): { input: LocalInput; errors: null } | { input: null; errors: FieldErrors<LocalInput> } {
+  const result = validateForm(createSchedulingLocalSchema, {
+    ...values,
+    address: values.address?.trim() || null,
+  });
+  const identifier = localIdentifierProblem(unit, values.identifier) ?? result.errors?.identifier;
+  if (result.data && !identifier) {
+    return { input: { ...result.data, address: result.data.address ?? null }, errors: null };
+  }
+  return { input: null, errors: { ...result.errors, identifier } };
+}
 
 function LocalForm({
   unit,
   initial,
+  saving,
+  serverError,
   onSubmit,
   onCancel,
 }: {
   /** The ADMIN's unit: CE identifiers may contain a dash, others may not. */
   unit: string;
   initial: LocalInput;
-  onSubmit: (input: LocalInput) => Promise<void>;
+  saving: boolean;
+  /** The last save's failure, when it was about the identifier. */
+  serverError: string | undefined;
+  onSubmit: (input: LocalInput) => void;
   onCancel: () => void;
 }) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Partial<Record<keyof LocalInput, string>>>({});
-  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<LocalInput>>({});
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const next: typeof errors = {};
-    const identifierProblem = localIdentifierProblem(unit, values.identifier);
-    if (identifierProblem) next.identifier = identifierProblem;
-    if (values.description.trim().length < 3) next.description = 'Informe o nome do posto.';
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    setSaving(true);
-    try {
-      await onSubmit({
-        identifier: values.identifier.trim(),
-        description: values.description.trim(),
-        address: values.address?.trim() || null,
-      });
-    } catch (error) {
-      if (
-        error instanceof ApiError &&
-        (error.code === 'LOCAL_IDENTIFIER_TAKEN' || error.code === 'LOCAL_IDENTIFIER_INVALID')
-      )
-        setErrors({ identifier: error.message });
-      else toast.error(error instanceof Error ? error.message : String(error));
-    } finally {
-      setSaving(false);
-    }
+    const { input, errors: next } = validateLocal(unit, values);
+    setErrors(next ?? {});
+    if (input) onSubmit(input);
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <TextInput
           label="Identificador"
           description="Como o sistema de provas identifica o posto, ex.: DF.TAGUATINGA"
-          value={values.identifier}
-          onChange={(event) => setValues({ ...values, identifier: event.currentTarget.value })}
-          error={errors.identifier}
+          {...textField(values.identifier, (identifier) => setValues({ ...values, identifier }))}
+          error={errors.identifier ?? serverError}
+          maxLength={fields.identifier.maxLength ?? undefined}
           required
           data-autofocus
         />
         <TextInput
           label="Nome"
-          value={values.description}
-          onChange={(event) => setValues({ ...values, description: event.currentTarget.value })}
+          {...textField(values.description, (description) => setValues({ ...values, description }))}
           error={errors.description}
+          maxLength={fields.description.maxLength ?? undefined}
           required
         />
         <TextInput
           label="Endereço"
-          value={values.address ?? ''}
-          onChange={(event) => setValues({ ...values, address: event.currentTarget.value })}
+          {...textField(values.address ?? '', (address) => setValues({ ...values, address }))}
+          error={errors.address}
+          maxLength={fields.address.unwrap().unwrap().maxLength ?? undefined}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
@@ -101,8 +119,8 @@ function LocalForm({
 }
 
 export function SchedulingLocalsPage() {
-  const { search, debouncedSearch, page, pageSize, setSearch, setPage, setPageSize } =
-    usePagedSearch(20);
+  const paging = usePagedSearch(20);
+  const { debouncedSearch, page, pageSize } = paging;
   const [editing, setEditing] = useState<SchedulingLocal | 'new' | null>(null);
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const queryClient = useQueryClient();
@@ -148,119 +166,87 @@ export function SchedulingLocalsPage() {
       setEditing(null);
       await refresh();
     },
+    // The form shows the identifier's problems under the field; the rest is a toast.
+    onError: (error) => {
+      if (!identifierErrorOf(error)) toast.error(error.message);
+    },
   });
-  // The form shows the errors of its fields; the mutation keeps the rest.
-  const save = async (input: LocalInput) => {
-    if (editing === null) return;
-    await saveLocal.mutateAsync({ id: editing === 'new' ? null : editing.id, input });
+  const edit = (target: SchedulingLocal | 'new' | null) => {
+    saveLocal.reset();
+    setEditing(target);
   };
 
-  const data = list.data;
   return (
-    <Stack gap="md">
-      <ListPageHeader
-        title="Postos de atendimento"
-        description="Locais onde os exames são aplicados."
-        action={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            Novo posto
-          </Button>
-        }
-      />
-      <ListSearch
-        label="Buscar postos"
-        placeholder="Buscar por nome ou identificador"
-        value={search}
-        onChange={setSearch}
-      />
-      <Paper withBorder radius="md">
-        <QueryContent
-          query={list}
-          loadingLabel="Carregando postos"
-          isEmpty={(page) => page.items.length === 0}
-          empty={
-            debouncedSearch ? 'Nenhum posto encontrado para a busca.' : 'Nenhum posto cadastrado.'
-          }
+    <ListPage
+      title="Postos de atendimento"
+      description="Locais onde os exames são aplicados."
+      action={
+        <Button leftSection={<IconPlus size={16} />} onClick={() => edit('new')}>
+          Novo posto
+        </Button>
+      }
+      search={{ label: 'Buscar postos', placeholder: 'Buscar por nome ou identificador' }}
+      query={list}
+      loadingLabel="Carregando postos"
+      empty={debouncedSearch ? 'Nenhum posto encontrado para a busca.' : 'Nenhum posto cadastrado.'}
+      paging={paging}
+      noun={['posto', 'postos']}
+      below={
+        <AppModal
+          opened={editing !== null}
+          onClose={() => edit(null)}
+          title={editing === 'new' ? 'Novo posto' : 'Editar posto'}
+          width="480px"
         >
-          {(page) => (
-            <Table.ScrollContainer minWidth={720}>
-              <Table striped highlightOnHover verticalSpacing="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Nome</Table.Th>
-                    <Table.Th>Identificador</Table.Th>
-                    <Table.Th>Endereço</Table.Th>
-                    <Table.Th>Situação</Table.Th>
-                    <Table.Th aria-label="Ações" />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {page.items.map((local) => (
-                    <Table.Tr key={local.id}>
-                      <Table.Td>{local.description}</Table.Td>
-                      <Table.Td ff="monospace">{local.identifier}</Table.Td>
-                      <Table.Td>{local.address ?? '—'}</Table.Td>
-                      <Table.Td>
-                        <Badge color={local.isActive ? 'teal' : 'gray'} variant="light">
-                          {local.isActive ? 'Ativo' : 'Inativo'}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button size="xs" variant="default" onClick={() => setEditing(local)}>
-                            Editar
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color={local.isActive ? 'red' : 'teal'}
-                            onClick={() => confirmToggle(local)}
-                          >
-                            {local.isActive ? 'Desativar' : 'Reativar'}
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+          {editing !== null && (
+            <LocalForm
+              unit={unit}
+              initial={
+                editing === 'new'
+                  ? { identifier: '', description: '', address: null }
+                  : {
+                      identifier: editing.identifier,
+                      description: editing.description,
+                      address: editing.address,
+                    }
+              }
+              saving={saveLocal.isPending}
+              serverError={identifierErrorOf(saveLocal.error)}
+              onSubmit={(input) =>
+                saveLocal.mutate({ id: editing === 'new' ? null : editing.id, input })
+              }
+              onCancel={() => edit(null)}
+            />
           )}
-        </QueryContent>
-      </Paper>
-      {data && (
-        <PaginationFooter
-          total={data.total}
-          page={page}
-          pageSize={pageSize}
-          noun={['posto', 'postos']}
-          onPage={setPage}
-          onPageSize={setPageSize}
-        />
+        </AppModal>
+      }
+      columns={['Nome', 'Identificador', 'Endereço', 'Situação', ACTIONS_COLUMN]}
+      minWidth={720}
+      row={(local) => (
+        <>
+          <Table.Td>{local.description}</Table.Td>
+          <Table.Td ff="monospace">{local.identifier}</Table.Td>
+          <Table.Td>{local.address ?? '—'}</Table.Td>
+          <Table.Td>
+            <StateBadge active={local.isActive} labels={['Ativo', 'Inativo']} />
+          </Table.Td>
+          <Table.Td>
+            <Group gap="xs" justify="flex-end" wrap="nowrap">
+              <Button size="xs" variant="default" onClick={() => edit(local)}>
+                Editar
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                color={local.isActive ? 'red' : 'teal'}
+                onClick={() => confirmToggle(local)}
+              >
+                {local.isActive ? 'Desativar' : 'Reativar'}
+              </Button>
+            </Group>
+          </Table.Td>
+        </>
       )}
-      <AppModal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'Novo posto' : 'Editar posto'}
-        width="480px"
-      >
-        {editing !== null && (
-          <LocalForm
-            unit={unit}
-            initial={
-              editing === 'new'
-                ? { identifier: '', description: '', address: null }
-                : {
-                    identifier: editing.identifier,
-                    description: editing.description,
-                    address: editing.address,
-                  }
-            }
-            onSubmit={save}
-            onCancel={() => setEditing(null)}
-          />
-        )}
-      </AppModal>
-    </Stack>
+    />
   );
 }

@@ -10,7 +10,7 @@ import { UserForm } from './user-form';
 export function CreateUserPage() {
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const navigate = useNavigate();
-  const submit = useCreateUser('admin', (user) => {
+  const { submit, submitting } = useCreateUser('admin', (user) => {
     toast.success(`Enviamos para ${user.email} o link para cadastrar a senha.`, 'Usuário criado');
     return navigate('/list-users');
   });
@@ -29,6 +29,7 @@ export function CreateUserPage() {
           roles={ROLES}
           unitLabel={`${unit} — ${findFederativeUnit(unit)?.name ?? ''}`}
           submitLabel="Criar usuário"
+          submitting={submitting}
           onSubmit={submit}
           onCancel={() => navigate('/list-users')}
         />

@@ -12,7 +12,7 @@ import { UserForm } from './user-form';
 
 export function DemoRegisterPage() {
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
-  const submit = useCreateUser('demo', (user) =>
+  const { submit, submitting } = useCreateUser('demo', (user) =>
     toast.success(
       `${user.name} recebeu por e-mail o link para cadastrar a senha.`,
       'Usuário de demonstração criado',
@@ -33,6 +33,7 @@ export function DemoRegisterPage() {
           roles={['auditor', 'VIEWER', 'ROOM_INSPECTOR']}
           unitLabel={`${unit} — ${findFederativeUnit(unit)?.name ?? ''}`}
           submitLabel="Cadastrar"
+          submitting={submitting}
           onSubmit={submit}
         />
       </Paper>

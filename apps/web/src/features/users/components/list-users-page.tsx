@@ -1,21 +1,20 @@
 /** `list-users`: the users of the ADMIN's unit, paginated on the server, with search and enable/disable. */
-import { Badge, Button, Group, Paper, Stack, Table } from '@mantine/core';
+import { Badge, Button, Group, Table } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
 import { maskCpf, ROLE_LABELS, type User } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
-import { ListPageHeader, ListSearch, usePagedSearch } from '../../../components/list-page';
-import { PaginationFooter } from '../../../components/pagination-footer';
-import { QueryContent } from '../../../components/query-content';
+import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
 import { setRegisterStatus, userKeys, userListQuery } from '../api/users';
+import { StateBadge } from '../../../components/state-badge';
 
 export function ListUsersPage() {
   const me = useAppState((state) => state.user);
-  const { search, debouncedSearch, page, pageSize, setSearch, setPage, setPageSize } =
-    usePagedSearch(10);
+  const paging = usePagedSearch(10);
+  const { debouncedSearch, page, pageSize } = paging;
   const queryClient = useQueryClient();
   const { showAlert } = useAlert();
   const list = useQuery(userListQuery({ page, pageSize, search: debouncedSearch }));
@@ -53,113 +52,72 @@ export function ListUsersPage() {
     });
   };
 
-  const data = list.data;
-
   return (
-    <Stack gap="md">
-      <ListPageHeader
-        title="Usuários"
-        description={`Usuários da unidade ${me?.federativeUnit ?? ''}`}
-        action={
-          <Button component={Link} to="/create-users" leftSection={<IconUserPlus size={16} />}>
-            Novo usuário
-          </Button>
-        }
-      />
-      <ListSearch
-        label="Buscar usuários"
-        placeholder="Buscar por nome, e-mail ou CPF"
-        value={search}
-        onChange={setSearch}
-      />
-      <Paper withBorder radius="md">
-        <QueryContent
-          query={list}
-          loadingLabel="Carregando usuários"
-          isEmpty={(page) => page.items.length === 0}
-          empty={
-            debouncedSearch
-              ? 'Nenhum usuário encontrado para a busca.'
-              : 'Nenhum usuário cadastrado na unidade.'
-          }
-        >
-          {(page) => (
-            <Table.ScrollContainer minWidth={760}>
-              <Table striped highlightOnHover verticalSpacing="sm" aria-busy={list.isFetching}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Nome</Table.Th>
-                    <Table.Th>E-mail</Table.Th>
-                    <Table.Th>CPF</Table.Th>
-                    <Table.Th>Perfil</Table.Th>
-                    <Table.Th>Situação</Table.Th>
-                    <Table.Th aria-label="Ações" />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {page.items.map((user) => (
-                    <Table.Tr key={user.id}>
-                      <Table.Td>{user.name}</Table.Td>
-                      <Table.Td>{user.email}</Table.Td>
-                      <Table.Td>{maskCpf(user.cpf)}</Table.Td>
-                      <Table.Td>{ROLE_LABELS[user.roleDescription]}</Table.Td>
-                      <Table.Td>
-                        <Group gap={6}>
-                          <Badge
-                            color={user.registerStatus === 'enabled' ? 'teal' : 'gray'}
-                            variant="light"
-                          >
-                            {user.registerStatus === 'enabled' ? 'Habilitado' : 'Desabilitado'}
-                          </Badge>
-                          {!user.hasPassword && (
-                            <Badge color="yellow" variant="light">
-                              Senha pendente
-                            </Badge>
-                          )}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="default"
-                            component={Link}
-                            to={`/demo-biometry/${user.cpf}`}
-                          >
-                            Biometria
-                          </Button>
-                          {user.email !== me?.email && (
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
-                              onClick={() => confirmToggle(user)}
-                              loading={toggle.isPending && toggle.variables?.id === user.id}
-                            >
-                              {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
-                            </Button>
-                          )}
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </QueryContent>
-      </Paper>
-      {data && (
-        <PaginationFooter
-          total={data.total}
-          page={page}
-          pageSize={pageSize}
-          noun={['usuário', 'usuários']}
-          onPage={setPage}
-          onPageSize={setPageSize}
-        />
+    <ListPage
+      title="Usuários"
+      description={`Usuários da unidade ${me?.federativeUnit ?? ''}`}
+      action={
+        <Button component={Link} to="/create-users" leftSection={<IconUserPlus size={16} />}>
+          Novo usuário
+        </Button>
+      }
+      search={{ label: 'Buscar usuários', placeholder: 'Buscar por nome, e-mail ou CPF' }}
+      query={list}
+      loadingLabel="Carregando usuários"
+      empty={
+        debouncedSearch
+          ? 'Nenhum usuário encontrado para a busca.'
+          : 'Nenhum usuário cadastrado na unidade.'
+      }
+      paging={paging}
+      noun={['usuário', 'usuários']}
+      columns={['Nome', 'E-mail', 'CPF', 'Perfil', 'Situação', ACTIONS_COLUMN]}
+      minWidth={760}
+      row={(user) => (
+        <>
+          <Table.Td>{user.name}</Table.Td>
+          <Table.Td>{user.email}</Table.Td>
+          <Table.Td>{maskCpf(user.cpf)}</Table.Td>
+          <Table.Td>{ROLE_LABELS[user.roleDescription]}</Table.Td>
+          <Table.Td>
+            <Group gap={6}>
+              <StateBadge
+                active={user.registerStatus === 'enabled'}
+                labels={['Habilitado', 'Desabilitado']}
+              />
+              {!user.hasPassword && (
+                <Badge color="yellow" variant="light">
+                  Senha pendente
+                </Badge>
+              )}
+            </Group>
+          </Table.Td>
+          <Table.Td>
+            <Group gap="xs" justify="flex-end" wrap="nowrap">
+              <Button
+                size="xs"
+                variant="default"
+                component={Link}
+                to={`/demo-biometry/${user.cpf}`}
+              >
+                Biometria
+              </Button>
+              {user.email !== me?.email && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  color={user.registerStatus === 'enabled' ? 'red' : 'teal'}
+                  onClick={() => confirmToggle(user)}
+                  loading={toggle.isPending && toggle.variables?.id === user.id}
+                >
+                  {user.registerStatus === 'enabled' ? 'Desabilitar' : 'Habilitar'}
+                </Button>
+              )}
+            </Group>
+          </Table.Td>
+        </>
       )}
-    </Stack>
+    />
   );
 }
 

@@ -1,15 +1,16 @@
 /**
  * Creating a user (by an ADMIN or as a demo user), through `useMutation`: the
  * user lists are refreshed, a taken e-mail or CPF comes back as a field error
- * of the form, anything else as a toast.
+ * of the form, anything else as a toast; `submitting` is the mutation's.
  */
 import type { CreateUserInput, User } from '@exame/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
+import type { FieldErrors } from '../../../lib/forms';
 import { createUser, userKeys } from '../api/users';
 
-export type UserFieldErrors = Partial<Record<keyof CreateUserInput, string>>;
+export type UserFieldErrors = FieldErrors<CreateUserInput>;
 
 export function serverFieldErrors(error: unknown): UserFieldErrors | null {
   if (!(error instanceof ApiError)) return null;
@@ -21,15 +22,21 @@ export function serverFieldErrors(error: unknown): UserFieldErrors | null {
 export function useCreateUser(
   kind: 'admin' | 'demo',
   onCreated: (user: User) => void | Promise<unknown>,
-): (input: CreateUserInput) => Promise<UserFieldErrors | undefined> {
+): {
+  submit: (input: CreateUserInput) => Promise<UserFieldErrors | undefined>;
+  submitting: boolean;
+} {
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: (input: CreateUserInput) => createUser(input, kind),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    onSuccess: async (user) => {
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+      await onCreated(user);
+    },
   });
-  return async (input) => {
+  const submit = async (input: CreateUserInput) => {
     try {
-      await onCreated(await mutation.mutateAsync(input));
+      await mutation.mutateAsync(input);
       return undefined;
     } catch (error) {
       const fields = serverFieldErrors(error);
@@ -38,4 +45,5 @@ export function useCreateUser(
       return undefined;
     }
   };
+  return { submit, submitting: mutation.isPending };
 }

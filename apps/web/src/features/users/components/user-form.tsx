@@ -12,6 +12,7 @@ import {
   type Role,
 } from '@exame/shared';
 import { useState, type FormEvent } from 'react';
+import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
 
 type Field = keyof CreateUserInput;
 
@@ -19,18 +20,21 @@ export function UserForm({
   roles,
   unitLabel,
   submitLabel,
+  submitting = false,
   onSubmit,
   onCancel,
 }: {
   roles: readonly Role[];
   unitLabel: string;
   submitLabel: string;
-  onSubmit: (input: CreateUserInput) => Promise<Partial<Record<Field, string>> | void>;
+  /** The creation is in progress (the caller's mutation). */
+  submitting?: boolean;
+  /** Creates the user; resolves with the fields the server refused, if any. */
+  onSubmit: (input: CreateUserInput) => Promise<FieldErrors<CreateUserInput> | void>;
   onCancel?: () => void;
 }) {
   const [values, setValues] = useState({ name: '', email: '', cpf: '', role: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [submitting, setSubmitting] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<CreateUserInput>>({});
 
   const set = (field: Field, value: string) => {
     setValues((previous) => ({ ...previous, [field]: value }));
@@ -39,24 +43,14 @@ export function UserForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = createUserSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field | undefined;
-        if (field && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+    const { data, errors: invalid } = validateForm(createUserSchema, values);
+    if (!data) {
+      setErrors(invalid);
       return;
     }
-    setSubmitting(true);
-    try {
-      const serverErrors = await onSubmit(parsed.data);
-      if (serverErrors) setErrors(serverErrors);
-      else setValues({ name: '', email: '', cpf: '', role: '' });
-    } finally {
-      setSubmitting(false);
-    }
+    const serverErrors = await onSubmit(data);
+    if (serverErrors) setErrors(serverErrors);
+    else setValues({ name: '', email: '', cpf: '', role: '' });
   };
 
   return (
@@ -64,8 +58,7 @@ export function UserForm({
       <Stack gap="md" maw={520}>
         <TextInput
           label="Nome completo"
-          value={values.name}
-          onChange={(event) => set('name', event.currentTarget.value)}
+          {...textField(values.name, (name) => set('name', name))}
           error={errors.name}
           required
           autoFocus
@@ -73,8 +66,7 @@ export function UserForm({
         <TextInput
           label="E-mail"
           type="email"
-          value={values.email}
-          onChange={(event) => set('email', event.currentTarget.value)}
+          {...textField(values.email, (email) => set('email', email))}
           error={errors.email}
           required
         />
@@ -82,8 +74,7 @@ export function UserForm({
           label="CPF"
           placeholder="000.000.000-00"
           inputMode="numeric"
-          value={values.cpf}
-          onChange={(event) => set('cpf', formatCpf(event.currentTarget.value))}
+          {...textField(values.cpf, (cpf) => set('cpf', formatCpf(cpf)))}
           error={errors.cpf}
           maxLength={14}
           required
