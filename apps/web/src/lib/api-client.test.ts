@@ -100,6 +100,38 @@ describe('createApiClient', () => {
     ]);
   });
 
+  it('a failed check-in keeps the id and check-in date of the record it met (spec 8)', async () => {
+    const client = createApiClient({
+      baseUrl: '',
+      getToken: () => null,
+      fetchImpl: async () =>
+        jsonResponse(409, {
+          Error: 'Ana já tem uma entrada aberta no posto DF.POSTO01.',
+          code: 'CHECKIN_ALREADY_OPEN',
+          id: '5c0e2b7a-1d3f-4a6b-8c9d-0e1f2a3b4c5d',
+          checkInDate: '2026-11-25T12:00:00.000Z',
+        }),
+      logFailure: () => undefined,
+    });
+    const error = await client
+      .post('api/SchedulingLocalCheckIn/checkIn', {})
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'CHECKIN_ALREADY_OPEN',
+      record: {
+        id: '5c0e2b7a-1d3f-4a6b-8c9d-0e1f2a3b4c5d',
+        checkInDate: '2026-11-25T12:00:00.000Z',
+      },
+    });
+    const plain = createApiClient({
+      baseUrl: '',
+      getToken: () => null,
+      fetchImpl: async () => jsonResponse(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' }),
+      logFailure: () => undefined,
+    });
+    expect(await plain.get('api/x').catch((e: unknown) => e)).toMatchObject({ record: null });
+  });
+
   it('without an Error field: the default text followed by the description', async () => {
     const client = createApiClient({
       baseUrl: '',

@@ -26,6 +26,8 @@ export class ApiError extends Error {
   override name = 'ApiError';
   /** Per-field or per-line problems the server listed (validation, CSV import). */
   details: ApiErrorDetail[] = [];
+  /** Spec 8: the record a failed check-in met (its id and check-in date), when the answer names it. */
+  record: { id: string; checkInDate: string } | null = null;
   constructor(
     message: string,
     readonly status: number | null,
@@ -129,7 +131,9 @@ export function defaultErrorText(description: string): string {
   return `${API_DEFAULT_ERROR_TEXT}. ${description}`;
 }
 
-type ServerBody = { Error?: unknown; code?: unknown; details?: unknown } | undefined;
+type ServerBody =
+  | { Error?: unknown; code?: unknown; details?: unknown; id?: unknown; checkInDate?: unknown }
+  | undefined;
 
 /** The error of a failed answer: the server's `Error` and `code`, or the default text. */
 function errorOf(status: number, payload: unknown): ApiError {
@@ -138,6 +142,9 @@ function errorOf(status: number, payload: unknown): ApiError {
   const code = typeof body?.code === 'string' ? body.code : null;
   const error = new ApiError(serverText ?? defaultErrorText(describeStatus(status)), status, code);
   if (Array.isArray(body?.details)) error.details = body.details as ApiErrorDetail[];
+  if (typeof body?.id === 'string' && typeof body.checkInDate === 'string') {
+    error.record = { id: body.id, checkInDate: body.checkInDate };
+  }
   return error;
 }
 

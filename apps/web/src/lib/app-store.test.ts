@@ -14,6 +14,20 @@ const user = {
   expiresAt: '2026-11-22T00:00:00.000Z',
 };
 
+/** Examiner 2 as the room's check-in keeps them (`userProctoring`). */
+const proctoring = {
+  user: {
+    id: '3f1e2d4c-5b6a-4978-8c1d-2e3f4a5b6c7d',
+    name: 'Fiscal Dois',
+    email: 'fiscal@teste.gov.br',
+    cpf: '39053344705',
+    federativeUnit: 'DF',
+    roleDescription: 'ROOM_INSPECTOR' as const,
+  },
+  proctoringToken: 'token-de-teste',
+  expiresAt: '2026-11-25T12:00:00.000Z',
+};
+
 describe('client state', () => {
   it('selecting a unit sets its theme and persists it; a unit without theme gives the default', () => {
     const store = createAppStore(initialState('localhost'));
@@ -46,7 +60,8 @@ describe('client state', () => {
   it('clearing the session removes the session keys and keeps theme and device', () => {
     const store = createAppStore(initialState('localhost'));
     store.setUser(user);
-    store.setUserProctoring(user);
+    store.setUserProctoring(proctoring);
+    store.setCpfViewer('52998224725');
     store.setSchedulingLocal('DF-001', 'Posto Asa Sul');
     localStorage.setItem('auditorCpf', '52998224725');
     localStorage.setItem('schedulingId', '123');
@@ -61,6 +76,7 @@ describe('client state', () => {
       'schedulingLocalDescription',
       'auditorCpf',
       'schedulingId',
+      'cpfViewer',
       'sessionFireBase',
     ]) {
       expect(localStorage.getItem(key), key).toBeNull();

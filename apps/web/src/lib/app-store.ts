@@ -7,17 +7,32 @@
 import { useSyncExternalStore } from 'react';
 import {
   authUserSchema,
+  proctoringUserSchema,
   themeOfUnit,
   type AuthUser,
+  type ProctoringUser,
   type FederativeUnit,
   type ThemeName,
 } from '@exame/shared';
 import { readJson, readString, STORAGE_KEYS, writeJson, writeString, removeKeys } from './storage';
 import { resolveTenant, type TenantAddress } from './tenant';
 
+/**
+ * Examiner 2 once their e-mail and password were checked at the room's
+ * check-in (`userProctoring`): their identity and the proof that names them
+ * in the check-in, bound to examiner 1's session. It is not a session.
+ */
+export type ProctoringIdentity = {
+  user: ProctoringUser;
+  proctoringToken: string;
+  expiresAt: string;
+};
+
 export type AppState = {
   user: AuthUser | null;
-  userProctoring: AuthUser | null;
+  userProctoring: ProctoringIdentity | null;
+  /** The examiner identity of the room when it is not the signed-in user's (spec 5, 6). */
+  cpfViewer: string | null;
   pageTitle: string;
   schedulingLocal: string | null;
   schedulingLocalDescription: string | null;
@@ -28,6 +43,14 @@ export type AppState = {
 };
 
 const isAuthUser = (value: unknown): value is AuthUser => authUserSchema.safeParse(value).success;
+const isProctoringIdentity = (value: unknown): value is ProctoringIdentity => {
+  const candidate = value as Partial<ProctoringIdentity> | null;
+  return (
+    typeof candidate?.proctoringToken === 'string' &&
+    typeof candidate.expiresAt === 'string' &&
+    proctoringUserSchema.safeParse(candidate.user).success
+  );
+};
 
 export function initialState(
   address: string | TenantAddress = {
@@ -38,7 +61,8 @@ export function initialState(
   const tenant = resolveTenant(address, readString(STORAGE_KEYS.theme));
   return {
     user: readJson(STORAGE_KEYS.user, isAuthUser),
-    userProctoring: readJson(STORAGE_KEYS.userProctoring, isAuthUser),
+    userProctoring: readJson(STORAGE_KEYS.userProctoring, isProctoringIdentity),
+    cpfViewer: readString(STORAGE_KEYS.cpfViewer),
     pageTitle: '',
     schedulingLocal: readString(STORAGE_KEYS.schedulingLocal),
     schedulingLocalDescription: readString(STORAGE_KEYS.schedulingLocalDescription),
@@ -72,10 +96,15 @@ export function createAppStore(state: AppState = initialState()) {
       else removeKeys(STORAGE_KEYS.user);
       set({ user });
     },
-    setUserProctoring: (userProctoring: AuthUser | null) => {
+    setUserProctoring: (userProctoring: ProctoringIdentity | null) => {
       if (userProctoring) writeJson(STORAGE_KEYS.userProctoring, userProctoring);
       else removeKeys(STORAGE_KEYS.userProctoring);
       set({ userProctoring });
+    },
+    setCpfViewer: (cpfViewer: string | null) => {
+      if (cpfViewer) writeString(STORAGE_KEYS.cpfViewer, cpfViewer);
+      else removeKeys(STORAGE_KEYS.cpfViewer);
+      set({ cpfViewer });
     },
     setSchedulingLocal: (schedulingLocal: string | null, description: string | null) => {
       if (schedulingLocal) writeString(STORAGE_KEYS.schedulingLocal, schedulingLocal);
@@ -105,10 +134,12 @@ export function createAppStore(state: AppState = initialState()) {
         STORAGE_KEYS.schedulingLocalDescription,
         STORAGE_KEYS.auditorCpf,
         STORAGE_KEYS.schedulingId,
+        STORAGE_KEYS.cpfViewer,
       );
       set({
         user: null,
         userProctoring: null,
+        cpfViewer: null,
         schedulingLocal: null,
         schedulingLocalDescription: null,
       });

@@ -13,6 +13,20 @@ const user = {
   expiresAt: '2026-11-22T00:00:00.000Z',
 };
 
+/** Examiner 2 as the room's check-in keeps them (`userProctoring`). */
+const proctoring = {
+  user: {
+    id: '3f1e2d4c-5b6a-4978-8c1d-2e3f4a5b6c7d',
+    name: 'Fiscal Dois',
+    email: 'fiscal@teste.gov.br',
+    cpf: '39053344705',
+    federativeUnit: 'DF',
+    roleDescription: 'ROOM_INSPECTOR' as const,
+  },
+  proctoringToken: 'token-de-teste',
+  expiresAt: '2026-11-25T12:00:00.000Z',
+};
+
 describe('session', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -36,7 +50,8 @@ describe('session', () => {
     const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
     appStore.setUser(user);
-    appStore.setUserProctoring(user);
+    appStore.setUserProctoring(proctoring);
+    appStore.setCpfViewer('52998224725');
     appStore.setSchedulingLocal('DF-001', 'Posto Asa Sul');
     localStorage.setItem('auditorCpf', '52998224725');
     localStorage.setItem('schedulingId', '123');
@@ -54,6 +69,7 @@ describe('session', () => {
       'EP_SCHEDULING_LOCAL',
       'auditorCpf',
       'schedulingId',
+      'cpfViewer',
     ]) {
       expect(localStorage.getItem(key), key).toBeNull();
     }

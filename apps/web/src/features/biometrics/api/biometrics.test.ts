@@ -3,7 +3,8 @@
  * `image`, and only the other frames of the burst in `frames`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { captureFromBurst, stripDataUrlPrefix, verifyFace } from './biometrics';
+import { captureFromBurst, stripDataUrlPrefix } from '../../../lib/face-capture';
+import { verifyFace } from './biometrics';
 
 const jpeg = (n: number) => `data:image/jpeg;base64,/9j/quadro${n}`;
 

@@ -28,9 +28,10 @@ import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api';
 import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
-import { enrolFace, enrolmentQuery, type Capture } from '../api/biometrics';
-import { FacialValidationModal } from './facial-validation-modal';
-import { useFacialValidation } from './use-facial-validation';
+import { FacialValidationModal } from '../../../components/face/facial-validation-modal';
+import { useFacialValidation } from '../../../components/face/use-facial-validation';
+import type { Capture } from '../../../lib/face-capture';
+import { enrolFace, enrolmentQuery, verifyFace } from '../api/biometrics';
 
 export function DemoBiometryPage() {
   const { cpf = '' } = useParams();
@@ -46,7 +47,10 @@ export function DemoBiometryPage() {
     retry: false,
   });
   const enrolment = useQuery(enrolmentQuery(digits));
-  const validation = useFacialValidation();
+  const validation = useFacialValidation({
+    verify: (target, capture, context) =>
+      verifyFace({ cpf: target, capture, uf: context.unit, local: context.local }),
+  });
 
   const enrol = useMutation({
     mutationFn: (capture: Capture) => enrolFace({ cpf: digits, capture, uf: unit, local }),

@@ -10,7 +10,7 @@ import { Box, Button, Center, Group, Image, Loader, Modal, Stack, Text } from '@
 import { IconCamera, IconCheck, IconTrash } from '@tabler/icons-react';
 import { FACE_CAPTURE_BURST_PICTURES, WIDE_MODAL_WIDTH } from '@exame/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { captureFromBurst, type Capture } from '../api/biometrics';
+import { captureFromBurst, type Capture } from '../../lib/face-capture';
 
 const BURST_INTERVAL_MS = 160;
 
