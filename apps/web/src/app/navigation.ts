@@ -11,6 +11,18 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Página inicial',
   },
   {
+    label: 'Sala de prova',
+    to: '/viewer-checkin',
+    roles: ['VIEWER', 'ROOM_INSPECTOR'],
+    description: 'Registrar a entrada e a saída dos examinadores na sala do posto',
+  },
+  {
+    label: 'Entradas nas salas',
+    to: '/check-ins',
+    roles: ['ADMIN', 'auditor'],
+    description: 'Quem esteve em cada sala, quando, com as capturas da validação facial',
+  },
+  {
     label: 'Relatório dos postos',
     to: '/exam-report/all',
     roles: ['ADMIN'],

@@ -1,4 +1,5 @@
 /** The route table (spec 2). Each route's `handle` carries its title and guard flag. */
+import { EXAMINER_ROLES } from '@exame/shared';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { currentTenant } from '../lib/tenant';
 import { LoginPage } from '../features/auth/components/login-page';
@@ -6,6 +7,8 @@ import { DemoBiometryPage } from '../features/biometrics/components/demo-biometr
 import { PasswordPage } from '../features/auth/components/password-page';
 import { CreateUserPage } from '../features/users/components/create-user-page';
 import { ExamReportPage } from '../features/exam-report/components/exam-report-page';
+import { CheckInsPage } from '../features/check-ins/components/check-ins-page';
+import { ViewerCheckinPage } from '../features/check-ins/components/viewer-checkin-page';
 import { DemoRegisterPage } from '../features/users/components/demo-register-page';
 import { ListUsersPage } from '../features/users/components/list-users-page';
 import { ExamDetailPage } from '../features/exams/components/exam-detail-page';
@@ -88,6 +91,24 @@ export const routes: RouteObject[] = [
               <AdminOnly>
                 <SchedulingLocalsPage />
               </AdminOnly>
+            ),
+          },
+          {
+            path: 'viewer-checkin',
+            handle: handle({ title: 'Sala de prova' }),
+            element: (
+              <RequireRole roles={EXAMINER_ROLES}>
+                <ViewerCheckinPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'check-ins',
+            handle: handle({ documentTitle: 'Entradas nas salas' }),
+            element: (
+              <RequireRole roles={['ADMIN', 'auditor']}>
+                <CheckInsPage />
+              </RequireRole>
             ),
           },
           {

@@ -22,18 +22,22 @@ import type { Capture } from '../../lib/face-capture';
 import { useAlert } from '../alert-modal/alert-modal';
 import { FacialValidationModal } from './facial-validation-modal';
 
-/** The answer of a face check: the decision, and what to tell when it is negative. */
-export type FaceCheck = { verified?: boolean; message?: string };
+/**
+ * What an answer may say of the decision: `verified: false` with the message
+ * to tell (an answer without `verified` is a positive decision; a refusal
+ * may also come as an error with the server's reason).
+ */
+type Decision = { verified?: boolean; message?: string };
 
 /** What the check knows of the screen: the signed-in user's unit and the room's post. */
 export type FaceCheckContext = { unit: string; local: string | null };
 
-export type FacialValidationOptions<T extends FaceCheck> = {
+export type FacialValidationOptions<T extends object> = {
   verify: (target: string, capture: Capture, context: FaceCheckContext) => Promise<T>;
   onVerified?: (result: T, target: string) => void;
 };
 
-export function useFacialValidation<T extends FaceCheck>(options: FacialValidationOptions<T>) {
+export function useFacialValidation<T extends object>(options: FacialValidationOptions<T>) {
   const { showAlert } = useAlert();
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const local = useAppState((state) => state.schedulingLocal);
@@ -73,8 +77,9 @@ export function useFacialValidation<T extends FaceCheck>(options: FacialValidati
       options.verify(key, capture, { unit, local }),
     onSuccess: (result, asked) => {
       setTarget(null);
-      if (result.verified === false) {
-        fail(asked, result.message ?? 'A validação facial não foi confirmada.');
+      const decision = result as Decision;
+      if (decision.verified === false) {
+        fail(asked, decision.message ?? 'A validação facial não foi confirmada.');
         return;
       }
       showAlert({

@@ -138,13 +138,16 @@ export function confirmSecondExaminer(input: {
 
 /** Spec 7: the biometric viewer check-in call `{cpf, image, uf, local}`, with the burst. */
 export function validateExaminerFace(input: {
-  cpf: string;
+  /** The examiner's CPF, or (leaving the room) the examiner of the record. */
+  cpf?: string;
+  checkInViewerId?: string;
   capture: Capture;
   uf: string;
   local: string;
 }) {
   return api.post<BiometricViewerCheckinResponse>('api/Auth/biometric-viewer-checkin', {
     cpf: input.cpf,
+    checkInViewerId: input.checkInViewerId,
     image: input.capture.image,
     frames: input.capture.frames,
     uf: input.uf,

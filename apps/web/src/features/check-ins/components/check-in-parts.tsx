@@ -1,0 +1,189 @@
+/**
+ * Pieces of a check-in record shown on the examiner's room screen and in the
+ * ADMIN and AUDITOR detail: its state, its examiners with their captures,
+ * the exams of the post and day, and its history.
+ */
+import { Badge, Group, Image, Paper, Stack, Table, Text, ThemeIcon, Timeline } from '@mantine/core';
+import { IconCamera, IconClockHour4, IconLogin2, IconLogout2 } from '@tabler/icons-react';
+import {
+  CHECK_IN_EVENT_LABELS,
+  CHECK_IN_STATUS_LABELS,
+  EXAM_RESULT_LABELS,
+  EXAM_STATUS_LABELS,
+  type CheckInRecord,
+  type CheckInStatus,
+  type CheckInViewer,
+} from '@exame/shared';
+import { useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import type { ReactNode } from 'react';
+import { ListPage, usePaging } from '../../../components/list-page';
+import { checkInExamsQuery } from '../api/check-ins';
+
+export const formatTime = (iso: string) => dayjs(iso).format('HH:mm');
+export const formatDateTime = (iso: string) => dayjs(iso).format('DD/MM/YYYY HH:mm');
+
+/** How long from `from` to `to` (or now), in hours and minutes. */
+export function formatDuration(from: string, to: string | null, now: Date = new Date()): string {
+  const minutes = Math.max(
+    0,
+    Math.floor(((to ? Date.parse(to) : now.getTime()) - Date.parse(from)) / 60_000),
+  );
+  const hours = Math.floor(minutes / 60);
+  return hours > 0 ? `${hours} h ${String(minutes % 60).padStart(2, '0')} min` : `${minutes} min`;
+}
+
+const STATUS_COLORS: Readonly<Record<CheckInStatus, string>> = {
+  open: 'teal',
+  closed: 'gray',
+  force_closed: 'orange',
+};
+
+export function CheckInStatusBadge({ status }: { status: CheckInStatus }) {
+  return (
+    <Badge color={STATUS_COLORS[status]} variant="light">
+      {CHECK_IN_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+function Capture({ url, label }: { url: string | null; label: string }) {
+  if (!url) {
+    return (
+      <ThemeIcon
+        size={64}
+        variant="light"
+        color="gray"
+        radius="sm"
+        aria-label={`${label}: sem captura`}
+      >
+        <IconCamera size={24} aria-hidden />
+      </ThemeIcon>
+    );
+  }
+  return <Image src={url} alt={label} w={64} h={64} radius="sm" fit="cover" />;
+}
+
+/** An examiner of the record: entry and exit, each with its capture where there is one. */
+export function ViewerCard({ viewer, actions }: { viewer: CheckInViewer; actions?: ReactNode }) {
+  const inRoom = viewer.checkOutDate === null && viewer.removedAt === null;
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="check-in-viewer">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Group align="flex-start" wrap="nowrap">
+          <Capture url={viewer.faceUrl} label={`Captura de entrada de ${viewer.name}`} />
+          <Stack gap={2}>
+            <Text fw={600}>{viewer.name}</Text>
+            <Text size="sm" c="dimmed">
+              CPF {viewer.cpf}
+            </Text>
+            <Group gap={6}>
+              <IconLogin2 size={14} aria-hidden />
+              <Text size="sm">Entrada às {formatTime(viewer.checkInDate)}</Text>
+            </Group>
+            {viewer.removedAt && (
+              <Text size="sm">Removido da sala às {formatTime(viewer.removedAt)}</Text>
+            )}
+            {viewer.checkOutDate && !viewer.removedAt && (
+              <Group gap={6}>
+                <IconLogout2 size={14} aria-hidden />
+                <Text size="sm">
+                  Saída às {formatTime(viewer.checkOutDate)}
+                  {viewer.checkOutValidated ? ' (validada pelo rosto)' : ''}
+                </Text>
+              </Group>
+            )}
+          </Stack>
+        </Group>
+        <Stack gap="xs" align="flex-end">
+          {inRoom ? (
+            <Badge color="teal" variant="light">
+              Na sala
+            </Badge>
+          ) : (
+            <Badge color="gray" variant="light">
+              Fora da sala
+            </Badge>
+          )}
+          {viewer.checkOutFaceUrl && (
+            <Capture url={viewer.checkOutFaceUrl} label={`Captura de saída de ${viewer.name}`} />
+          )}
+          {actions}
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}
+
+/** The exams of the record's post on its day, page by page (refreshed every minute). */
+export function CheckInExams({ record }: { record: CheckInRecord }) {
+  const paging = usePaging(20);
+  const exams = useQuery(checkInExamsQuery(record.id, paging.page, paging.pageSize));
+  return (
+    <ListPage
+      embedded
+      header={
+        <Text fw={600} component="h3" m={0}>
+          Exames do posto no dia
+        </Text>
+      }
+      query={exams}
+      loadingLabel="Carregando exames do dia"
+      empty="Nenhum exame agendado neste posto no dia da entrada."
+      paging={paging}
+      noun={['exame', 'exames']}
+      columns={[
+        'Horário',
+        'Agendamento',
+        'Candidato',
+        'CPF',
+        'Sala / estação',
+        'Situação',
+        'Resultado',
+      ]}
+      minWidth={820}
+      table={{ 'data-testid': 'check-in-exams' }}
+      row={(exam) => (
+        <>
+          <Table.Td>{formatTime(exam.schedulingDate)}</Table.Td>
+          <Table.Td>{exam.schedulingId}</Table.Td>
+          <Table.Td>{exam.candidateName}</Table.Td>
+          <Table.Td style={{ whiteSpace: 'nowrap' }}>{exam.cpf}</Table.Td>
+          <Table.Td>{[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}</Table.Td>
+          <Table.Td>
+            <Badge variant="light" color="gray">
+              {EXAM_STATUS_LABELS[exam.status]}
+            </Badge>
+          </Table.Td>
+          <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
+        </>
+      )}
+    />
+  );
+}
+
+/** What happened to the record, in order. */
+export function CheckInHistory({ record }: { record: CheckInRecord }) {
+  return (
+    <Stack gap="xs">
+      <Text fw={600} component="h3" m={0}>
+        Histórico
+      </Text>
+      <Timeline bulletSize={18} lineWidth={2} active={record.history.length}>
+        {record.history.map((event, index) => (
+          <Timeline.Item
+            key={`${event.type}-${index}`}
+            bullet={<IconClockHour4 size={12} aria-hidden />}
+            title={`${CHECK_IN_EVENT_LABELS[event.type]}${event.subject ? `: ${event.subject}` : ''}`}
+          >
+            <Text size="sm" c="dimmed">
+              {formatDateTime(event.at)}
+              {event.actorName ? ` · por ${event.actorName}` : ''}
+            </Text>
+            {event.reason && <Text size="sm">Motivo: {event.reason}</Text>}
+          </Timeline.Item>
+        ))}
+      </Timeline>
+    </Stack>
+  );
+}

@@ -1,0 +1,345 @@
+/**
+ * The room screen of an examiner of a unit without face validation: the
+ * post is kept, the notice 'Aviso' comes first, the second-examiner modal
+ * follows spec 2, 4 and 5 (Enviar, Limpar, the texts, 'Atenção' for a
+ * half-filled form, the action 300 ms after closing), a refused check-in
+ * keeps the record it met, and the open record closes after a confirmation.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CheckInRecord } from '@exame/shared';
+import { appStore } from '../../../lib/app-store';
+import { TEST_USER } from '../../../test/fixtures';
+import { renderRoutes } from '../../../test/render';
+import { ViewerCheckinPage } from './viewer-checkin-page';
+
+const examiner = {
+  ...TEST_USER,
+  name: 'Carla Examinadora',
+  email: 'carla@sp.gov.br',
+  cpf: '52998224725',
+  federativeUnit: 'SP',
+  roleDescription: 'VIEWER' as const,
+};
+const second = {
+  id: '3f1e2d4c-5b6a-4978-8c1d-2e3f4a5b6c7d',
+  name: 'Diego Fiscal',
+  email: 'diego@sp.gov.br',
+  cpf: '39053344705',
+  federativeUnit: 'SP',
+  roleDescription: 'ROOM_INSPECTOR' as const,
+};
+const POSTS = [
+  {
+    id: 'p1',
+    identifier: 'SP.POSTO01',
+    description: 'Posto Sé',
+    federativeUnit: 'SP',
+    address: null,
+    isActive: true,
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+  },
+];
+const CONFIG = {
+  federativeUnit: 'SP',
+  faceValidationRequired: false,
+  secondExaminerAllowed: true,
+  maxViewers: 2,
+  proctoringEnabled: true,
+};
+
+function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
+  return {
+    id: 'c0ffee00-0000-4000-8000-000000000001',
+    federativeUnit: 'SP',
+    schedulingLocal: 'SP.POSTO01',
+    schedulingLocalDescription: 'Posto Sé',
+    status: 'open',
+    checkInDate: new Date(Date.now() - 75 * 60_000).toISOString(),
+    checkOutDate: null,
+    openedBy: { id: 'u1', name: examiner.name },
+    deviceId: null,
+    closeReason: null,
+    faceValidationRequired: false,
+    viewers: [
+      {
+        id: 'v1',
+        userId: 'u1',
+        name: examiner.name,
+        cpf: '***.982.247-**',
+        faceUrl: null,
+        checkInDate: new Date(Date.now() - 75 * 60_000).toISOString(),
+        checkOutValidated: false,
+        checkOutDate: null,
+        checkOutFaceUrl: null,
+        removedAt: null,
+      },
+    ],
+    history: [
+      {
+        type: 'open',
+        at: new Date().toISOString(),
+        actorName: examiner.name,
+        subject: null,
+        reason: null,
+      },
+    ],
+    ...overrides,
+  };
+}
+
+type Call = { method: string; path: string; body: unknown };
+
+/** A server for the page: `routes` answer by method and path; every call is recorded. */
+function stubServer(routes: Record<string, (call: Call) => Response>) {
+  const calls: Call[] = [];
+  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+    const url = new URL(input, 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const call = {
+      method,
+      path: url.pathname,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    const handler = routes[`${method} ${url.pathname}`];
+    return handler ? handler(call) : json(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' });
+  });
+  return calls;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function base(extra: Record<string, (call: Call) => Response> = {}) {
+  return {
+    'GET /api/SchedulingLocalCheckIn/getConfig': () => json(200, CONFIG),
+    'GET /api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/SP': () => json(200, POSTS),
+    'GET /api/SchedulingLocalCheckIn/findCheckIn': () =>
+      json(404, { Error: 'Registro de entrada não encontrado.', code: 'CHECKIN_NOT_FOUND' }),
+    ...extra,
+  };
+}
+
+function renderPage() {
+  return renderRoutes(
+    [{ path: '/viewer-checkin', element: <ViewerCheckinPage /> }],
+    '/viewer-checkin',
+  );
+}
+
+/** The global alert modal showing `title`. */
+async function alertTitled(title: string) {
+  const alert = await screen.findByTestId('alert-modal');
+  expect(within(alert).getByText(title, { selector: '#alert-modal-title' })).toBeInTheDocument();
+  return alert;
+}
+
+async function openModal() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Abrir a sala' }));
+  // Spec 5: outside DF the notice, then the modal.
+  const notice = await alertTitled('Aviso');
+  expect(notice).toHaveTextContent(
+    'A validação facial está disponível apenas para o Distrito Federal',
+  );
+  await userEvent.click(within(notice).getByRole('button', { name: 'Ok' }));
+  return screen.findByRole('dialog', { name: 'Examinadores da sala' });
+}
+
+describe('viewer check-in page (unit without face validation)', () => {
+  beforeEach(() => {
+    appStore.setUser(examiner);
+    appStore.setSchedulingLocal('SP.POSTO01', 'Posto Sé');
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+    appStore.clearSession();
+  });
+
+  it('keeps the chosen post under EP_SCHEDULING_LOCAL and schedulingLocalDescription', async () => {
+    appStore.setSchedulingLocal(null, null);
+    stubServer(base());
+    renderPage();
+    expect(
+      await screen.findByText('Escolha o posto de atendimento da sala para registrar a entrada.'),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Posto de atendimento' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Posto Sé (SP.POSTO01)' }));
+    expect(localStorage.getItem('EP_SCHEDULING_LOCAL')).toBe('SP.POSTO01');
+    expect(localStorage.getItem('schedulingLocalDescription')).toBe('Posto Sé');
+  });
+
+  it('examiner 2: Enviar needs both fields, the texts of spec 5, Limpar returns to not validated', async () => {
+    let answer = () =>
+      json(404, { Error: 'Usuário não encontrado!', code: 'CHECKIN_EXAMINER_NOT_FOUND' });
+    const calls = stubServer(base({ 'POST /api/Auth/viewer-checkin': () => answer() }));
+    renderPage();
+    const modal = await openModal();
+    expect(within(modal).getByText('Carla Examinadora')).toBeInTheDocument();
+    expect(within(modal).getByText('CPF ***.982.247-**')).toBeInTheDocument();
+    const send = within(modal).getByRole('button', { name: 'Enviar' });
+    expect(send).toBeDisabled();
+    await userEvent.type(within(modal).getByRole('textbox', { name: 'Email' }), 'carla@sp.gov.br');
+    expect(send).toBeDisabled();
+    await userEvent.type(within(modal).getByLabelText('Senha'), 'Segredo#123');
+    expect(send).toBeEnabled();
+    // The same examiner is refused before any call.
+    await userEvent.click(send);
+    expect(within(modal).getByTestId('second-examiner-error')).toHaveTextContent(
+      'O examinador 2 não pode ser o mesmo que o examinador 1.',
+    );
+    expect(calls.some((call) => call.path === '/api/Auth/viewer-checkin')).toBe(false);
+
+    const email = within(modal).getByRole('textbox', { name: 'Email' });
+    await userEvent.clear(email);
+    await userEvent.type(email, 'outro@df.gov.br');
+    await userEvent.click(send);
+    expect(await within(modal).findByTestId('second-examiner-error')).toHaveTextContent(
+      'Usuário não encontrado!',
+    );
+    answer = () =>
+      json(403, {
+        Error: 'Usuário não tem permissão para participar da sala!',
+        code: 'CHECKIN_EXAMINER_NOT_ALLOWED',
+      });
+    await userEvent.click(send);
+    expect(
+      await within(modal).findByText('Usuário não tem permissão para participar da sala!'),
+    ).toBeInTheDocument();
+
+    answer = () =>
+      json(200, {
+        user: second,
+        proctoringToken: 'prova',
+        expiresAt: new Date(Date.now() + 1e6).toISOString(),
+      });
+    await userEvent.click(send);
+    expect(await screen.findByText('Examinador associado com sucesso!')).toBeInTheDocument();
+    expect(within(modal).getByTestId('second-examiner')).toHaveTextContent('Diego Fiscal');
+    expect(JSON.parse(localStorage.getItem('EP_ADMIN_USER_PROCTORING') ?? 'null')).toMatchObject({
+      user: { name: 'Diego Fiscal' },
+      proctoringToken: 'prova',
+    });
+    expect(within(modal).getByRole('button', { name: 'Enviar' })).toBeDisabled();
+
+    await userEvent.click(within(modal).getByRole('button', { name: 'Limpar' }));
+    expect(within(modal).queryByTestId('second-examiner')).toBeNull();
+    expect(localStorage.getItem('EP_ADMIN_USER_PROCTORING')).toBeNull();
+    expect(within(modal).getByRole('textbox', { name: 'Email' })).toHaveValue('');
+  });
+
+  it('a half-filled form does not open the room; an empty one opens it 300 ms after the modal closes', async () => {
+    const calls = stubServer(
+      base({
+        'POST /api/SchedulingLocalCheckIn/checkIn': () =>
+          json(201, {
+            id: 'c0ffee00-0000-4000-8000-000000000001',
+            checkInDate: new Date().toISOString(),
+          }),
+      }),
+    );
+    renderPage();
+    const modal = await openModal();
+    await userEvent.type(within(modal).getByRole('textbox', { name: 'Email' }), 'diego@sp.gov.br');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Abrir a sala' }));
+    const warning = await alertTitled('Atenção');
+    expect(warning).toHaveTextContent(
+      'Limpe o formulário ou faça login com o examinador 2 para abrir a sala',
+    );
+    await userEvent.click(within(warning).getByRole('button', { name: 'Ok' }));
+    expect(calls.some((call) => call.path.endsWith('/checkIn'))).toBe(false);
+
+    await userEvent.click(within(modal).getByRole('button', { name: 'Limpar' }));
+    const opened = Date.now();
+    await userEvent.click(within(modal).getByRole('button', { name: 'Abrir a sala' }));
+    await waitFor(() => expect(calls.some((call) => call.path.endsWith('/checkIn'))).toBe(true));
+    const checkIn = calls.find((call) => call.path.endsWith('/checkIn'))!;
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(290);
+    expect(checkIn.body).toMatchObject({
+      viewers: [{ cpf: '52998224725' }],
+      schedulingLocal: 'SP.POSTO01',
+    });
+    expect(localStorage.getItem('cpfViewer')).toBe('52998224725');
+  });
+
+  it('a refused check-in is a red toast "Erro" with the server’s text, and the record it met is kept', async () => {
+    const open = record();
+    stubServer(
+      base({
+        'POST /api/SchedulingLocalCheckIn/checkIn': () =>
+          json(409, {
+            Error: 'Carla Examinadora já tem uma entrada aberta no posto SP.POSTO02.',
+            code: 'CHECKIN_ALREADY_OPEN',
+            id: open.id,
+            checkInDate: open.checkInDate,
+          }),
+        [`GET /api/SchedulingLocalCheckIn/findCheckInById/${open.id}`]: () => json(200, open),
+        'GET /api/SchedulingLocalCheckIn/exams': () =>
+          json(200, { items: [], total: 0, page: 1, pageSize: 20 }),
+      }),
+    );
+    renderPage();
+    const modal = await openModal();
+    await userEvent.click(within(modal).getByRole('button', { name: 'Abrir a sala' }));
+    expect(
+      await screen.findByText('Carla Examinadora já tem uma entrada aberta no posto SP.POSTO02.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Erro')).toBeInTheDocument();
+    const kept = await screen.findByTestId('kept-check-in');
+    expect(kept).toHaveTextContent(open.id);
+    await userEvent.click(within(kept).getByRole('button', { name: 'Ver a entrada aberta' }));
+    expect(await screen.findByTestId('open-room')).toBeInTheDocument();
+  });
+
+  it('the open record: examiners by check-in date, time open, and closing after a confirmation', async () => {
+    const open = record();
+    const calls = stubServer(
+      base({
+        'GET /api/SchedulingLocalCheckIn/findCheckIn': () => json(200, open),
+        'GET /api/SchedulingLocalCheckIn/exams': () =>
+          json(200, {
+            items: [
+              {
+                id: 'e1',
+                cpf: '***.111.222-**',
+                schedulingId: 'SP-1',
+                candidateName: 'Ana Candidata',
+                schedulingDate: new Date().toISOString(),
+                status: 'started',
+                result: null,
+                room: 'Sala 1',
+                station: 'Estação 02',
+              },
+            ],
+            total: 1,
+            page: 1,
+            pageSize: 20,
+          }),
+        'POST /api/SchedulingLocalCheckIn/checkOut': () =>
+          json(200, record({ status: 'closed', checkOutDate: new Date().toISOString() })),
+      }),
+    );
+    renderPage();
+    const room = await screen.findByTestId('open-room');
+    expect(within(room).getByTestId('time-open')).toHaveTextContent('Tempo de sala: 1 h 15 min');
+    expect(await within(room).findByText('Ana Candidata')).toBeInTheDocument();
+    expect(within(room).getAllByTestId('check-in-viewer')).toHaveLength(1);
+    await userEvent.click(within(room).getByRole('button', { name: 'Encerrar a sala' }));
+    const confirm = await alertTitled('Encerrar a sala');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Encerrar a sala' }));
+    await waitFor(() => expect(calls.some((call) => call.path.endsWith('/checkOut'))).toBe(true));
+    expect(calls.find((call) => call.path.endsWith('/checkOut'))?.body).toEqual({
+      checkInId: open.id,
+    });
+    expect(await screen.findByText('Sala encerrada')).toBeInTheDocument();
+    expect(localStorage.getItem('cpfViewer')).toBeNull();
+  });
+});

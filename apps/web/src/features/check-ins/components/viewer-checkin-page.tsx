@@ -1,0 +1,363 @@
+/**
+ * `/viewer-checkin` (title 'Sala de prova'): the examiner opens the room of a
+ * service post and closes it (spec 2, 4, 5, 8).
+ *
+ * 1. The post of the examiner's unit, kept as `EP_SCHEDULING_LOCAL` and
+ *    `schedulingLocalDescription`.
+ * 2. Examiner 1 (the CPF of `cpfViewer` when kept, else the signed-in
+ *    user's) validates by face where the unit requires it; elsewhere the
+ *    notice 'Aviso' tells that face validation is only for DF.
+ * 3. The second-examiner modal: examiner 2 by e-mail and password (and by
+ *    face where required), or nobody; a half-filled form does not open the
+ *    room ('Atenção').
+ * 4. The check-in; a failure is a red toast 'Erro' with the server's text,
+ *    and the record it met (id and date) is kept and can be opened.
+ * 5. The open record (open-room.tsx) until the last examiner has left.
+ */
+import {
+  Alert,
+  Button,
+  Card,
+  Center,
+  Group,
+  Image,
+  Loader,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconDoorEnter, IconFaceId, IconInfoCircle } from '@tabler/icons-react';
+import {
+  CHECK_IN_TEXTS,
+  FACE_VALIDATION_ONLY_DF,
+  maskCpf,
+  secondExaminerState,
+  type BiometricViewerCheckinResponse,
+  type CheckInConfig,
+  type CheckInRecord,
+} from '@exame/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { useFacialValidation } from '../../../components/face/use-facial-validation';
+import { toast } from '../../../components/toast';
+import { ApiError } from '../../../lib/api-client';
+import { appStore, useAppState } from '../../../lib/app-store';
+import {
+  checkInConfigQuery,
+  checkInKeys,
+  checkInRecordQuery,
+  openCheckInQuery,
+  openRoom,
+  unitPostsQuery,
+  validateExaminerFace,
+} from '../api/check-ins';
+import { formatDateTime, formatTime } from './check-in-parts';
+import { OpenRoom } from './open-room';
+import { SecondExaminerModal, type SecondExaminerForm } from './second-examiner-modal';
+
+export function ViewerCheckinPage() {
+  const user = useAppState((state) => state.user);
+  const cpfViewer = useAppState((state) => state.cpfViewer);
+  const post = useAppState((state) => state.schedulingLocal);
+  const unit = user?.federativeUnit ?? '';
+  const viewerCpf = cpfViewer ?? user?.cpf ?? '';
+  const config = useQuery(checkInConfigQuery(unit));
+  const posts = useQuery(unitPostsQuery(unit));
+  const open = useQuery({ ...openCheckInQuery(viewerCpf, post ?? ''), enabled: Boolean(post) });
+  /** A record named by a failed check-in (spec 8), opened on request. */
+  const [keptId, setKeptId] = useState<string | null>(null);
+  const kept = useQuery({ ...checkInRecordQuery(keptId ?? ''), enabled: keptId !== null });
+  const [closed, setClosed] = useState<CheckInRecord | null>(null);
+
+  const record = open.data ?? (kept.data?.status === 'open' ? kept.data : null);
+
+  const onClosed = (last: CheckInRecord) => {
+    setClosed(last);
+    setKeptId(null);
+    appStore.setCpfViewer(null);
+    appStore.setUserProctoring(null);
+  };
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <div>
+        <Title order={2}>Sala de prova</Title>
+        <Text c="dimmed" size="sm">
+          Entrada e saída dos examinadores na sala do posto de atendimento
+        </Text>
+      </div>
+
+      <Card withBorder radius="md" padding="md">
+        <Select
+          label="Posto de atendimento"
+          placeholder={posts.isPending ? 'Carregando postos…' : 'Selecione o posto da sala'}
+          data={(posts.data ?? []).map((local) => ({
+            value: local.identifier,
+            label: `${local.description} (${local.identifier})`,
+          }))}
+          value={post}
+          onChange={(identifier) => {
+            const local = posts.data?.find((item) => item.identifier === identifier);
+            appStore.setSchedulingLocal(identifier, local?.description ?? null);
+            setKeptId(null);
+            setClosed(null);
+          }}
+          disabled={posts.isPending || (record !== null && record.status === 'open')}
+          searchable
+          nothingFoundMessage="Nenhum posto encontrado"
+          maw={520}
+          error={posts.isError ? posts.error.message : undefined}
+        />
+      </Card>
+
+      {closed && (
+        <Alert
+          color="teal"
+          variant="light"
+          title="Sala encerrada"
+          withCloseButton
+          onClose={() => setClosed(null)}
+        >
+          A sala do posto {closed.schedulingLocalDescription} foi encerrada às{' '}
+          {closed.checkOutDate ? formatTime(closed.checkOutDate) : '—'}, com a saída de todos os
+          examinadores registrada.
+        </Alert>
+      )}
+
+      {!post ? (
+        <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />}>
+          Escolha o posto de atendimento da sala para registrar a entrada.
+        </Alert>
+      ) : open.isPending || config.isPending ? (
+        <Center p="xl">
+          <Loader aria-label="Carregando a sala" />
+        </Center>
+      ) : open.isError || config.isError ? (
+        <Alert color="red" title="Erro">
+          {(open.error ?? config.error)?.message}
+        </Alert>
+      ) : record ? (
+        <OpenRoom record={record} onClosed={onClosed} />
+      ) : user && config.data ? (
+        <OpenRoomForm
+          config={config.data}
+          post={post}
+          viewerCpf={viewerCpf}
+          user={{ name: user.name, cpf: user.cpf, email: user.email }}
+          onKeep={setKeptId}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+function OpenRoomForm({
+  config,
+  post,
+  viewerCpf,
+  user,
+  onKeep,
+}: {
+  config: CheckInConfig;
+  post: string;
+  viewerCpf: string;
+  user: { name: string; cpf: string; email: string };
+  onKeep: (id: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const { showAlert } = useAlert();
+  const second = useAppState((state) => state.userProctoring);
+  const required = config.faceValidationRequired;
+  const [firstFace, setFirstFace] = useState<BiometricViewerCheckinResponse | null>(null);
+  const [secondFace, setSecondFace] = useState<BiometricViewerCheckinResponse | null>(null);
+  const [modalOpen, setModalOpen] = useState(false);
+  const [form, setForm] = useState<SecondExaminerForm>({
+    email: '',
+    password: '',
+    validated: false,
+  });
+  const [failed, setFailed] = useState<{ id: string; checkInDate: string } | null>(null);
+  const onFormChange = useCallback((next: SecondExaminerForm) => setForm(next), []);
+
+  const face = useFacialValidation({
+    verify: (cpf, capture, context) =>
+      validateExaminerFace({ cpf, capture, uf: context.unit, local: post }),
+    onVerified: (result, cpf) => (cpf === viewerCpf ? setFirstFace(result) : setSecondFace(result)),
+  });
+
+  const checkIn = useMutation({
+    mutationFn: () =>
+      openRoom({
+        viewers: [
+          { cpf: viewerCpf, verificationId: firstFace?.verificationId },
+          ...(second
+            ? [
+                {
+                  cpf: second.user.cpf,
+                  proctoringToken: second.proctoringToken,
+                  verificationId: secondFace?.verificationId,
+                },
+              ]
+            : []),
+        ],
+        schedulingLocal: post,
+      }),
+    onSuccess: async () => {
+      appStore.setCpfViewer(viewerCpf);
+      toast.success('Sala aberta. Bom trabalho!', 'Sala de prova');
+      await queryClient.invalidateQueries({ queryKey: checkInKeys.all });
+    },
+    onError: (error) => {
+      toast.error(error.message);
+      if (error instanceof ApiError && error.record) setFailed(error.record);
+      // A face check admits once: after a refusal, the examiners validate again.
+      setFirstFace(null);
+      setSecondFace(null);
+    },
+  });
+
+  const firstName = viewerCpf === user.cpf ? user.name : (firstFace?.name ?? 'Examinador da sala');
+  const ready = !required || firstFace !== null;
+
+  const startOpening = () => {
+    if (!required) {
+      // Spec 5: outside DF the notice, then the room opens without face validation.
+      showAlert({
+        icon: 'warning',
+        title: 'Aviso',
+        message: FACE_VALIDATION_ONLY_DF,
+        actions: [{ label: 'Ok', onClick: () => setModalOpen(true) }],
+      });
+      return;
+    }
+    setModalOpen(true);
+  };
+
+  /** Spec 4: the room opens with examiner 2 validated (and by face where required) or nobody. */
+  const canOpen = () => {
+    if (secondExaminerState(form) === 'half-filled') {
+      showAlert({
+        icon: 'warning',
+        title: CHECK_IN_TEXTS.halfFilledTitle,
+        message: CHECK_IN_TEXTS.halfFilled,
+      });
+      return false;
+    }
+    if (required && second && !secondFace) {
+      showAlert({
+        icon: 'warning',
+        title: CHECK_IN_TEXTS.halfFilledTitle,
+        message:
+          'Valide o rosto do examinador 2 para abrir a sala, ou clique em Limpar para abrir sozinho.',
+      });
+      return false;
+    }
+    return true;
+  };
+
+  return (
+    <Stack gap="md">
+      <Card withBorder radius="md" padding="lg">
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            Examinador 1
+          </Title>
+          <Group justify="space-between" align="flex-start">
+            <Stack gap={2}>
+              <Text fw={600}>{firstName}</Text>
+              <Text size="sm" c="dimmed">
+                CPF {maskCpf(viewerCpf)}
+              </Text>
+            </Stack>
+            {required &&
+              (firstFace ? (
+                <Group gap="xs">
+                  <Image
+                    src={firstFace.faceUrl}
+                    alt={`Captura da validação facial de ${firstFace.name}`}
+                    w={64}
+                    h={64}
+                    radius="sm"
+                  />
+                  <Text size="sm">Rosto validado às {formatTime(firstFace.currentDate)}</Text>
+                </Group>
+              ) : (
+                <Button
+                  leftSection={<IconFaceId size={16} aria-hidden />}
+                  onClick={() => face.start(viewerCpf, 'Validação facial — Examinador 1')}
+                >
+                  Validar o rosto
+                </Button>
+              ))}
+          </Group>
+          {required && !firstFace && (
+            <Text size="sm" c="dimmed">
+              Nesta unidade a entrada na sala exige a validação facial de cada examinador.
+            </Text>
+          )}
+        </Stack>
+      </Card>
+
+      {failed && (
+        <Alert color="orange" variant="light" title="Entrada já aberta" data-testid="kept-check-in">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">
+              O servidor informou uma entrada aberta em {formatDateTime(failed.checkInDate)}{' '}
+              (registro {failed.id}).
+            </Text>
+            <Button size="xs" variant="light" onClick={() => onKeep(failed.id)}>
+              Ver a entrada aberta
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+
+      <Group>
+        <Button
+          size="md"
+          leftSection={<IconDoorEnter size={18} aria-hidden />}
+          onClick={startOpening}
+          disabled={!ready}
+          loading={checkIn.isPending}
+        >
+          Abrir a sala
+        </Button>
+        {!ready && (
+          <Text size="sm" c="dimmed">
+            Valide o rosto do examinador 1 para abrir a sala.
+          </Text>
+        )}
+      </Group>
+
+      <SecondExaminerModal
+        opened={modalOpen}
+        onClose={() => setModalOpen(false)}
+        first={{
+          name: firstName,
+          cpf: viewerCpf,
+          email: viewerCpf === user.cpf ? user.email : undefined,
+        }}
+        second={second}
+        onSecondChange={(next) => {
+          appStore.setUserProctoring(next);
+          setSecondFace(null);
+        }}
+        onFormChange={onFormChange}
+        face={{
+          required,
+          verified: secondFace,
+          onValidate: () => {
+            if (second) face.start(second.user.cpf, 'Validação facial — Examinador 2');
+          },
+        }}
+        actions={[
+          { label: 'Cancelar', variant: 'default' },
+          { label: 'Abrir a sala', guard: canOpen, onClick: () => checkIn.mutate() },
+        ]}
+      />
+      {face.modal}
+    </Stack>
+  );
+}
