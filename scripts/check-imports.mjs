@@ -16,7 +16,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SOURCE_ROOTS = ['packages/shared/src', 'apps/server/src', 'apps/server/test', 'apps/web/src'];
+const SOURCE_ROOTS = [
+  'packages/shared/src',
+  'packages/shared/test',
+  'apps/server/src',
+  'apps/server/test',
+  'apps/web/src',
+];
 const WORKSPACE_ENTRIES = {
   '@exame/shared': 'packages/shared/src/index.ts',
   '@exame/shared/common-passwords': 'packages/shared/src/common-passwords.ts',

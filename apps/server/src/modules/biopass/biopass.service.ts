@@ -7,12 +7,14 @@
  */
 import {
   BIOPASS_ERRORS,
+  enrolInconsistentMessage,
   FACE_BURST_MIN_PICTURES,
   FACE_SCORE_ROLES,
   FACE_VALIDATION_SUCCESS,
   FACE_VALIDATION_UNIT,
   isCallerUnit,
   stripCpf,
+  type Enrolment,
   type EnrolResponse,
   type Role,
   type VerifyResponse,
@@ -86,10 +88,10 @@ export async function enrolFace(
       const a = captures[i];
       const b = captures[j];
       if (a && b && !deps.face.compare(a.analysis, b.analysis).match) {
-        throw new AppError(
+        throw AppError.from(
+          BIOPASS_ERRORS,
           'FACE_ENROL_INCONSISTENT',
-          `As fotos ${i + 1} e ${j + 1} parecem ser de pessoas diferentes. Use fotos da mesma pessoa.`,
-          422,
+          enrolInconsistentMessage(i + 1, j + 1),
         );
       }
     }
@@ -243,7 +245,11 @@ export async function verifyFace(
 }
 
 /** The enrolment of a CPF with short-lived addresses of its captures (each view is logged when opened). */
-export async function getEnrolment(deps: BiopassDeps, actor: SessionUser, input: { cpf: string }) {
+export async function getEnrolment(
+  deps: BiopassDeps,
+  actor: SessionUser,
+  input: { cpf: string },
+): Promise<Enrolment> {
   const cpf = stripCpf(input.cpf);
   const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
   if (!template) throw AppError.from(BIOPASS_ERRORS, 'BIOMETRIC_NOT_ENROLLED');
@@ -281,7 +287,7 @@ export async function readFaceImage(
   if (
     !deps.files.verifyAccess('face-image', key, access.viewer, access.expires, access.signature)
   ) {
-    throw AppError.forbidden('Endereço da imagem inválido ou expirado. Recarregue a página.');
+    throw AppError.from(BIOPASS_ERRORS, 'FACE_IMAGE_LINK_INVALID');
   }
   const owner = await findTemplateOwnerByImageKey(deps.db, key);
   if (!owner) throw AppError.from(BIOPASS_ERRORS, 'FACE_IMAGE_NOT_FOUND');

@@ -9,6 +9,7 @@ import {
   checkStatusTransition,
   EXAM_ERRORS,
   maskCpf,
+  PERIOD_ERRORS,
   resolveOpenPeriod,
   pageReply,
   type Exam,
@@ -18,6 +19,7 @@ import {
   type ExamPhotoLink,
   type ExamResult,
   type ExamStatus,
+  type ExamTransitionErrorCode,
   type IntegrationExam,
 } from '@exame/shared';
 import type { Database, Executor } from '../../db/client';
@@ -101,7 +103,7 @@ export function planChange(
   change: Change,
 ):
   | { ok: true; patch: Partial<ExamRow>; changed: boolean }
-  | { ok: false; code: string; message: string } {
+  | { ok: false; code: ExamTransitionErrorCode; message: string } {
   const statusCheck = checkStatusTransition(current.status, change.status);
   if (!statusCheck.ok) return statusCheck;
   const nextResult = change.result === undefined ? current.result : change.result;
@@ -190,7 +192,7 @@ export async function upsertExams(
       if (item.result && item.status !== 'done') {
         problems.push({
           path: `exams.${index}.result`,
-          message: 'Só um exame finalizado tem resultado.',
+          message: EXAM_ERRORS.EXAM_RESULT_REQUIRES_DONE.message,
         });
       }
       plans.push({ kind: 'create', item });
@@ -228,12 +230,8 @@ export async function upsertExams(
       });
   });
   if (problems.length > 0) {
-    throw new AppError(
-      'EXAM_BATCH_REJECTED',
-      'Nenhum exame foi gravado: corrija os itens indicados e envie de novo.',
-      400,
-      problems,
-    );
+    const { status, message } = EXAM_ERRORS.EXAM_BATCH_REJECTED;
+    throw new AppError('EXAM_BATCH_REJECTED', message, status, problems);
   }
 
   const counts = { created: 0, updated: 0, unchanged: 0 };
@@ -300,7 +298,7 @@ export async function changeExamStatus(
     const row = await findExam(tx, unit, schedulingId, true);
     if (!row) throw examNotFound();
     const plan = planChange(row, change);
-    if (!plan.ok) throw new AppError(plan.code, plan.message, 409);
+    if (!plan.ok) throw AppError.from(EXAM_ERRORS, plan.code, plan.message);
     if (!plan.changed) return row;
     await updateExam(tx, row.id, plan.patch);
     await insertHistory(tx, {
@@ -323,7 +321,7 @@ export async function searchExams(
   query: ExamListQuery,
 ): Promise<ExamPage> {
   const period = resolveOpenPeriod(query.startDate, query.endDate);
-  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  if (!period.ok) throw AppError.from(PERIOD_ERRORS, period.code);
   const filter: ExamListFilter = {
     start: period.start,
     endExclusive: period.endExclusive,

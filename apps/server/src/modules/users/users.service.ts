@@ -7,11 +7,14 @@ import {
   EXAMINER_ROLES,
   maskCpf,
   maskEmail,
+  pageReply,
   stripCpf,
   type CreateUserInput,
   type RegisterStatus,
+  type Page,
   type Role,
   type User,
+  type UserQuery,
   USER_ERRORS,
 } from '@exame/shared';
 import { uniqueViolation } from '../../db/errors';
@@ -187,11 +190,11 @@ export async function getUserByCpfOrEmail(
 export async function listUsers(
   deps: IdentityDeps,
   actor: SessionUser,
-  query: { page: number; pageSize: number; search?: string },
-) {
+  query: UserQuery,
+): Promise<Page<User>> {
   const { items, total } = await listUsersInUnit(deps.db, actor.federativeUnit, query);
   await recordWholeCpfRead(deps, actor, items);
-  return { items: items.map(toUser), total, page: query.page, pageSize: query.pageSize };
+  return pageReply(query, { items: items.map(toUser), total });
 }
 
 /** `GET api/User/GetAllExaminers`: enabled VIEWER and ROOM_INSPECTOR users of the caller's unit. */
