@@ -204,7 +204,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(federativeUnitRoutes({ db }));
   await app.register(authRoutes(identity));
   await app.register(userRoutes(identity));
-  await app.register(mailRoutes(db));
+  await app.register(mailRoutes({ db }));
   await app.register(examReportRoutes({ db, prefixes: config.reportLocalPrefixes }));
   await app.register(schedulingLocalRoutes({ db }));
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));

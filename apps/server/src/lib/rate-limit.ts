@@ -5,13 +5,12 @@
  * accounts, CPFs) are stored only as keyed pseudonyms.
  *
  * Sign-in throttling has its own shape (growing waits, reset on success) and
- * lives in modules/auth/login-throttle.ts.
+ * lives in modules/auth/login-throttle.ts. The SQL is in rate-limit.repository.ts.
  */
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { rateLimits } from '../db/schema/index';
 import { AppError } from './app-error';
 import type { Pseudonymizer } from './pseudonym';
+import { countHit } from './rate-limit.repository';
 
 export type RateLimitRule = {
   /** Part of the stored key; rules with different names never share a counter. */
@@ -54,19 +53,7 @@ export function createRateLimiter(
     async hit(name, subject, now = new Date()) {
       const rule = { ...RATE_LIMITS[name], ...overrides[name] };
       const key = `${rule.name}:${pseudonym(subject)}`;
-      const expired = new Date(now.getTime() - rule.windowMs).toISOString();
-      const stale = sql`${rateLimits.windowStart} <= ${expired}::timestamptz`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, windowStart: now, hits: 1 })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            windowStart: sql`case when ${stale} then ${now.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
-            hits: sql`case when ${stale} then 1 else ${rateLimits.hits} + 1 end`,
-          },
-        })
-        .returning({ hits: rateLimits.hits, windowStart: rateLimits.windowStart });
+      const row = await countHit(db, key, now, rule.windowMs);
       if (!row || row.hits <= rule.limit) return;
       const retryAfter = Math.ceil(
         (row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000,

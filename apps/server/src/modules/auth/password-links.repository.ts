@@ -1,5 +1,5 @@
 /** SQL for one-time password links and the queue of link requests. */
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
 import { passwordLinkRequests, passwordLinks } from '../../db/schema/index';
 
@@ -118,4 +118,13 @@ export async function recordLinkRequestFailure(
     .where(
       and(eq(passwordLinkRequests.id, id), sql`${passwordLinkRequests.attempts} >= ${maxAttempts}`),
     );
+}
+
+/** Retention: requests queued before `before` (a day-old one will never be worked off). */
+export async function deleteLinkRequestsBefore(db: Executor, before: Date): Promise<number> {
+  const removed = await db
+    .delete(passwordLinkRequests)
+    .where(lt(passwordLinkRequests.requestedAt, before))
+    .returning({ id: passwordLinkRequests.id });
+  return removed.length;
 }

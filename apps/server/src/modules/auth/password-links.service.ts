@@ -15,6 +15,7 @@ import {
 import { isCommonPassword } from '@exame/shared/common-passwords';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { coalescedRuns } from '../../lib/coalesced-runs';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { insertActivity } from '../activity/activity.repository';
 import { passwordLinkMessage } from '../mail/mailer';
@@ -52,14 +53,17 @@ export function passwordPagePath(purpose: LinkPurpose, cpf: string, token: strin
   return `/${page}/${cpf}#token=${token}`;
 }
 
-/** Voids the user's older links, stores a new one and queues its e-mail, in the caller's transaction. */
+/**
+ * Voids the user's older links, stores a new one and queues its e-mail, in
+ * the caller's transaction (`deps.tx`), for `user`.
+ */
 export async function issuePasswordLink(
-  deps: Pick<IdentityDeps, 'config' | 'mailer'>,
-  tx: Executor,
+  deps: Pick<IdentityDeps, 'config' | 'mailer'> & { tx: Executor },
   user: Pick<UserRow, 'id' | 'name' | 'email' | 'cpf'>,
-  purpose: LinkPurpose,
-  now: Date = new Date(),
+  input: { purpose: LinkPurpose; now?: Date },
 ): Promise<void> {
+  const { tx } = deps;
+  const { purpose, now = new Date() } = input;
   await voidOpenLinks(tx, user.id, now);
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + PASSWORD_LINK_TTL_MS);
@@ -126,7 +130,7 @@ async function fulfilLinkRequest(
     user !== undefined &&
     user.registerStatus === 'enabled' &&
     (request.kind === 'reset' || user.passwordHash === null);
-  if (user && eligible) await issuePasswordLink(deps, tx, user, request.kind);
+  if (user && eligible) await issuePasswordLink({ ...deps, tx }, user, { purpose: request.kind });
 }
 
 const MAX_REQUEST_ATTEMPTS = 5;
@@ -139,8 +143,6 @@ const POLL_INTERVAL_MS = 30_000;
  * removal from the queue; a failure puts it back, up to five times.
  */
 export function createLinkRequestWorker(deps: LinkWorkerDeps, options: { auto: boolean }) {
-  let running: Promise<void> | undefined;
-  let again = false;
   let timer: NodeJS.Timeout | undefined;
 
   async function processOne(): Promise<boolean> {
@@ -161,50 +163,32 @@ export function createLinkRequestWorker(deps: LinkWorkerDeps, options: { auto: b
     });
   }
 
-  async function drain(): Promise<void> {
-    let processed = 0;
-    while (await processOne()) processed += 1;
-    if (processed > 0) await deps.mailer.flush(deps.db);
-  }
-
-  const run = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
+  const runs = coalescedRuns(async () => {
+    try {
+      let processed = 0;
+      while (await processOne()) processed += 1;
+      if (processed > 0) await deps.mailer.flush(deps.db);
+    } catch (error) {
+      deps.log.error(
+        { reason: error instanceof Error ? error.name : 'erro' },
+        'falha ao processar os pedidos de link de senha',
+      );
     }
-    running = (async () => {
-      do {
-        again = false;
-        await drain();
-      } while (again);
-    })()
-      .catch((error: unknown) =>
-        deps.log.error(
-          { reason: error instanceof Error ? error.name : 'erro' },
-          'falha ao processar os pedidos de link de senha',
-        ),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
+  });
 
   return {
     /** Schedules a run after the current answer is on its way. */
     kick(): void {
       if (!options.auto) return;
-      setImmediate(() => void run());
+      setImmediate(() => void runs.run());
     },
     /** Processes everything queued now (tests and the poller). */
-    run,
+    run: runs.run,
     /** Resolves once no run is in progress. */
-    async idle(): Promise<void> {
-      while (running) await running;
-    },
+    idle: runs.idle,
     start(): void {
       if (!options.auto || timer) return;
-      timer = setInterval(() => void run(), POLL_INTERVAL_MS);
+      timer = setInterval(() => void runs.run(), POLL_INTERVAL_MS);
       timer.unref();
     },
     stop(): void {

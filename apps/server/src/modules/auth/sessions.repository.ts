@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
 
@@ -49,4 +49,13 @@ export async function revokeUserSessions(
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/** Retention: sessions that expired or were revoked before `endedBefore`. */
+export async function deleteEndedSessions(db: Executor, endedBefore: Date): Promise<number> {
+  const removed = await db
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, endedBefore), lt(sessions.revokedAt, endedBefore)))
+    .returning({ id: sessions.tokenHash });
+  return removed.length;
 }

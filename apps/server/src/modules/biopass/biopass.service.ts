@@ -23,7 +23,7 @@ import { analyzeCapture, analyzeVerificationCaptures } from '../../biometrics/fa
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { RateLimiter } from '../../lib/rate-limit';
-import { signedPath } from '../../lib/signed-access';
+import { signedPath, type SignedViewer } from '../../lib/signed-access';
 import { insertActivity } from '../activity/activity.repository';
 import { findUserInUnit } from '../users/users.repository';
 import {
@@ -269,9 +269,6 @@ export async function getEnrolment(
     })),
   };
 }
-
-/** Who opens a signed address: the viewer it was made for, vouched by its signature and expiry. */
-export type SignedViewer = { viewer: string; expires: number; signature: string };
 
 /**
  * `GET api/BiopassID/image/{key}` by signed address: the capture's bytes,

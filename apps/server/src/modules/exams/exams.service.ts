@@ -25,7 +25,7 @@ import {
 import type { Database, Executor } from '../../db/client';
 import { AppError, type ErrorDetail } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
-import { signedPath } from '../../lib/signed-access';
+import { signedPath, type SignedViewer } from '../../lib/signed-access';
 import type { SessionUser } from '../../lib/actors';
 import { insertActivity } from '../activity/activity.repository';
 import {
@@ -45,6 +45,13 @@ import {
 } from './exams.repository';
 
 export type ChangeSource = 'integration' | 'import' | 'user';
+
+/**
+ * Who writes exams (the actor of the write paths): the unit written to,
+ * where the change comes from, and the user who made it (null for the
+ * integration API).
+ */
+export type ExamWriter = { federativeUnit: string; source: ChangeSource; actorId: string | null };
 
 /** What the exam routes need, built once in app.ts. */
 export type ExamDeps = {
@@ -158,13 +165,13 @@ function sameFields(row: ExamRow, fields: ReturnType<typeof fieldsOf>): boolean 
  * problem.
  */
 export async function upsertExams(
-  tx: Executor,
-  unit: string,
-  items: IntegrationExam[],
-  source: ChangeSource,
-  actorId: string | null,
-  options: { createOnly?: boolean } = {},
+  deps: { tx: Executor },
+  writer: ExamWriter,
+  input: { exams: IntegrationExam[]; createOnly?: boolean },
 ): Promise<{ created: number; updated: number; unchanged: number }> {
+  const { tx } = deps;
+  const { federativeUnit: unit, source, actorId } = writer;
+  const items = input.exams;
   const problems: ErrorDetail[] = [];
   const seen = new Map<string, number>();
   items.forEach((item, index) => {
@@ -198,7 +205,7 @@ export async function upsertExams(
       plans.push({ kind: 'create', item });
       return;
     }
-    if (options.createOnly) {
+    if (input.createOnly) {
       problems.push({
         path: `exams.${index}.schedulingId`,
         message: `O agendamento ${item.schedulingId} já existe.`,
@@ -288,14 +295,13 @@ export async function upsertExams(
 
 /** One status/result change of one exam (integration), with the row locked against a concurrent change. */
 export async function changeExamStatus(
-  db: Database,
-  unit: string,
-  schedulingId: string,
-  change: Change,
-  source: ChangeSource,
+  deps: Pick<ExamDeps, 'db'>,
+  writer: ExamWriter,
+  input: { schedulingId: string; change: Change },
 ): Promise<ExamRow> {
-  return db.transaction(async (tx) => {
-    const row = await findExam(tx, unit, schedulingId, true);
+  const { schedulingId, change } = input;
+  return deps.db.transaction(async (tx) => {
+    const row = await findExam(tx, writer.federativeUnit, schedulingId, true);
     if (!row) throw examNotFound();
     const plan = planChange(row, change);
     if (!plan.ok) throw AppError.from(EXAM_ERRORS, plan.code, plan.message);
@@ -307,8 +313,8 @@ export async function changeExamStatus(
       toStatus: plan.patch.status ?? row.status,
       fromResult: row.result,
       toResult: plan.patch.result === undefined ? row.result : plan.patch.result,
-      source,
-      actorId: null,
+      source: writer.source,
+      actorId: writer.actorId,
     });
     return { ...row, ...plan.patch };
   });
@@ -396,9 +402,10 @@ export async function getExamDetail(
  */
 export async function openExamPhoto(
   deps: ExamDeps,
-  photoId: string,
-  access: { viewer: string; expires: number; signature: string },
+  access: SignedViewer,
+  input: { photoId: string },
 ): Promise<Buffer> {
+  const { photoId } = input;
   const { viewer, expires, signature } = access;
   if (!deps.files.verifyAccess('exam-photo', photoId, viewer, expires, signature)) {
     throw AppError.from(EXAM_ERRORS, 'PHOTO_LINK_INVALID');

@@ -110,7 +110,7 @@ async function createUser(
         isDemo,
         createdBy: actor.id,
       });
-      await issuePasswordLink(deps, tx, row, 'register');
+      await issuePasswordLink({ ...deps, tx }, row, { purpose: 'register' });
       await insertActivity(tx, {
         type: 'user_add',
         actorId: actor.id,
