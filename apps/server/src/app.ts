@@ -173,7 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('pseudonym', pseudonym);
   const limiter = createRateLimiter(database.db, pseudonym, options.rateLimits);
   const linkRequests = createLinkRequestWorker(
-    { db: database.db, config, mailer, log: app.log },
+    { db: database.db, config, mailer, log: app.log, limiter },
     { auto: (options.linkRequests ?? 'auto') === 'auto' },
   );
   const identity = {

@@ -87,7 +87,7 @@ export async function issuePasswordLink(
   );
 }
 
-/** The account a request names, by e-mail or CPF; the limit key is the same normalised value. */
+/** The value a request names an account by, e-mail or CPF, normalised (the key of its door limit). */
 function normaliseLinkValue(value: string): string {
   const trimmed = value.trim();
   return trimmed.includes('@') ? trimmed.toLowerCase() : stripCpf(trimmed);
@@ -100,9 +100,11 @@ async function findByEmailOrCpf(db: Executor, value: string): Promise<UserRow | 
 
 /**
  * `POST /api/User/reset/{value}` and `POST api/User/verifyEmail/{value}`.
- * The request only counts against the limits and joins the queue: the same
- * statements whatever the account, so neither the answer nor its timing says
- * whether it exists. The account is looked up after the answer, by the worker.
+ * The request only counts against the limits of the address and of the value
+ * typed, and joins the queue: the same statements whatever the account, so
+ * neither the answer nor its timing says whether it exists. The account is
+ * looked up after the answer, by the worker, which also counts the request
+ * against the account's own limit.
  */
 export async function requestPasswordLink(
   deps: IdentityDeps,
@@ -110,7 +112,7 @@ export async function requestPasswordLink(
 ): Promise<void> {
   const value = normaliseLinkValue(input.value);
   await deps.limiter.hit('linkPerIp', input.ip);
-  await deps.limiter.hit('linkPerAccount', value);
+  await deps.limiter.hit('linkPerValue', value);
   await insertLinkRequest(deps.db, { kind: input.kind, value });
   deps.linkRequests.kick();
 }
@@ -118,7 +120,9 @@ export async function requestPasswordLink(
 /**
  * Reset sends a reset link to an enabled account; register sends the register
  * link again to an enabled account that has no password yet; anything else
- * sends nothing.
+ * sends nothing. Every request that names an account counts against that
+ * account's limit, whether it named it by e-mail or by CPF; past the limit
+ * nothing is sent (the answer went out already, the same for every account).
  */
 async function fulfilLinkRequest(
   deps: LinkWorkerDeps,
@@ -126,11 +130,18 @@ async function fulfilLinkRequest(
   request: LinkRequestRow,
 ): Promise<void> {
   const user = await findByEmailOrCpf(tx, request.value);
+  if (!user) return;
+  const limit = await deps.limiter.tryHit('linkPerAccount', user.id, { db: tx });
+  if (!limit.allowed) {
+    deps.log.info(
+      { event: 'link_request_limited', requestId: request.id },
+      'pedido de link acima do limite da conta: nada enviado',
+    );
+    return;
+  }
   const eligible =
-    user !== undefined &&
-    user.registerStatus === 'enabled' &&
-    (request.kind === 'reset' || user.passwordHash === null);
-  if (user && eligible) await issuePasswordLink({ ...deps, tx }, user, { purpose: request.kind });
+    user.registerStatus === 'enabled' && (request.kind === 'reset' || user.passwordHash === null);
+  if (eligible) await issuePasswordLink({ ...deps, tx }, user, { purpose: request.kind });
 }
 
 const MAX_REQUEST_ATTEMPTS = 5;
