@@ -53,6 +53,54 @@ describe('the server log', () => {
   });
 });
 
+describe('a database failure on a route', () => {
+  it('answers a plain 500 and is logged without the values of its query', async () => {
+    const { Writable } = await import('node:stream');
+    const { sql } = await import('drizzle-orm');
+    const { loggerOptions } = await import('../app');
+    const { buildTestApp, testConfig } = await import('../../test/helper');
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const t = await buildTestApp({
+      logger: { ...(loggerOptions(testConfig({ logLevel: 'info' })) as object), stream } as never,
+      beforeReady: (app) => {
+        // A real query that fails in the database, with a CPF and an e-mail as its parameters.
+        app.get('/api/test/db-failure', { config: { access: 'public' } }, async () => {
+          await app.database.db.execute(
+            sql`select ${'maria.souza@detran.df.gov.br'}::text as email, ${'52998224725'}::int as cpf`,
+          );
+          return { ok: true };
+        });
+      },
+    });
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/api/test/db-failure' });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({
+        Error: 'Ocorreu um erro inesperado. Tente novamente em breve.',
+        code: 'INTERNAL_ERROR',
+      });
+    } finally {
+      await t.close();
+    }
+    const failure = lines.find((line) => line.includes('request failed'));
+    expect(failure).toBeDefined();
+    // The database's own words are kept (what failed, and where), its values are not.
+    expect(failure).toContain('Failed query');
+    expect(failure).toContain('params: [oculto]');
+    expect(failure).toContain('out of range');
+    expect(failure).toContain('***.982.247-**');
+    const text = lines.join('');
+    expect(text).not.toContain('52998224725');
+    expect(text).not.toContain('maria.souza');
+  });
+});
+
 describe('errors in the logs', () => {
   it('masks CPFs written in any spelling', () => {
     for (const spelling of [
