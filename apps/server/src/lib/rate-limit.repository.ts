@@ -1,6 +1,6 @@
 /** SQL of the request limits: one fixed-window counter per key (see rate-limit.ts). */
 import { lt, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client';
+import { deleteRows, type Executor } from '../db/client';
 import { rateLimits } from '../db/schema/index';
 
 /**
@@ -32,9 +32,5 @@ export async function countHit(
 
 /** Retention: counters whose window started before `before`. */
 export async function deleteRateLimitsBefore(db: Executor, before: Date): Promise<number> {
-  const removed = await db
-    .delete(rateLimits)
-    .where(lt(rateLimits.windowStart, before))
-    .returning({ key: rateLimits.key });
-  return removed.length;
+  return deleteRows(db, rateLimits, lt(rateLimits.windowStart, before));
 }

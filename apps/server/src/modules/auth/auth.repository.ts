@@ -4,7 +4,7 @@
  * login-throttle.ts; sessions and trusted devices have their own repositories.
  */
 import { and, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { deleteRows, type Executor } from '../../db/client';
 import { loginThrottle } from '../../db/schema/index';
 
 export type ThrottleRow = typeof loginThrottle.$inferSelect;
@@ -69,14 +69,12 @@ export async function deleteStaleThrottleKeys(
   failedBefore: Date,
   now: Date,
 ): Promise<number> {
-  const removed = await db
-    .delete(loginThrottle)
-    .where(
-      and(
-        lt(loginThrottle.lastFailureAt, failedBefore),
-        or(isNull(loginThrottle.lockedUntil), lt(loginThrottle.lockedUntil, now)),
-      ),
-    )
-    .returning({ key: loginThrottle.key });
-  return removed.length;
+  return deleteRows(
+    db,
+    loginThrottle,
+    and(
+      lt(loginThrottle.lastFailureAt, failedBefore),
+      or(isNull(loginThrottle.lockedUntil), lt(loginThrottle.lockedUntil, now)),
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 /** SQL for one-time password links and the queue of link requests. */
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import { deleteRows, selectRows, type Executor } from '../../db/client';
 import { passwordLinkRequests, passwordLinks } from '../../db/schema/index';
 
 export type LinkPurpose = 'reset' | 'register';
@@ -122,9 +122,5 @@ export async function recordLinkRequestFailure(
 
 /** Retention: requests queued before `before` (a day-old one will never be worked off). */
 export async function deleteLinkRequestsBefore(db: Executor, before: Date): Promise<number> {
-  const removed = await db
-    .delete(passwordLinkRequests)
-    .where(lt(passwordLinkRequests.requestedAt, before))
-    .returning({ id: passwordLinkRequests.id });
-  return removed.length;
+  return deleteRows(db, passwordLinkRequests, lt(passwordLinkRequests.requestedAt, before));
 }

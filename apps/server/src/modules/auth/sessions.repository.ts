@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { deleteRows, type Executor } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
 
 export async function insertSession(
@@ -53,9 +53,9 @@ export async function revokeUserSessions(
 
 /** Retention: sessions that expired or were revoked before `endedBefore`. */
 export async function deleteEndedSessions(db: Executor, endedBefore: Date): Promise<number> {
-  const removed = await db
-    .delete(sessions)
-    .where(or(lt(sessions.expiresAt, endedBefore), lt(sessions.revokedAt, endedBefore)))
-    .returning({ id: sessions.tokenHash });
-  return removed.length;
+  return deleteRows(
+    db,
+    sessions,
+    or(lt(sessions.expiresAt, endedBefore), lt(sessions.revokedAt, endedBefore)),
+  );
 }

@@ -1,6 +1,6 @@
 /** SQL of the mail outbox: messages queued in a change's transaction, then delivered or read. */
 import { and, asc, count, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { deleteRows, type Executor } from '../../db/client';
 import { mailOutbox } from '../../db/schema/index';
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
@@ -72,11 +72,7 @@ export async function listUnsentMail(db: Executor, limit: number): Promise<Outbo
 
 /** Retention: messages created before `before`, sent or not. */
 export async function deleteMailCreatedBefore(db: Executor, before: Date): Promise<number> {
-  const removed = await db
-    .delete(mailOutbox)
-    .where(lt(mailOutbox.createdAt, before))
-    .returning({ id: mailOutbox.id });
-  return removed.length;
+  return deleteRows(db, mailOutbox, lt(mailOutbox.createdAt, before));
 }
 
 /** Retention: the links of messages whose link has expired at `now`. */

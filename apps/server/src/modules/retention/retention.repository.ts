@@ -4,7 +4,7 @@
  * repositories of the modules that own it.
  */
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import { deleteRows, selectRows, type Executor } from '../../db/client';
 import {
   activityLog,
   biometricTemplates,
@@ -39,16 +39,14 @@ export async function deleteVerificationsBefore(
   unit: string,
   cutoff: Date,
 ): Promise<number> {
-  const removed = await db
-    .delete(biometricVerifications)
-    .where(
-      and(
-        eq(biometricVerifications.federativeUnit, unit),
-        lt(biometricVerifications.createdAt, cutoff),
-      ),
-    )
-    .returning({ id: biometricVerifications.id });
-  return removed.length;
+  return deleteRows(
+    db,
+    biometricVerifications,
+    and(
+      eq(biometricVerifications.federativeUnit, unit),
+      lt(biometricVerifications.createdAt, cutoff),
+    ),
+  );
 }
 
 /** Enrolments not renewed since `cutoff`; returns the capture keys of each one removed. */

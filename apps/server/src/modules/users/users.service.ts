@@ -31,6 +31,7 @@ import {
   insertUser,
   listUsersInUnit,
   updateUser,
+  type UserLookup,
   type UserRow,
 } from './users.repository';
 
@@ -156,35 +157,37 @@ export function createDemoUser(
   return createUser(deps, actor, input, actor.federativeUnit, true);
 }
 
-export async function getUser(deps: IdentityDeps, actor: SessionUser, id: string): Promise<User> {
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, { id });
-  if (!row) throw USER_NOT_FOUND();
-  await recordWholeCpfRead(deps, actor, [row]);
-  return toUser(row);
-}
-
-export async function getUserByCpf(
+/** A user of the actor's unit, as the actor's role sees it; a whole CPF read is recorded. */
+async function readUserInUnit(
   deps: IdentityDeps,
   actor: SessionUser,
-  cpf: string,
+  lookup: UserLookup,
 ): Promise<User> {
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, { cpf: stripCpf(cpf) });
+  const row = await findUserInUnit(deps.db, actor.federativeUnit, lookup);
   if (!row) throw USER_NOT_FOUND();
   await recordWholeCpfRead(deps, actor, [row]);
   return viewFor(actor, row);
 }
 
-export async function getUserByCpfOrEmail(
+export function getUser(deps: IdentityDeps, actor: SessionUser, id: string): Promise<User> {
+  return readUserInUnit(deps, actor, { id });
+}
+
+export function getUserByCpf(deps: IdentityDeps, actor: SessionUser, cpf: string): Promise<User> {
+  return readUserInUnit(deps, actor, { cpf: stripCpf(cpf) });
+}
+
+export function getUserByCpfOrEmail(
   deps: IdentityDeps,
   actor: SessionUser,
   value: string,
 ): Promise<User> {
   const trimmed = value.trim().toLowerCase();
-  const where = trimmed.includes('@') ? { email: trimmed } : { cpf: stripCpf(trimmed) };
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, where);
-  if (!row) throw USER_NOT_FOUND();
-  await recordWholeCpfRead(deps, actor, [row]);
-  return viewFor(actor, row);
+  return readUserInUnit(
+    deps,
+    actor,
+    trimmed.includes('@') ? { email: trimmed } : { cpf: stripCpf(trimmed) },
+  );
 }
 
 export async function listUsers(
