@@ -129,11 +129,13 @@ export const enrolResponseSchema = z.object({
 });
 export type EnrolResponse = z.infer<typeof enrolResponseSchema>;
 
+const PICTURE_REQUIRED = 'Envie a imagem capturada.';
+
 /** Base64 of a picture, with or without its data-URL prefix, up to `maxChars`. */
 function pictureSchema(maxChars: number) {
   return z
     .string()
-    .min(16, 'Envie a imagem capturada.')
+    .min(16, PICTURE_REQUIRED)
     .max(
       maxChars,
       `A imagem é grande demais (máximo de ${Math.floor((maxChars * 3) / 4 / 1024)} KB).`,
@@ -157,7 +159,7 @@ export const enrolRequestSchema = z
     local: localSchema,
   })
   .refine((body) => body.image || body.images, {
-    message: 'Envie a imagem capturada.',
+    message: PICTURE_REQUIRED,
     path: ['image'],
   });
 export type EnrolRequest = z.input<typeof enrolRequestSchema>;
