@@ -8,34 +8,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { openDatabase, selectRows } from '../apps/server/src/db/client';
+import { selectRows } from '../apps/server/src/db/client';
 import { seedDemoExams, seedDemoLocals } from '../apps/server/src/db/seed/demo-exams';
-import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
 import { listExams, type ExamListFilter } from '../apps/server/src/modules/exams/exams.repository';
-
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+import { argument, openBenchDatabase } from './bench-support';
 
 const EXAMS = argument('exams', 1_000_000);
 const RUNS = argument('runs', 15);
 const DAY = 86_400_000;
 
-const postgresUrl = process.env.BENCH_DATABASE_URL;
-const database = await openDatabase(
-  postgresUrl
-    ? { kind: 'postgres', url: postgresUrl, poolSize: 4 }
-    : { kind: 'pglite', dataDir: 'memory' },
-);
-if (postgresUrl) {
-  await database.db.execute(sql`drop schema if exists public cascade`);
-  await database.db.execute(sql`drop schema if exists drizzle cascade`);
-  await database.db.execute(sql`create schema public`);
-}
-await database.migrate();
-await ensureReferenceData(database.db);
+const database = await openBenchDatabase({ poolSize: 4 });
 await seedDemoLocals(database.db);
 
 // A year of exams; other units share the table as in production.
@@ -123,7 +105,7 @@ for (const item of cases) withoutIndexes.push(await measure(item.filter, item.so
 await database.close();
 
 console.log(
-  `\nLista de exames, primeira página (20 linhas) com total — ${counts?.total.toLocaleString('pt-BR')} exames (${counts?.demo.toLocaleString('pt-BR')} da unidade), ${postgresUrl ? 'PostgreSQL' : 'PGlite em memória'}, mediana de ${RUNS} execuções`,
+  `\nLista de exames, primeira página (20 linhas) com total — ${counts?.total.toLocaleString('pt-BR')} exames (${counts?.demo.toLocaleString('pt-BR')} da unidade), ${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite em memória'}, mediana de ${RUNS} execuções`,
 );
 console.table(
   cases.map((item, index) => ({

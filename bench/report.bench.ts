@@ -30,12 +30,7 @@ import { cpfFromBase } from '../apps/server/src/db/seed/first-start';
 import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
 import { createPasswordHasher } from '../apps/server/src/lib/password-hash';
 import { insertUser } from '../apps/server/src/modules/users/users.repository';
-
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+import { argument, productionEnv } from './bench-support';
 
 const EXAMS = argument('exams', 1_000_000);
 const RUNS = argument('runs', 5);
@@ -147,7 +142,7 @@ for (const engine of engines) {
     console.log(` em ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
     const config = {
-      ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }),
+      ...loadConfig(productionEnv()),
       webDistDir: '/nonexistent',
     };
     const hasher = createPasswordHasher(config.argon2);

@@ -8,21 +8,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config/env';
-import { openDatabase } from '../apps/server/src/db/client';
 import { cpfFromBase } from '../apps/server/src/db/seed/first-start';
-import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
 import { createPasswordHasher } from '../apps/server/src/lib/password-hash';
 import { insertUser } from '../apps/server/src/modules/users/users.repository';
-
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+import { argument, openBenchDatabase, productionEnv } from './bench-support';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -36,7 +28,7 @@ const USERS = 200;
 const PASSWORD = 'Bench#Senha-2026';
 
 const config = {
-  ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }),
+  ...loadConfig(productionEnv()),
   webDistDir: '/nonexistent',
   // One client address for everyone: keep the per-address throttle out of the measurement.
   loginThrottle: {
@@ -47,19 +39,7 @@ const config = {
   },
 };
 // BENCH_DATABASE_URL measures against a PostgreSQL server instead of embedded PGlite.
-const postgresUrl = process.env.BENCH_DATABASE_URL;
-const database = await openDatabase(
-  postgresUrl
-    ? { kind: 'postgres', url: postgresUrl, poolSize: 10 }
-    : { kind: 'pglite', dataDir: 'memory' },
-);
-if (postgresUrl) {
-  await database.db.execute(sql`drop schema if exists public cascade`);
-  await database.db.execute(sql`drop schema if exists drizzle cascade`);
-  await database.db.execute(sql`create schema public`);
-}
-await database.migrate();
-await ensureReferenceData(database.db);
+const database = await openBenchDatabase({ poolSize: 10 });
 const hasher = createPasswordHasher(config.argon2);
 
 // One argon2id hash, measured alone (median of 30).
@@ -174,7 +154,7 @@ const result = {
   argon2idVerificationsPerSecondAt50: Number(hashesPerSecond.toFixed(1)),
 };
 console.log(
-  `Sign-in (POST api/Auth), real HTTP on loopback, ${postgresUrl ? 'PostgreSQL' : 'PGlite in memory'}`,
+  `Sign-in (POST api/Auth), real HTTP on loopback, ${database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite in memory'}`,
 );
 console.table({
   'one argon2id hash (ms, median of 30)': result.argon2idHashMs,

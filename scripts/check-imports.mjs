@@ -9,6 +9,17 @@
  *    <- `apps/web/src/features/<name>` <- `apps/web/src/app`. A feature never
  *    imports another feature nor the app; lib and components import no
  *    feature; the shared package imports nothing of the apps.
+ * 3. SQL only in repositories (one module shape: routes -> service ->
+ *    repository). In `apps/server/src`, a file that may build or run queries
+ *    is one that imports `drizzle-orm` (the query builders, `sql`), the
+ *    tables of `db/schema`, or `selectRows` of `db/client`. Only these may:
+ *    `*.repository.ts` files; `db/client.ts` (opens the database) and
+ *    `db/schema/**` (the tables); `db/seed/**` (seed scripts generate data,
+ *    and say so at their top); and tests (`*.test.ts`, which read the
+ *    database to check it). Routes, services, plugins, lib and the rest of
+ *    `db/` run SQL through a repository. Modules without SQL (health) need
+ *    none. Queries reached without any of those imports (the relational
+ *    `db.query` API, which the project does not use) are not seen.
  *
  * Exits 1 and lists every break.
  */
@@ -16,7 +27,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SOURCE_ROOTS = ['packages/shared/src', 'apps/server/src', 'apps/server/test', 'apps/web/src'];
+const SOURCE_ROOTS = [
+  'packages/shared/src',
+  'packages/shared/test',
+  'apps/server/src',
+  'apps/server/test',
+  'apps/web/src',
+];
 const WORKSPACE_ENTRIES = {
   '@exame/shared': 'packages/shared/src/index.ts',
   '@exame/shared/common-passwords': 'packages/shared/src/common-passwords.ts',
@@ -54,19 +71,50 @@ function resolve(from, spec) {
 }
 
 const files = SOURCE_ROOTS.flatMap((dir) => walk(path.join(root, dir), []));
+const rel = (file) => path.relative(root, file).split(path.sep).join('/');
+const problems = [];
+
+// 3. SQL only in repositories (see the header).
+const SERVER_SRC = 'apps/server/src/';
+const SCHEMA_DIR = `${SERVER_SRC}db/schema/`;
+const DB_CLIENT = `${SERVER_SRC}db/client.ts`;
+function mayQuery(file) {
+  const r = rel(file);
+  return (
+    r.endsWith('.repository.ts') ||
+    r.endsWith('.test.ts') ||
+    r === DB_CLIENT ||
+    r.startsWith(SCHEMA_DIR) ||
+    r.startsWith(`${SERVER_SRC}db/seed/`)
+  );
+}
+/** What of the query toolkit an import brings in, or null. */
+function queryImport(file, spec, clause) {
+  if (spec === 'drizzle-orm' || spec.startsWith('drizzle-orm/')) return spec;
+  const target = resolve(file, spec);
+  if (!target) return null;
+  const r = rel(target);
+  if (r.startsWith(SCHEMA_DIR)) return r;
+  if (r === DB_CLIENT && /\bselectRows\b/.test(clause)) return `selectRows de ${r}`;
+  return null;
+}
+
 const graph = new Map();
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const targets = new Set();
+  const checkQueries = rel(file).startsWith(SERVER_SRC) && !mayQuery(file);
   for (const match of text.matchAll(IMPORT)) {
-    const target = resolve(file, match[1] ?? match[2]);
+    const spec = match[1] ?? match[2];
+    const target = resolve(file, spec);
     if (target) targets.add(target);
+    const query = checkQueries ? queryImport(file, spec, match[0]) : null;
+    if (query) {
+      problems.push(`SQL fora de um repositório: ${rel(file)} importa ${query}`);
+    }
   }
   graph.set(file, [...targets]);
 }
-
-const rel = (file) => path.relative(root, file);
-const problems = [];
 
 // 1. Cycles (Tarjan's strongly connected components).
 let index = 0;
@@ -103,7 +151,7 @@ for (const node of graph.keys()) if (!state.has(node)) connect(node);
 
 // 2. Layers.
 function layerOf(file) {
-  const r = rel(file).split(path.sep).join('/');
+  const r = rel(file);
   if (r.startsWith('packages/shared/')) return { layer: 'shared' };
   if (r.startsWith('apps/server/')) return { layer: 'server' };
   const feature = /^apps\/web\/src\/features\/([^/]+)\//.exec(r);
@@ -140,4 +188,6 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
-console.log(`Imports: ${graph.size} arquivos, sem laços, camadas respeitadas.`);
+console.log(
+  `Imports: ${graph.size} arquivos, sem laços, camadas respeitadas, SQL só nos repositórios.`,
+);

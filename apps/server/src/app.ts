@@ -174,7 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('pseudonym', pseudonym);
   const limiter = createRateLimiter(database.db, pseudonym, options.rateLimits);
   const linkRequests = createLinkRequestWorker(
-    { db: database.db, config, mailer, log: app.log },
+    { db: database.db, config, mailer, log: app.log, limiter },
     { auto: (options.linkRequests ?? 'auto') === 'auto' },
   );
   const identity = {
@@ -205,7 +205,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(federativeUnitRoutes({ db }));
   await app.register(authRoutes(identity));
   await app.register(userRoutes(identity));
-  await app.register(mailRoutes(db));
+  await app.register(mailRoutes({ db }));
   await app.register(examReportRoutes({ db, prefixes: config.reportLocalPrefixes }));
   await app.register(schedulingLocalRoutes({ db }));
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));

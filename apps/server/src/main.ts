@@ -10,7 +10,7 @@ import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { seedDemoOnEmpty } from './db/seed/demo-exams';
 import { ensureReferenceData } from './db/seed/reference-data';
 import { upgradeSealedData } from './db/sealed-data-upgrade';
-import { scheduleRetention } from './modules/retention/retention';
+import { scheduleRetention } from './modules/retention/retention.service';
 
 async function main(): Promise<void> {
   let config;

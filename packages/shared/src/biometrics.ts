@@ -1,6 +1,7 @@
 /** Face verification answers shared by the BiopassID API and the capture screens (spec 3, 5, 8). */
 import { z } from 'zod';
 import { errorCatalogue } from './errors';
+import { USER_NOT_FOUND_MESSAGE } from './users';
 
 /** Spec 5: face validation runs only for the Federal District. */
 export const FACE_VALIDATION_UNIT = 'DF';
@@ -73,10 +74,24 @@ export const BIOPASS_ERRORS = errorCatalogue({
     status: 404,
     message: 'Não há biometria facial cadastrada para este CPF. Faça o cadastro facial primeiro.',
   },
-  USER_NOT_FOUND: { status: 404, message: 'Usuário não encontrado!' },
+  USER_NOT_FOUND: { status: 404, message: USER_NOT_FOUND_MESSAGE },
   FACE_IMAGE_NOT_FOUND: { status: 404, message: 'Imagem não encontrada.' },
+  FACE_IMAGE_LINK_INVALID: {
+    status: 403,
+    message: 'Endereço da imagem inválido ou expirado. Recarregue a página.',
+  },
+  /** The photos of one enrolment show different people (the text sent names them: see below). */
+  FACE_ENROL_INCONSISTENT: {
+    status: 422,
+    message: 'As fotos parecem ser de pessoas diferentes. Use fotos da mesma pessoa.',
+  },
 });
 export type BiopassErrorCode = keyof typeof BIOPASS_ERRORS;
+
+/** FACE_ENROL_INCONSISTENT naming the two photos (1-based) that disagree. */
+export function enrolInconsistentMessage(first: number, second: number): string {
+  return `As fotos ${first} e ${second} parecem ser de pessoas diferentes. Use fotos da mesma pessoa.`;
+}
 
 /** `uf` of a request, when sent, compared with the caller's unit (case and spaces aside). */
 export function isCallerUnit(uf: string | null | undefined, callerUnit: string): boolean {
@@ -113,3 +128,61 @@ export const enrolResponseSchema = z.object({
   enrolledAt: z.string(),
 });
 export type EnrolResponse = z.infer<typeof enrolResponseSchema>;
+
+const PICTURE_REQUIRED = 'Envie a imagem capturada.';
+
+/** Base64 of a picture, with or without its data-URL prefix, up to `maxChars`. */
+function pictureSchema(maxChars: number) {
+  return z
+    .string()
+    .min(16, PICTURE_REQUIRED)
+    .max(
+      maxChars,
+      `A imagem é grande demais (máximo de ${Math.floor((maxChars * 3) / 4 / 1024)} KB).`,
+    );
+}
+const captureSchema = pictureSchema(FACE_CAPTURE_MAX_CHARS);
+const enrolImageSchema = pictureSchema(FACE_ENROL_IMAGE_MAX_CHARS);
+/** The person's CPF, formatted or not (the server strips it). */
+export const faceCpfSchema = z.string().trim().min(11).max(14);
+/** The caller's unit; another one is refused (403 FACE_UNIT_MISMATCH), absent means the caller's. */
+const ufSchema = z.string().max(4).optional();
+const localSchema = z.string().max(80).nullable().optional();
+
+/** `POST api/BiopassID/Create`: one to FACE_ENROL_MAX_IMAGES photos, in `images` or as `image`. */
+export const enrolRequestSchema = z
+  .object({
+    cpf: faceCpfSchema,
+    image: enrolImageSchema.optional(),
+    images: z.array(enrolImageSchema).min(1).max(FACE_ENROL_MAX_IMAGES).optional(),
+    uf: ufSchema,
+    local: localSchema,
+  })
+  .refine((body) => body.image || body.images, {
+    message: PICTURE_REQUIRED,
+    path: ['image'],
+  });
+export type EnrolRequest = z.input<typeof enrolRequestSchema>;
+
+/**
+ * `POST api/BiopassID/Verify`: `image` is the verified picture and the first
+ * frame of the burst, `frames` the other frames in capture order (never
+ * `image` again).
+ */
+export const verifyRequestSchema = z.object({
+  cpf: faceCpfSchema,
+  image: captureSchema,
+  frames: z.array(captureSchema).max(FACE_BURST_MAX_FRAMES).optional(),
+  uf: ufSchema,
+  local: localSchema,
+  deviceId: deviceIdSchema.nullable().optional(),
+});
+export type VerifyRequest = z.input<typeof verifyRequestSchema>;
+
+/** `GET api/BiopassID/{cpf}`: the enrolment, with short-lived addresses of its captures. */
+export const enrolmentSchema = z.object({
+  cpf: z.string(),
+  enrolledAt: z.string(),
+  captures: z.array(z.object({ url: z.string() })),
+});
+export type Enrolment = z.infer<typeof enrolmentSchema>;

@@ -24,7 +24,7 @@ import {
   FIXTURE_END_DAY,
   FIXTURE_START_DAY,
   METADATA_COMBINATIONS,
-} from './exam-report.fixtures';
+} from '../test/exam-report.fixtures';
 
 describe('counting rules (spec 4), one exam of every status × result × metadata', () => {
   for (const [status, result, expected] of CONTRIBUTION_TABLE) {

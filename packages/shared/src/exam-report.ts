@@ -5,6 +5,7 @@
  * rules, used by the tests (SQL must equal it) and as the benchmark baseline.
  */
 import { z } from 'zod';
+import { errorCatalogue } from './errors';
 import { EXAM_RESULTS, EXAM_STATUSES } from './exams';
 import { pageOf, pageQueryParams } from './pagination';
 import { periodQuerySchema, type PeriodQuery } from './period';
@@ -172,11 +173,17 @@ export function compareLocalReports(a: LocalReport, b: LocalReport): number {
   );
 }
 
-export const REPORT_ERRORS = {
-  REPORT_INVALID_COUNTER: `Indicador desconhecido. Use um destes: ${REPORT_COUNTERS.join(', ')}.`,
-  REPORT_INVALID_FORMAT: 'Formato de exportação inválido: use csv ou xlsx.',
-  REPORT_INVALID_LOCAL: 'Identificador de posto inválido.',
-} as const;
+export const REPORT_ERRORS = errorCatalogue({
+  REPORT_INVALID_COUNTER: {
+    status: 400,
+    message: `Indicador desconhecido. Use um destes: ${REPORT_COUNTERS.join(', ')}.`,
+  },
+  REPORT_INVALID_FORMAT: {
+    status: 400,
+    message: 'Formato de exportação inválido: use csv ou xlsx.',
+  },
+  REPORT_INVALID_LOCAL: { status: 400, message: 'Identificador de posto inválido.' },
+});
 export type ReportErrorCode = keyof typeof REPORT_ERRORS;
 
 /** A local id in a path or query: any text without control characters. */

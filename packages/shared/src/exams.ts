@@ -45,7 +45,9 @@ export const RESULT_TRANSITIONS: Readonly<Record<ExamResult | 'none', readonly E
   disqualified: [],
 };
 
-export type TransitionCheck = { ok: true } | { ok: false; code: string; message: string };
+/** The state machine's refusal: its code (in EXAM_ERRORS) and the text naming the two states. */
+export type TransitionCheck =
+  { ok: true } | { ok: false; code: ExamTransitionErrorCode; message: string };
 
 export function checkStatusTransition(from: ExamStatus, to: ExamStatus): TransitionCheck {
   if (from === to) return { ok: true };
@@ -190,7 +192,25 @@ export const EXAM_ERRORS = errorCatalogue({
   },
   IMPORT_REJECTED: { status: 400, message: 'Nenhum exame foi importado: o arquivo tem problemas.' },
   IMPORT_EMPTY: { status: 400, message: 'O arquivo não tem nenhuma linha de exame.' },
+  /** A batch of the integration API with a problem in any item: nothing of it is written. */
+  EXAM_BATCH_REJECTED: {
+    status: 400,
+    message: 'Nenhum exame foi gravado: corrija os itens indicados e envie de novo.',
+  },
+  /** Changes the state machine refuses; the text sent names the two states (see above). */
+  EXAM_INVALID_TRANSITION: {
+    status: 409,
+    message: 'Não é possível mudar a situação do exame desta forma.',
+  },
+  EXAM_INVALID_RESULT: {
+    status: 409,
+    message: 'Não é possível mudar o resultado do exame desta forma.',
+  },
+  EXAM_RESULT_REQUIRES_DONE: { status: 409, message: 'Só um exame finalizado tem resultado.' },
 });
+
+export type ExamTransitionErrorCode =
+  'EXAM_INVALID_TRANSITION' | 'EXAM_INVALID_RESULT' | 'EXAM_RESULT_REQUIRES_DONE';
 
 export type ExamErrorCode = keyof typeof EXAM_ERRORS;
 

@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './pagination';
+export * from './identifiers';
 export * from './period';
 export * from './scheduling-locals';
 export * from './errors';

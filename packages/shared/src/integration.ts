@@ -109,6 +109,14 @@ export const CSV_IMPORT_COLUMNS = [
   'station',
 ] as const;
 
+export const API_KEY_NAME_REQUIRED = 'Dê um nome à chave (ex.: sistema de provas).';
+
+/** `POST api/Integration/keys`: the body, and the form's check of the name. */
+export const createApiKeySchema = z.object({
+  name: z.string().trim().min(3, API_KEY_NAME_REQUIRED).max(80),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
+
 export const INTEGRATION_ERRORS = errorCatalogue({
   API_KEY_NOT_FOUND: { status: 404, message: 'Chave não encontrada ou já revogada.' },
 });

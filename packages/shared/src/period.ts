@@ -7,6 +7,7 @@
  * the end day), so the SQL compares timestamptz values only.
  */
 import { z } from 'zod';
+import { errorCatalogue } from './errors';
 
 /* ------------------------------------------------------------------------ */
 /* The period                                                                */
@@ -17,7 +18,7 @@ export const PERIOD_TIME_ZONE = 'America/Sao_Paulo';
 export const PERIOD_MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
-export type PeriodCheckError = { ok: false; code: string; message: string };
+export type PeriodCheckError = { ok: false; code: PeriodErrorCode; message: string };
 
 export type ResolvedPeriod = {
   ok: true;
@@ -129,17 +130,27 @@ function dayStartOf(parsed: ParsedPeriodDate, day: string = parsed.day): Date {
 const DATE_HINT =
   'use AAAA-MM-DD ou data e hora ISO 8601 com fuso (ex.: 2026-05-01T00:00:00-03:00)';
 
-export const PERIOD_ERRORS = {
-  PERIOD_DATE_REQUIRED: 'Informe a data inicial e a data final do período.',
-  PERIOD_INVALID_START_DATE: `Data inicial inválida: ${DATE_HINT}.`,
-  PERIOD_INVALID_END_DATE: `Data final inválida: ${DATE_HINT}.`,
-  PERIOD_INVALID_RANGE: 'A data final não pode ser anterior à data inicial.',
-  PERIOD_RANGE_TOO_LONG: `O período pode ter no máximo ${PERIOD_MAX_DAYS} dias.`,
-} as const;
+/** Errors of a period in a query: every route that takes one answers them the same. */
+export const PERIOD_ERRORS = errorCatalogue({
+  PERIOD_DATE_REQUIRED: {
+    status: 400,
+    message: 'Informe a data inicial e a data final do período.',
+  },
+  PERIOD_INVALID_START_DATE: { status: 400, message: `Data inicial inválida: ${DATE_HINT}.` },
+  PERIOD_INVALID_END_DATE: { status: 400, message: `Data final inválida: ${DATE_HINT}.` },
+  PERIOD_INVALID_RANGE: {
+    status: 400,
+    message: 'A data final não pode ser anterior à data inicial.',
+  },
+  PERIOD_RANGE_TOO_LONG: {
+    status: 400,
+    message: `O período pode ter no máximo ${PERIOD_MAX_DAYS} dias.`,
+  },
+});
 export type PeriodErrorCode = keyof typeof PERIOD_ERRORS;
 
 function periodError(code: PeriodErrorCode): PeriodCheckError {
-  return { ok: false, code, message: PERIOD_ERRORS[code] };
+  return { ok: false, code, message: PERIOD_ERRORS[code].message };
 }
 
 /** Checks a period and gives its instants: [start of start day, start of the day after end day). */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { cpfSchema } from './cpf';
 import { errorCatalogue } from './errors';
-import { pageOf } from './pagination';
+import { pageOf, pageQueryParams } from './pagination';
 import { ROLES } from './roles';
 
 export const REGISTER_STATUSES = ['enabled', 'disabled'] as const;
@@ -46,6 +46,13 @@ export type User = z.infer<typeof userSchema>;
 export const userPageSchema = pageOf(userSchema);
 export type UserPage = z.infer<typeof userPageSchema>;
 
+/** `GET api/User`: a page of the unit's users, searched by name, e-mail or CPF. */
+export const userQuerySchema = z.object({
+  ...pageQueryParams({ defaultSize: 10 }),
+  search: z.string().trim().max(120).optional(),
+});
+export type UserQuery = z.infer<typeof userQuerySchema>;
+
 /**
  * `joana.silva@detran.df.gov.br` -> `j***@detran.df.gov.br`: enough to
  * recognise one's own address, not enough to collect others'.
@@ -56,9 +63,11 @@ export function maskEmail(value: string): string {
   return `${value.slice(0, 1)}***${value.slice(at)}`;
 }
 
+/** Spec 5 and 8: the text for a user not found, wherever a user is looked up (face enrolment too). */
+export const USER_NOT_FOUND_MESSAGE = 'Usuário não encontrado!';
+
 export const USER_ERRORS = errorCatalogue({
-  /** Spec 5 and 8. */
-  USER_NOT_FOUND: { status: 404, message: 'Usuário não encontrado!' },
+  USER_NOT_FOUND: { status: 404, message: USER_NOT_FOUND_MESSAGE },
   USER_EMAIL_TAKEN: { status: 409, message: 'Já existe um usuário com este e-mail.' },
   USER_CPF_TAKEN: { status: 409, message: 'Já existe um usuário com este CPF.' },
   DEMO_ROLE_NOT_ALLOWED: {

@@ -229,27 +229,23 @@ export function unwrapCoreResult(result: CoreResult): FaceAnalysis {
 }
 
 /**
- * The engine on the calling thread. Inference blocks the event loop for
- * ~150 ms per capture, so a server uses FacePool; this mode exists for
- * scripts, tests and the benchmark's comparison.
+ * What both modes share: the resolved options, the readiness of the models,
+ * and the comparison and liveness check, which read analyses only. A mode
+ * loads the models (`loading`), runs the core on a capture (`runCore`) and
+ * stops.
  */
-export class FaceEngine implements FaceService {
+export abstract class FaceServiceBase implements FaceService {
   readonly threshold: number;
   readonly descriptorVersion: string;
-  private readonly core: FaceCoreOptions;
   private readonly burst: Partial<BurstOptions>;
-  private readonly loading: Promise<void>;
-  private closed = false;
+  protected closed = false;
+  /** The models loaded (and warmed) by the mode; a failure is FACE_ENGINE_UNAVAILABLE. */
+  protected abstract readonly loading: Promise<void>;
 
-  constructor(options: FaceEngineOptions = {}) {
-    const resolved = resolveFaceOptions(options);
-    this.core = resolved.core;
+  protected constructor(resolved: ReturnType<typeof resolveFaceOptions>) {
     this.threshold = resolved.matchThreshold;
     this.descriptorVersion = descriptorVersionOf(resolved.core);
     this.burst = resolved.burst;
-    this.loading = loadFaceModels(this.core.detectorInputSizes);
-    // A failed load surfaces in ready()/analyze(); do not crash on an unobserved rejection.
-    this.loading.catch(() => undefined);
   }
 
   async ready(): Promise<void> {
@@ -263,8 +259,10 @@ export class FaceEngine implements FaceService {
   async analyze(image: Uint8Array): Promise<FaceAnalysis> {
     if (this.closed) throw faceError('FACE_ENGINE_UNAVAILABLE');
     await this.ready();
-    return unwrapCoreResult(await analyzeFace(image, this.core));
+    return unwrapCoreResult(await this.runCore(image));
   }
+
+  protected abstract runCore(image: Uint8Array): Promise<CoreResult>;
 
   compare(a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison {
     return compareFaces(a, b, this.threshold);
@@ -272,6 +270,31 @@ export class FaceEngine implements FaceService {
 
   checkBurst(faces: readonly FaceAnalysis[]): BurstResult {
     return evaluateBurst(faces, this.threshold, this.burst);
+  }
+
+  abstract close(): Promise<void>;
+}
+
+/**
+ * The engine on the calling thread. Inference blocks the event loop for
+ * ~150 ms per capture, so a server uses FacePool; this mode exists for
+ * scripts, tests and the benchmark's comparison.
+ */
+export class FaceEngine extends FaceServiceBase {
+  private readonly core: FaceCoreOptions;
+  protected readonly loading: Promise<void>;
+
+  constructor(options: FaceEngineOptions = {}) {
+    const resolved = resolveFaceOptions(options);
+    super(resolved);
+    this.core = resolved.core;
+    this.loading = loadFaceModels(this.core.detectorInputSizes);
+    // A failed load surfaces in ready()/analyze(); do not crash on an unobserved rejection.
+    this.loading.catch(() => undefined);
+  }
+
+  protected runCore(image: Uint8Array): Promise<CoreResult> {
+    return analyzeFace(image, this.core);
   }
 
   async close(): Promise<void> {

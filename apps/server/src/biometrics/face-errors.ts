@@ -2,11 +2,15 @@
  * Stable codes and pt-BR texts of the face engine. Each text tells the person
  * what to change before trying again, because the capture screen shows it
  * as is in the 'Falha na validação' modal.
+ *
+ * Server-only, unlike the catalogues of the shared package: no screen
+ * branches on these codes (the web shows the `Error` text it receives), so
+ * they live with the engine that raises them.
  */
-import { FACE_BURST_MAX_PICTURES, FACE_BURST_MIN_PICTURES } from '@exame/shared';
+import { errorCatalogue, FACE_BURST_MAX_PICTURES, FACE_BURST_MIN_PICTURES } from '@exame/shared';
 import { AppError } from '../lib/app-error';
 
-export const FACE_ERRORS = {
+export const FACE_ERRORS = errorCatalogue({
   FACE_NOT_FOUND: {
     status: 422,
     message:
@@ -48,7 +52,7 @@ export const FACE_ERRORS = {
     message:
       'A verificação facial está indisponível no momento. Tente novamente em alguns instantes.',
   },
-} as const satisfies Record<string, { status: number; message: string }>;
+});
 
 export type FaceErrorCode = keyof typeof FACE_ERRORS;
 

@@ -8,18 +8,14 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { CoreResult } from './engine-core.mjs';
-import { compareFaces, type Descriptor, type FaceComparison } from './descriptor';
 import {
-  descriptorVersionOf,
   FaceEngine,
+  FaceServiceBase,
   resolveFaceOptions,
-  unwrapCoreResult,
-  type FaceAnalysis,
   type FaceEngineOptions,
   type FaceService,
 } from './face-engine';
-import { engineUnavailable, faceError } from './face-errors';
-import { evaluateBurst, type BurstOptions, type BurstResult } from './liveness';
+import { engineUnavailable } from './face-errors';
 
 const WORKER_FILE = fileURLToPath(new URL('./face-worker.mjs', import.meta.url));
 
@@ -49,20 +45,15 @@ function isWorkerMessage(value: unknown): value is WorkerMessage {
   );
 }
 
-export class FacePool implements FaceService {
-  readonly threshold: number;
-  readonly descriptorVersion: string;
+export class FacePool extends FaceServiceBase {
   readonly threads: number;
   private readonly pool: Piscina;
-  private readonly burst: Partial<BurstOptions>;
-  private readonly warmed: Promise<void>;
-  private closed = false;
+  /** Resolves once every worker has loaded and warmed the models. */
+  protected readonly loading: Promise<void>;
 
   constructor(options: FacePoolOptions = {}) {
     const resolved = resolveFaceOptions(options);
-    this.threshold = resolved.matchThreshold;
-    this.descriptorVersion = descriptorVersionOf(resolved.core);
-    this.burst = resolved.burst;
+    super(resolved);
     this.threads = options.threads ?? defaultThreadCount();
     if (!Number.isInteger(this.threads) || this.threads < 1) {
       throw new TypeError(`Opção inválida do motor facial: threads=${options.threads}`);
@@ -75,8 +66,8 @@ export class FacePool implements FaceService {
       maxQueue: options.maxQueue ?? this.threads * 64,
       workerData: { faceCoreOptions: resolved.core },
     });
-    this.warmed = this.waitForWorkers(options.readyTimeoutMs ?? 120_000);
-    this.warmed.catch(() => undefined);
+    this.loading = this.waitForWorkers(options.readyTimeoutMs ?? 120_000);
+    this.loading.catch(() => undefined);
   }
 
   private waitForWorkers(timeoutMs: number): Promise<void> {
@@ -109,39 +100,18 @@ export class FacePool implements FaceService {
     });
   }
 
-  /** Resolves once every worker has loaded and warmed the models. */
-  async ready(): Promise<void> {
-    try {
-      await this.warmed;
-    } catch (error) {
-      throw engineUnavailable(error);
-    }
-  }
-
-  async analyze(image: Uint8Array): Promise<FaceAnalysis> {
-    if (this.closed) throw faceError('FACE_ENGINE_UNAVAILABLE');
-    await this.ready();
+  protected async runCore(image: Uint8Array): Promise<CoreResult> {
     // A private copy travels by transfer: no second copy on the way, and the
     // caller's buffer (maybe a slice of Node's shared pool) is left alone.
     const copy = new Uint8Array(image);
-    let result: CoreResult;
     try {
-      result = (await this.pool.run(
+      return (await this.pool.run(
         { type: 'analyze', image: copy },
         { transferList: [copy.buffer] },
       )) as CoreResult;
     } catch (error) {
       throw engineUnavailable(error);
     }
-    return unwrapCoreResult(result);
-  }
-
-  compare(a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison {
-    return compareFaces(a, b, this.threshold);
-  }
-
-  checkBurst(faces: readonly FaceAnalysis[]): BurstResult {
-    return evaluateBurst(faces, this.threshold, this.burst);
   }
 
   /** Lets running and queued analyses finish, then stops the workers. */

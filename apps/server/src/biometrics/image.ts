@@ -5,6 +5,7 @@
  * along in the file (EXIF with GPS, an HTML or script polyglot, trailing
  * data) is left behind (ASVS 12.x, LGPD minimisation).
  */
+import { errorCatalogue } from '@exame/shared';
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../lib/app-error';
 
@@ -32,35 +33,45 @@ export type NormalisedImage = {
   sourceFormat: ImageFormat;
 };
 
-const MESSAGES = {
-  IMAGE_INVALID: 'O arquivo enviado não é uma imagem válida.',
-  IMAGE_UNSUPPORTED_TYPE: 'Formato de imagem não suportado. Envie uma foto JPEG, PNG ou WebP.',
-} as const;
+/**
+ * The errors of the image intake (face captures and exam photos). Server-only:
+ * no screen branches on these codes, the web shows the `Error` text as sent.
+ * The size texts sent name the limit of the route (see below).
+ */
+export const IMAGE_ERRORS = errorCatalogue({
+  IMAGE_INVALID: { status: 400, message: 'O arquivo enviado não é uma imagem válida.' },
+  IMAGE_UNSUPPORTED_TYPE: {
+    status: 415,
+    message: 'Formato de imagem não suportado. Envie uma foto JPEG, PNG ou WebP.',
+  },
+  IMAGE_TOO_LARGE: { status: 413, message: 'A imagem é grande demais.' },
+  IMAGE_TOO_MANY_PIXELS: { status: 413, message: 'A resolução da imagem é alta demais.' },
+});
 
 export function imageInvalid(): AppError {
-  return new AppError('IMAGE_INVALID', MESSAGES.IMAGE_INVALID, 400);
+  return AppError.from(IMAGE_ERRORS, 'IMAGE_INVALID');
 }
 
 function tooLarge(maxBytes: number): AppError {
   const mib = Math.floor((maxBytes / (1024 * 1024)) * 10) / 10;
-  return new AppError(
+  return AppError.from(
+    IMAGE_ERRORS,
     'IMAGE_TOO_LARGE',
-    `A imagem é grande demais. Envie uma imagem de até ${mib.toLocaleString('pt-BR')} MB.`,
-    413,
+    `${IMAGE_ERRORS.IMAGE_TOO_LARGE.message} Envie uma imagem de até ${mib.toLocaleString('pt-BR')} MB.`,
   );
 }
 
 function tooManyPixels(maxPixels: number): AppError {
   const mp = Math.floor(maxPixels / 100_000) / 10;
-  return new AppError(
+  return AppError.from(
+    IMAGE_ERRORS,
     'IMAGE_TOO_MANY_PIXELS',
-    `A resolução da imagem é alta demais. Envie uma imagem de até ${mp.toLocaleString('pt-BR')} megapixels.`,
-    413,
+    `${IMAGE_ERRORS.IMAGE_TOO_MANY_PIXELS.message} Envie uma imagem de até ${mp.toLocaleString('pt-BR')} megapixels.`,
   );
 }
 
 function unsupported(): AppError {
-  return new AppError('IMAGE_UNSUPPORTED_TYPE', MESSAGES.IMAGE_UNSUPPORTED_TYPE, 415);
+  return AppError.from(IMAGE_ERRORS, 'IMAGE_UNSUPPORTED_TYPE');
 }
 
 /** Magic numbers of the three accepted formats; anything else is refused. */

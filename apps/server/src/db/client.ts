@@ -11,7 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index';
 
@@ -52,6 +52,24 @@ function loggerOf(target: DatabaseTarget) {
   return observe ? { logQuery: (query: string) => observe(query) } : false;
 }
 
+/** The handle of an opened database: the same shape for both drivers. */
+function handleOf(
+  kind: DatabaseHandle['kind'],
+  db: Database,
+  migrate: () => Promise<void>,
+  close: () => Promise<void>,
+): DatabaseHandle {
+  return {
+    kind,
+    db,
+    migrate,
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close,
+  };
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'pglite') {
     let location: string | undefined;
@@ -62,15 +80,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const client = location ? new PGlite(location) : new PGlite();
     await client.waitReady;
     const db = drizzlePglite({ client, schema, casing: 'snake_case', logger: loggerOf(target) });
-    return {
-      kind: 'pglite',
-      db: db as unknown as Database,
-      migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
-      ping: async () => {
-        await db.execute(sql`select 1`);
-      },
-      close: () => client.close(),
-    };
+    return handleOf(
+      'pglite',
+      db as unknown as Database,
+      () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+      () => client.close(),
+    );
   }
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -79,15 +94,25 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case', logger: loggerOf(target) });
-  return {
-    kind: 'postgres',
-    db: db as unknown as Database,
-    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
-    ping: async () => {
-      await db.execute(sql`select 1`);
-    },
-    close: () => pool.end(),
-  };
+  return handleOf(
+    'postgres',
+    db as unknown as Database,
+    () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+    () => pool.end(),
+  );
+}
+
+/** Deletes the rows of `table` that `where` selects; returns how many (the drivers count apart). */
+export async function deleteRows(
+  db: Executor,
+  table: PgTable,
+  where: SQL | undefined,
+): Promise<number> {
+  const removed = await db
+    .delete(table)
+    .where(where)
+    .returning({ one: sql`1` });
+  return removed.length;
 }
 
 /** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */

@@ -9,10 +9,14 @@
  * Runs at start before the server listens; a marker in `settings` makes
  * later starts skip the walk over the files.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Database } from './client';
-import { biometricTemplates, settings } from './schema/index';
 import { fileAad, templateAad, type FileStorage } from '../lib/file-storage';
+import {
+  listSealedTemplates,
+  readSetting,
+  resealTemplate,
+  writeSetting,
+} from './sealed-data-upgrade.repository';
 
 const MARKER = 'sealed_data_format';
 const CURRENT = 2;
@@ -23,31 +27,17 @@ export async function upgradeSealedData(
   db: Database,
   files: FileStorage,
 ): Promise<SealedUpgradeResult> {
-  const [marker] = await db.select().from(settings).where(eq(settings.key, MARKER)).limit(1);
-  if (marker?.value === CURRENT) return { templates: 0, files: 0, skipped: true };
+  if ((await readSetting(db, MARKER)) === CURRENT) return { templates: 0, files: 0, skipped: true };
 
   let templates = 0;
-  const rows = await db
-    .select({
-      id: biometricTemplates.id,
-      unit: biometricTemplates.federativeUnit,
-      cpf: biometricTemplates.cpf,
-      sealed: biometricTemplates.templateSealed,
-    })
-    .from(biometricTemplates);
-  for (const row of rows) {
+  for (const row of await listSealedTemplates(db)) {
     const purpose = templateAad(row.unit, row.cpf);
     const stored = Buffer.from(row.sealed, 'base64');
     if (files.isCurrent(stored, purpose)) continue;
     const plain = files.openLegacy(stored);
     // Neither format opens it: left as it is; its verification asks for a new enrolment.
     if (!plain) continue;
-    await db
-      .update(biometricTemplates)
-      .set({ templateSealed: files.seal(plain, purpose).toString('base64') })
-      .where(
-        and(eq(biometricTemplates.id, row.id), eq(biometricTemplates.templateSealed, row.sealed)),
-      );
+    await resealTemplate(db, row, files.seal(plain, purpose).toString('base64'));
     templates += 1;
   }
 
@@ -61,9 +51,6 @@ export async function upgradeSealedData(
     upgradedFiles += 1;
   }
 
-  await db
-    .insert(settings)
-    .values({ key: MARKER, value: CURRENT })
-    .onConflictDoUpdate({ target: settings.key, set: { value: CURRENT, updatedAt: new Date() } });
+  await writeSetting(db, MARKER, CURRENT);
   return { templates, files: upgradedFiles, skipped: false };
 }

@@ -1,5 +1,23 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { BuildTestAppOptions } from '../../test/helper';
 import { errorSerializer, maskPersonalData, sanitizeUrl } from './log-safety';
+
+/** The app on a fresh database, with the server's own logger at `info`, writing into `lines`. */
+async function appWithLog(beforeReady?: BuildTestAppOptions['beforeReady']) {
+  const { loggerOptions } = await import('../app');
+  const { buildTestApp, testConfig } = await import('../../test/helper');
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const logger = { ...(loggerOptions(testConfig({ logLevel: 'info' })) as object), stream };
+  const t = await buildTestApp({ logger: logger as never, beforeReady });
+  return { ...t, lines };
+}
 
 describe('request addresses in the logs', () => {
   it('masks CPFs, e-mails and drops signatures and tokens', () => {
@@ -29,27 +47,48 @@ describe('request addresses in the logs', () => {
 
 describe('the server log', () => {
   it('never carries a CPF from a request address', async () => {
-    const { Writable } = await import('node:stream');
-    const { buildApp, loggerOptions } = await import('../app');
-    const { createTestDatabase, testConfig } = await import('../../test/helper');
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const database = await createTestDatabase();
-    const config = testConfig({ logLevel: 'info' });
-    const logger = { ...(loggerOptions(config) as object), stream };
-    const app = await buildApp({ config, database, logger: logger as never });
-    await app.ready();
+    const { app, close, lines } = await appWithLog();
     await app.inject({ method: 'GET', url: '/api/User/cpf/52998224725' });
-    await app.close();
-    await database.drop();
+    await close();
     const text = lines.join('');
     expect(text).toContain('/api/User/cpf/***.982.247-**');
     expect(text).not.toContain('52998224725');
+  });
+});
+
+describe('a database failure on a route', () => {
+  it('answers a plain 500 and is logged without the values of its query', async () => {
+    const { sql } = await import('drizzle-orm');
+    const t = await appWithLog((app) => {
+      // A real query that fails in the database, with a CPF and an e-mail as its parameters.
+      app.get('/api/test/db-failure', { config: { access: 'public' } }, async () => {
+        await app.database.db.execute(
+          sql`select ${'maria.souza@detran.df.gov.br'}::text as email, ${'52998224725'}::int as cpf`,
+        );
+        return { ok: true };
+      });
+    });
+    const { lines } = t;
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/api/test/db-failure' });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({
+        Error: 'Ocorreu um erro inesperado. Tente novamente em breve.',
+        code: 'INTERNAL_ERROR',
+      });
+    } finally {
+      await t.close();
+    }
+    const failure = lines.find((line) => line.includes('request failed'));
+    expect(failure).toBeDefined();
+    // The database's own words are kept (what failed, and where), its values are not.
+    expect(failure).toContain('Failed query');
+    expect(failure).toContain('params: [oculto]');
+    expect(failure).toContain('out of range');
+    expect(failure).toContain('***.982.247-**');
+    const text = lines.join('');
+    expect(text).not.toContain('52998224725');
+    expect(text).not.toContain('maria.souza');
   });
 });
 
@@ -126,21 +165,7 @@ describe('errors in the logs', () => {
   });
 
   it('goes through the server logger', async () => {
-    const { Writable } = await import('node:stream');
-    const { buildApp, loggerOptions } = await import('../app');
-    const { createTestDatabase, testConfig } = await import('../../test/helper');
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const database = await createTestDatabase();
-    const config = testConfig({ logLevel: 'info' });
-    const logger = { ...(loggerOptions(config) as object), stream };
-    const app = await buildApp({ config, database, logger: logger as never });
-    await app.ready();
+    const { app, close, lines } = await appWithLog();
     const error = Object.assign(
       new Error('Failed query: select 1\nparams: 52998224725,ana@x.gov.br'),
       {
@@ -148,8 +173,7 @@ describe('errors in the logs', () => {
       },
     );
     app.log.error({ err: error }, 'request failed');
-    await app.close();
-    await database.drop();
+    await close();
     const text = lines.join('');
     expect(text).toContain('request failed');
     expect(text).toContain('params: [oculto]');

@@ -5,13 +5,12 @@
  * accounts, CPFs) are stored only as keyed pseudonyms.
  *
  * Sign-in throttling has its own shape (growing waits, reset on success) and
- * lives in modules/auth/login-throttle.ts.
+ * lives in modules/auth/login-throttle.ts. The SQL is in rate-limit.repository.ts.
  */
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client';
-import { rateLimits } from '../db/schema/index';
 import { AppError } from './app-error';
 import type { Pseudonymizer } from './pseudonym';
+import { countHit } from './rate-limit.repository';
 
 export type RateLimitRule = {
   /** Part of the stored key; rules with different names never share a counter. */
@@ -22,8 +21,14 @@ export type RateLimitRule = {
 
 /** The limits of the product, in one place so that the README and the tests read the same numbers. */
 export const RATE_LIMITS = {
-  /** Reset and register links: a person needs a few, an enumerator needs thousands. */
+  /**
+   * Reset and register links: a person needs a few, an enumerator needs
+   * thousands. Before the reply, per address and per value typed (the same
+   * work whatever the value names); after it, in the worker that looks the
+   * account up, per account, whether it was named by e-mail or by CPF.
+   */
   linkPerIp: { name: 'link-ip', limit: 10, windowMs: 15 * 60_000 },
+  linkPerValue: { name: 'link-value', limit: 3, windowMs: 15 * 60_000 },
   linkPerAccount: { name: 'link-account', limit: 3, windowMs: 15 * 60_000 },
   /** Setting a password with a link (each try is an argon2id hash). */
   passwordPerIp: { name: 'password-ip', limit: 10, windowMs: 15 * 60_000 },
@@ -39,9 +44,21 @@ export const RATE_LIMITS = {
 export type RateLimitName = keyof typeof RATE_LIMITS;
 export type RateLimitOverrides = Partial<Record<RateLimitName, Pick<RateLimitRule, 'limit'>>>;
 
+export type HitOptions = {
+  now?: Date;
+  /** The transaction to count in (work that runs in one); the limiter's database otherwise. */
+  db?: Executor;
+};
+
 export type RateLimiter = {
   /** Counts one hit of `subject` under the named rule; throws 429 RATE_LIMITED past the limit. */
-  hit(name: RateLimitName, subject: string, now?: Date): Promise<void>;
+  hit(name: RateLimitName, subject: string, options?: HitOptions): Promise<void>;
+  /** Counts one hit and tells whether it was within the limit (for work with no one to answer). */
+  tryHit(
+    name: RateLimitName,
+    subject: string,
+    options?: HitOptions,
+  ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
 };
 
 /** `overrides` change a limit (tests that make many calls on purpose); the window stays. */
@@ -50,30 +67,25 @@ export function createRateLimiter(
   pseudonym: Pseudonymizer,
   overrides: RateLimitOverrides = {},
 ): RateLimiter {
+  const tryHit: RateLimiter['tryHit'] = async (name, subject, options = {}) => {
+    const now = options.now ?? new Date();
+    const rule = { ...RATE_LIMITS[name], ...overrides[name] };
+    const key = `${rule.name}:${pseudonym(subject)}`;
+    const row = await countHit(options.db ?? db, key, now, rule.windowMs);
+    if (!row || row.hits <= rule.limit) return { allowed: true };
+    const retryAfter = Math.ceil(
+      (row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000,
+    );
+    return { allowed: false, retryAfterSeconds: Math.max(1, retryAfter) };
+  };
   return {
-    async hit(name, subject, now = new Date()) {
-      const rule = { ...RATE_LIMITS[name], ...overrides[name] };
-      const key = `${rule.name}:${pseudonym(subject)}`;
-      const expired = new Date(now.getTime() - rule.windowMs).toISOString();
-      const stale = sql`${rateLimits.windowStart} <= ${expired}::timestamptz`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, windowStart: now, hits: 1 })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            windowStart: sql`case when ${stale} then ${now.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
-            hits: sql`case when ${stale} then 1 else ${rateLimits.hits} + 1 end`,
-          },
-        })
-        .returning({ hits: rateLimits.hits, windowStart: rateLimits.windowStart });
-      if (!row || row.hits <= rule.limit) return;
-      const retryAfter = Math.ceil(
-        (row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000,
-      );
+    tryHit,
+    async hit(name, subject, options) {
+      const result = await tryHit(name, subject, options);
+      if (result.allowed) return;
       throw AppError.of('RATE_LIMITED', 429).withHeader(
         'retry-after',
-        String(Math.max(1, retryAfter)),
+        String(result.retryAfterSeconds),
       );
     },
   };

@@ -13,6 +13,12 @@ export const signedAccessQuery = z.object({
   signature: z.string().min(10).max(100),
 });
 
+/**
+ * Who opens a signed address (the actor of a signed route): the viewer it was
+ * made for, vouched by its signature and expiry.
+ */
+export type SignedViewer = z.infer<typeof signedAccessQuery>;
+
 /** The address of `path` for `viewer`, signed for `route` only (see FileStorage.signAccess). */
 export function signedPath(
   files: Pick<FileStorage, 'signAccess'>,

@@ -8,10 +8,14 @@
  * Conventions shared with the report: a local's identifier is written as the
  * delivery system sends it (`DEMO.POSTO01`), and an exam's scheduling local
  * carries a room suffix after a dash (`DEMO.POSTO01-S2`).
+ *
+ * Seed scripts generate data and write their SQL here directly: they are the
+ * one exception, with db/, to the rule that SQL lives in *.repository.ts files
+ * (checked by scripts/check-imports.mjs).
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../client';
+import { selectRows, type Database } from '../client';
 import { schedulingLocals } from '../schema/index';
 
 export const DEMO_LOCALS: ReadonlyArray<{
@@ -130,6 +134,15 @@ function sqlTextArray(values: readonly string[]) {
   return sql.raw(
     `ARRAY[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(',')}]::text[]`,
   );
+}
+
+/** How many exams the unit already has (the demo seed numbers new ones after them). */
+export async function countDemoExams(db: Database, unit: string): Promise<number> {
+  const [row] = await selectRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from exams where federative_unit = ${unit}`,
+  );
+  return row?.n ?? 0;
 }
 
 /** Inserts `exams` exams; returns how many rows were written. */

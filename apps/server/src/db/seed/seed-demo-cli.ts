@@ -2,13 +2,19 @@
  * `npm run seed:demo -- --exams N [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--unit DEMO] [--photos 20]`:
  * adds N realistic exams (default 1 000) to the configured database, after the
  * ones already there, with service posts, status history and occurrences.
+ * The SQL is in demo-exams.ts.
  */
-import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../config/env';
-import { openDatabase, selectRows, targetFromConfig } from '../client';
+import { openDatabase, targetFromConfig } from '../client';
 import path from 'node:path';
 import { createFileStorage, resolveFileKey } from '../../lib/file-storage';
-import { seedDemoExams, seedDemoHistory, seedDemoLocals, seedDemoPhotos } from './demo-exams';
+import {
+  countDemoExams,
+  seedDemoExams,
+  seedDemoHistory,
+  seedDemoLocals,
+  seedDemoPhotos,
+} from './demo-exams';
 import { ensureReferenceData } from './reference-data';
 
 function option(name: string): string | undefined {
@@ -46,10 +52,7 @@ try {
   await handle.migrate();
   await ensureReferenceData(handle.db);
   await seedDemoLocals(handle.db, unit);
-  const [existing] = await selectRows<{ n: number }>(
-    handle.db,
-    sql`select count(*)::int as n from exams where federative_unit = ${unit}`,
-  );
+  const existing = await countDemoExams(handle.db, unit);
   const started = Date.now();
   const batch = 200_000;
   let written = 0;
@@ -60,7 +63,7 @@ try {
       from,
       to,
       unit,
-      offset: (existing?.n ?? 0) + done,
+      offset: existing + done,
       seed: ((done / batch) % 100) / 100,
     });
     process.stdout.write(`\r${written} exames inseridos...`);

@@ -12,11 +12,12 @@ export type LinkWorkerDeps = {
   config: AppConfig;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** The per-account limit of link requests is counted by the worker, once the account is known. */
+  limiter: RateLimiter;
 };
 
 export type IdentityDeps = LinkWorkerDeps & {
   hasher: PasswordHasher;
-  limiter: RateLimiter;
   /** The queue of reset and register link requests (see password-links.service.ts). */
   linkRequests: { kick(): void };
 };

@@ -10,11 +10,16 @@
  * that locks the counters: N parallel guesses cannot all read "not blocked"
  * and then all verify (they would get N tries where the limit is 5). A
  * success gives the attempt back. Counters live in the database so every
- * instance sees the same numbers.
+ * instance sees the same numbers (their SQL is in auth.repository.ts).
  */
-import { inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
-import { loginThrottle } from '../../db/schema/index';
+import {
+  deleteThrottleKey,
+  ensureThrottleKeys,
+  giveBackAttempt,
+  lockThrottleRows,
+  setThrottleFailures,
+} from './auth.repository';
 
 export type ThrottleSettings = {
   failureFactor: number;
@@ -54,16 +59,8 @@ export async function reserveAttempt(
   const ordered = [...keys].sort((a, b) => a.key.localeCompare(b.key));
   const names = ordered.map((item) => item.key);
   return db.transaction(async (tx) => {
-    await tx
-      .insert(loginThrottle)
-      .values(names.map((key) => ({ key, failures: 0, lastFailureAt: now })))
-      .onConflictDoNothing();
-    const rows = await tx
-      .select()
-      .from(loginThrottle)
-      .where(inArray(loginThrottle.key, names))
-      .orderBy(loginThrottle.key)
-      .for('update');
+    await ensureThrottleKeys(tx, names, now);
+    const rows = await lockThrottleRows(tx, names);
     const blockedUntil = rows
       .map((row) => row.lockedUntil)
       .filter((until): until is Date => until !== null && until > now)
@@ -75,14 +72,11 @@ export async function reserveAttempt(
       const previous = row && row.lastFailureAt.getTime() >= resetBefore ? row.failures : 0;
       const failures = previous + 1;
       const wait = waitFor(failures, factor, settings);
-      await tx
-        .update(loginThrottle)
-        .set({
-          failures,
-          lastFailureAt: now,
-          lockedUntil: wait > 0 ? new Date(now.getTime() + wait) : null,
-        })
-        .where(sql`${loginThrottle.key} = ${key}`);
+      await setThrottleFailures(tx, key, {
+        failures,
+        lastFailureAt: now,
+        lockedUntil: wait > 0 ? new Date(now.getTime() + wait) : null,
+      });
     }
     return { admitted: true, keys: ordered };
   });
@@ -95,21 +89,12 @@ export async function reserveAttempt(
 export async function releaseAttempt(db: Database, keys: readonly ThrottleKey[]): Promise<void> {
   await db.transaction(async (tx) => {
     for (const { key, factor } of keys) {
-      if (!key.startsWith('ip:')) {
-        await resetKey(tx, key);
-        continue;
-      }
-      await tx
-        .update(loginThrottle)
-        .set({
-          failures: sql`greatest(${loginThrottle.failures} - 1, 0)`,
-          lockedUntil: sql`case when ${loginThrottle.failures} - 1 >= ${factor} then ${loginThrottle.lockedUntil} else null end`,
-        })
-        .where(sql`${loginThrottle.key} = ${key}`);
+      if (key.startsWith('ip:')) await giveBackAttempt(tx, key, factor);
+      else await resetKey(tx, key);
     }
   });
 }
 
 export async function resetKey(db: Executor, key: string): Promise<void> {
-  await db.delete(loginThrottle).where(sql`${loginThrottle.key} = ${key}`);
+  await deleteThrottleKey(db, key);
 }

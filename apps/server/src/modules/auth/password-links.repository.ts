@@ -1,6 +1,6 @@
 /** SQL for one-time password links and the queue of link requests. */
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { deleteRows, selectRows, type Executor } from '../../db/client';
 import { passwordLinkRequests, passwordLinks } from '../../db/schema/index';
 
 export type LinkPurpose = 'reset' | 'register';
@@ -118,4 +118,9 @@ export async function recordLinkRequestFailure(
     .where(
       and(eq(passwordLinkRequests.id, id), sql`${passwordLinkRequests.attempts} >= ${maxAttempts}`),
     );
+}
+
+/** Retention: requests queued before `before` (a day-old one will never be worked off). */
+export async function deleteLinkRequestsBefore(db: Executor, before: Date): Promise<number> {
+  return deleteRows(db, passwordLinkRequests, lt(passwordLinkRequests.requestedAt, before));
 }

@@ -15,6 +15,7 @@ import {
 import { isCommonPassword } from '@exame/shared/common-passwords';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { coalescedRuns } from '../../lib/coalesced-runs';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { insertActivity } from '../activity/activity.repository';
 import { passwordLinkMessage } from '../mail/mailer';
@@ -52,14 +53,17 @@ export function passwordPagePath(purpose: LinkPurpose, cpf: string, token: strin
   return `/${page}/${cpf}#token=${token}`;
 }
 
-/** Voids the user's older links, stores a new one and queues its e-mail, in the caller's transaction. */
+/**
+ * Voids the user's older links, stores a new one and queues its e-mail, in
+ * the caller's transaction (`deps.tx`), for `user`.
+ */
 export async function issuePasswordLink(
-  deps: Pick<IdentityDeps, 'config' | 'mailer'>,
-  tx: Executor,
+  deps: Pick<IdentityDeps, 'config' | 'mailer'> & { tx: Executor },
   user: Pick<UserRow, 'id' | 'name' | 'email' | 'cpf'>,
-  purpose: LinkPurpose,
-  now: Date = new Date(),
+  input: { purpose: LinkPurpose; now?: Date },
 ): Promise<void> {
+  const { tx } = deps;
+  const { purpose, now = new Date() } = input;
   await voidOpenLinks(tx, user.id, now);
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + PASSWORD_LINK_TTL_MS);
@@ -83,7 +87,7 @@ export async function issuePasswordLink(
   );
 }
 
-/** The account a request names, by e-mail or CPF; the limit key is the same normalised value. */
+/** The value a request names an account by, e-mail or CPF, normalised (the key of its door limit). */
 function normaliseLinkValue(value: string): string {
   const trimmed = value.trim();
   return trimmed.includes('@') ? trimmed.toLowerCase() : stripCpf(trimmed);
@@ -96,9 +100,11 @@ async function findByEmailOrCpf(db: Executor, value: string): Promise<UserRow | 
 
 /**
  * `POST /api/User/reset/{value}` and `POST api/User/verifyEmail/{value}`.
- * The request only counts against the limits and joins the queue: the same
- * statements whatever the account, so neither the answer nor its timing says
- * whether it exists. The account is looked up after the answer, by the worker.
+ * The request only counts against the limits of the address and of the value
+ * typed, and joins the queue: the same statements whatever the account, so
+ * neither the answer nor its timing says whether it exists. The account is
+ * looked up after the answer, by the worker, which also counts the request
+ * against the account's own limit.
  */
 export async function requestPasswordLink(
   deps: IdentityDeps,
@@ -106,7 +112,7 @@ export async function requestPasswordLink(
 ): Promise<void> {
   const value = normaliseLinkValue(input.value);
   await deps.limiter.hit('linkPerIp', input.ip);
-  await deps.limiter.hit('linkPerAccount', value);
+  await deps.limiter.hit('linkPerValue', value);
   await insertLinkRequest(deps.db, { kind: input.kind, value });
   deps.linkRequests.kick();
 }
@@ -114,7 +120,9 @@ export async function requestPasswordLink(
 /**
  * Reset sends a reset link to an enabled account; register sends the register
  * link again to an enabled account that has no password yet; anything else
- * sends nothing.
+ * sends nothing. Every request that names an account counts against that
+ * account's limit, whether it named it by e-mail or by CPF; past the limit
+ * nothing is sent (the answer went out already, the same for every account).
  */
 async function fulfilLinkRequest(
   deps: LinkWorkerDeps,
@@ -122,11 +130,18 @@ async function fulfilLinkRequest(
   request: LinkRequestRow,
 ): Promise<void> {
   const user = await findByEmailOrCpf(tx, request.value);
+  if (!user) return;
+  const limit = await deps.limiter.tryHit('linkPerAccount', user.id, { db: tx });
+  if (!limit.allowed) {
+    deps.log.info(
+      { event: 'link_request_limited', requestId: request.id },
+      'pedido de link acima do limite da conta: nada enviado',
+    );
+    return;
+  }
   const eligible =
-    user !== undefined &&
-    user.registerStatus === 'enabled' &&
-    (request.kind === 'reset' || user.passwordHash === null);
-  if (user && eligible) await issuePasswordLink(deps, tx, user, request.kind);
+    user.registerStatus === 'enabled' && (request.kind === 'reset' || user.passwordHash === null);
+  if (eligible) await issuePasswordLink({ ...deps, tx }, user, { purpose: request.kind });
 }
 
 const MAX_REQUEST_ATTEMPTS = 5;
@@ -139,8 +154,6 @@ const POLL_INTERVAL_MS = 30_000;
  * removal from the queue; a failure puts it back, up to five times.
  */
 export function createLinkRequestWorker(deps: LinkWorkerDeps, options: { auto: boolean }) {
-  let running: Promise<void> | undefined;
-  let again = false;
   let timer: NodeJS.Timeout | undefined;
 
   async function processOne(): Promise<boolean> {
@@ -161,50 +174,32 @@ export function createLinkRequestWorker(deps: LinkWorkerDeps, options: { auto: b
     });
   }
 
-  async function drain(): Promise<void> {
-    let processed = 0;
-    while (await processOne()) processed += 1;
-    if (processed > 0) await deps.mailer.flush(deps.db);
-  }
-
-  const run = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
+  const runs = coalescedRuns(async () => {
+    try {
+      let processed = 0;
+      while (await processOne()) processed += 1;
+      if (processed > 0) await deps.mailer.flush(deps.db);
+    } catch (error) {
+      deps.log.error(
+        { reason: error instanceof Error ? error.name : 'erro' },
+        'falha ao processar os pedidos de link de senha',
+      );
     }
-    running = (async () => {
-      do {
-        again = false;
-        await drain();
-      } while (again);
-    })()
-      .catch((error: unknown) =>
-        deps.log.error(
-          { reason: error instanceof Error ? error.name : 'erro' },
-          'falha ao processar os pedidos de link de senha',
-        ),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
+  });
 
   return {
     /** Schedules a run after the current answer is on its way. */
     kick(): void {
       if (!options.auto) return;
-      setImmediate(() => void run());
+      setImmediate(() => void runs.run());
     },
     /** Processes everything queued now (tests and the poller). */
-    run,
+    run: runs.run,
     /** Resolves once no run is in progress. */
-    async idle(): Promise<void> {
-      while (running) await running;
-    },
+    idle: runs.idle,
     start(): void {
       if (!options.auto || timer) return;
-      timer = setInterval(() => void run(), POLL_INTERVAL_MS);
+      timer = setInterval(() => void runs.run(), POLL_INTERVAL_MS);
       timer.unref();
     },
     stop(): void {

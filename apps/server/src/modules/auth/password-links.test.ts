@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/client';
 import { ensureReferenceData } from '../../db/seed/reference-data';
+import { RATE_LIMITS } from '../../lib/rate-limit';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helper';
 import { lastMailTo, seedSignedIn, seedUser } from '../../../test/identity';
 
@@ -227,6 +228,23 @@ describe('password links', () => {
       statuses.push((await requestReset('mesma.conta@teste.gov.br')).statusCode);
     }
     expect(statuses).toEqual([202, 202, 202, 429]);
+  });
+
+  it('the per-account limit is one for the account, whether it is named by e-mail or by CPF', async () => {
+    const user = await seedUser(t.app);
+    // Alternating the two, each typed value stays within its own limit: every answer is the same.
+    const statuses = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      statuses.push((await requestReset(attempt % 2 === 0 ? user.email : user.cpf)).statusCode);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 202]);
+    // The worker, which knows the account, sends as many links as the account's limit, no more.
+    await t.app.identity.linkRequests.run();
+    const [sent] = await selectRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from mail_outbox where recipient = ${user.email}`,
+    );
+    expect(sent?.n).toBe(RATE_LIMITS.linkPerAccount.limit);
   });
 
   it('setting a password checks the link before hashing, and is limited per CPF', async () => {

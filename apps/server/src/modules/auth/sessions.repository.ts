@@ -1,5 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { deleteRows, type Executor } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
 
 export async function insertSession(
@@ -49,4 +49,13 @@ export async function revokeUserSessions(
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/** Retention: sessions that expired or were revoked before `endedBefore`. */
+export async function deleteEndedSessions(db: Executor, endedBefore: Date): Promise<number> {
+  return deleteRows(
+    db,
+    sessions,
+    or(lt(sessions.expiresAt, endedBefore), lt(sessions.revokedAt, endedBefore)),
+  );
 }

@@ -1,6 +1,6 @@
 /** SQL for trusted devices: browsers where a user signed in (only the token's hash is stored). */
 import { and, eq, gt, lt } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { deleteRows, type Executor } from '../../db/client';
 import { trustedDevices } from '../../db/schema/index';
 
 /** The user a live device token belongs to, or undefined. */
@@ -37,9 +37,5 @@ export async function upsertTrustedDevice(
 }
 
 export async function deleteExpiredDevices(db: Executor, now: Date): Promise<number> {
-  const removed = await db
-    .delete(trustedDevices)
-    .where(lt(trustedDevices.expiresAt, now))
-    .returning({ tokenHash: trustedDevices.tokenHash });
-  return removed.length;
+  return deleteRows(db, trustedDevices, lt(trustedDevices.expiresAt, now));
 }

@@ -4,17 +4,18 @@
  */
 import {
   deviceIdSchema,
+  enrolmentSchema,
+  enrolRequestSchema,
   enrolResponseSchema,
   errorBodySchema,
-  FACE_BURST_MAX_FRAMES,
   FACE_BURST_MAX_PICTURES,
   FACE_BURST_MIN_PICTURES,
-  FACE_CAPTURE_MAX_CHARS,
+  faceCpfSchema,
   FACE_ENROL_BODY_LIMIT,
-  FACE_ENROL_IMAGE_MAX_CHARS,
   FACE_ENROL_MAX_IMAGES,
   FACE_VERIFY_BODY_LIMIT,
   ROLES,
+  verifyRequestSchema,
   verifyResponseSchema,
 } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
@@ -41,20 +42,6 @@ const errors = {
   422: errorBodySchema,
   503: errorBodySchema,
 };
-/** Base64 of an image, with or without its data-URL prefix, up to `maxChars`. */
-const picture = (maxChars: number) =>
-  z
-    .string()
-    .min(16, 'Envie a imagem capturada.')
-    .max(
-      maxChars,
-      `A imagem é grande demais (máximo de ${Math.floor((maxChars * 3) / 4 / 1024)} KB).`,
-    );
-const capture = picture(FACE_CAPTURE_MAX_CHARS);
-const enrolImage = picture(FACE_ENROL_IMAGE_MAX_CHARS);
-const cpf = z.string().trim().min(11).max(14);
-/** The caller's unit; another one is refused (403 FACE_UNIT_MISMATCH), absent means the caller's. */
-const uf = z.string().max(4).optional();
 /** Other headers pass untouched; `x-device-id`, when sent, follows the rule of the body field. */
 const deviceHeaders = z.looseObject({ 'x-device-id': deviceIdSchema.optional() });
 
@@ -71,18 +58,7 @@ export function biopassRoutes(deps: BiopassDeps) {
         schema: {
           tags: ['biometrics'],
           summary: `Cadastrar o rosto de um usuário da unidade (1 a ${FACE_ENROL_MAX_IMAGES} fotos; ADMIN)`,
-          body: z
-            .object({
-              cpf,
-              image: enrolImage.optional(),
-              images: z.array(enrolImage).min(1).max(FACE_ENROL_MAX_IMAGES).optional(),
-              uf,
-              local: z.string().max(80).nullable().optional(),
-            })
-            .refine((body) => body.image || body.images, {
-              message: 'Envie a imagem capturada.',
-              path: ['image'],
-            }),
+          body: enrolRequestSchema,
           response: {
             201: enrolResponseSchema,
             ...errors,
@@ -113,14 +89,7 @@ export function biopassRoutes(deps: BiopassDeps) {
             'Verificar 1:1 um rosto contra o cadastro do CPF, com a sequência de quadros (apenas no Distrito Federal)',
           description: `\`image\` é a foto verificada e o primeiro quadro da sequência; \`frames\` traz só os demais quadros, na ordem da captura (sem repetir \`image\`). São ${FACE_BURST_MIN_PICTURES} a ${FACE_BURST_MAX_PICTURES} fotos ao todo; com menos a validação é recusada (\`FACE_LIVENESS_REQUIRED\`). \`uf\`, quando enviada, deve ser a unidade do usuário (senão \`403 FACE_UNIT_MISMATCH\`). Responde a decisão (\`verified\`) a todos os perfis; distância, similaridade, limiar e as verificações de vivacidade só a ADMIN e AUDITOR.`,
           headers: deviceHeaders,
-          body: z.object({
-            cpf,
-            image: capture,
-            frames: z.array(capture).max(FACE_BURST_MAX_FRAMES).optional(),
-            uf,
-            local: z.string().max(80).nullable().optional(),
-            deviceId: deviceIdSchema.nullable().optional(),
-          }),
+          body: verifyRequestSchema,
           response: {
             200: verifyResponseSchema,
             ...errors,
@@ -141,15 +110,8 @@ export function biopassRoutes(deps: BiopassDeps) {
         schema: {
           tags: ['biometrics'],
           summary: 'Cadastro facial de um CPF da unidade, com endereços temporários das fotos',
-          params: z.object({ cpf }),
-          response: {
-            200: z.object({
-              cpf: z.string(),
-              enrolledAt: z.string(),
-              captures: z.array(z.object({ url: z.string() })),
-            }),
-            ...errors,
-          },
+          params: z.object({ cpf: faceCpfSchema }),
+          response: { 200: enrolmentSchema, ...errors },
         },
       },
       async (request) => getEnrolment(deps, currentUser(request), request.params),

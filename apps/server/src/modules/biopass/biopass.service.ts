@@ -7,12 +7,14 @@
  */
 import {
   BIOPASS_ERRORS,
+  enrolInconsistentMessage,
   FACE_BURST_MIN_PICTURES,
   FACE_SCORE_ROLES,
   FACE_VALIDATION_SUCCESS,
   FACE_VALIDATION_UNIT,
   isCallerUnit,
   stripCpf,
+  type Enrolment,
   type EnrolResponse,
   type Role,
   type VerifyResponse,
@@ -21,7 +23,7 @@ import { analyzeCapture, analyzeVerificationCaptures } from '../../biometrics/fa
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { RateLimiter } from '../../lib/rate-limit';
-import { signedPath } from '../../lib/signed-access';
+import { signedPath, type SignedViewer } from '../../lib/signed-access';
 import { insertActivity } from '../activity/activity.repository';
 import { findUserInUnit } from '../users/users.repository';
 import {
@@ -86,10 +88,10 @@ export async function enrolFace(
       const a = captures[i];
       const b = captures[j];
       if (a && b && !deps.face.compare(a.analysis, b.analysis).match) {
-        throw new AppError(
+        throw AppError.from(
+          BIOPASS_ERRORS,
           'FACE_ENROL_INCONSISTENT',
-          `As fotos ${i + 1} e ${j + 1} parecem ser de pessoas diferentes. Use fotos da mesma pessoa.`,
-          422,
+          enrolInconsistentMessage(i + 1, j + 1),
         );
       }
     }
@@ -275,7 +277,11 @@ export async function verifyBurst(
 }
 
 /** The enrolment of a CPF with short-lived addresses of its captures (each view is logged when opened). */
-export async function getEnrolment(deps: BiopassDeps, actor: SessionUser, input: { cpf: string }) {
+export async function getEnrolment(
+  deps: BiopassDeps,
+  actor: SessionUser,
+  input: { cpf: string },
+): Promise<Enrolment> {
   const cpf = stripCpf(input.cpf);
   const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
   if (!template) throw AppError.from(BIOPASS_ERRORS, 'BIOMETRIC_NOT_ENROLLED');
@@ -296,9 +302,6 @@ export async function getEnrolment(deps: BiopassDeps, actor: SessionUser, input:
   };
 }
 
-/** Who opens a signed address: the viewer it was made for, vouched by its signature and expiry. */
-export type SignedViewer = { viewer: string; expires: number; signature: string };
-
 /**
  * `GET api/BiopassID/image/{key}` by signed address: the capture's bytes,
  * once the signature (bound to this route, the capture and the viewer) and
@@ -313,7 +316,7 @@ export async function readFaceImage(
   if (
     !deps.files.verifyAccess('face-image', key, access.viewer, access.expires, access.signature)
   ) {
-    throw AppError.forbidden('Endereço da imagem inválido ou expirado. Recarregue a página.');
+    throw AppError.from(BIOPASS_ERRORS, 'FACE_IMAGE_LINK_INVALID');
   }
   const owner = await findTemplateOwnerByImageKey(deps.db, key);
   if (!owner) throw AppError.from(BIOPASS_ERRORS, 'FACE_IMAGE_NOT_FOUND');

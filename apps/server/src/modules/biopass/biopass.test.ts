@@ -133,6 +133,43 @@ describe('api/BiopassID rules decided before the engine runs', () => {
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json().code).toBe('VALIDATION_ERROR');
   });
+
+  it('x-device-id follows the rule of the body field, and a valid one is what the record keeps', async () => {
+    const cpf = nextCpf();
+    const verify = (headers: Record<string, string>, payload: Record<string, unknown> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Verify',
+        headers: { ...dfAdmin.auth, ...headers },
+        payload: { cpf, image: picture, uf: 'DF', ...payload },
+      });
+    for (const device of [`<script>${'x'.repeat(500)}`, 'dispositivo-qualquer', '']) {
+      const refused = await verify({ 'x-device-id': device });
+      expect(refused.statusCode, device).toBe(400);
+      expect(refused.json().code, device).toBe('VALIDATION_ERROR');
+    }
+    expect(
+      (await verify({}, { deviceId: 'dispositivo-qualquer' })).json().code,
+      'the body field',
+    ).toBe('VALIDATION_ERROR');
+    // Refused by the schema: nothing was recorded.
+    expect(
+      await countRows(
+        t,
+        sql`select count(*)::int as n from biometric_verifications where cpf = ${cpf}`,
+      ),
+    ).toBe(0);
+    // A valid one passes the schema and is stored with the refusal that follows (no burst).
+    const device = 'a3e0c9f2-5b1d-4c8e-9f7a-0123456789ab';
+    const recorded = await verify({ 'x-device-id': device });
+    expect(recorded.json().code).toBe('FACE_LIVENESS_REQUIRED');
+    const rows = (
+      (await t.database.db.execute(
+        sql`select device_id from biometric_verifications where cpf = ${cpf}`,
+      )) as unknown as { rows: Array<{ device_id: string | null }> }
+    ).rows;
+    expect(rows).toEqual([{ device_id: device }]);
+  });
 });
 
 describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () => {

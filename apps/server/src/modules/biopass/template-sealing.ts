@@ -4,7 +4,7 @@
  * that a template copied into another person's row no longer opens.
  */
 import { DESCRIPTOR_LENGTH } from '../../biometrics/descriptor';
-import { AppError } from '../../lib/app-error';
+import { faceError } from '../../biometrics/face-errors';
 import { templateAad, type FileStorage } from '../../lib/file-storage';
 
 export type TemplateOwner = { federativeUnit: string; cpf: string };
@@ -40,9 +40,5 @@ export function openTemplate(
   } catch {
     // Falls through to the error below: a damaged template cannot be trusted.
   }
-  throw new AppError(
-    'FACE_TEMPLATE_INVALID',
-    'O modelo biométrico armazenado é inválido. Faça um novo cadastro facial.',
-    500,
-  );
+  throw faceError('FACE_TEMPLATE_INVALID');
 }

@@ -13,6 +13,7 @@ import {
   REPORT_COUNTERS,
   type ExamResult,
   type ExamStatus,
+  type PageQuery,
   type ReportCounter,
   type ReportCounters,
   type ReportScope,
@@ -201,26 +202,50 @@ export type CounterExamRow = {
   contribution: number;
 };
 
-/** Exams of the period with their local id and name; `where` narrows them further. */
-function examsWithLocal(scope: ReportScope, where: SQL, localId?: string): SQL {
+/**
+ * Exams of the period with their local id and name; `join` adds rows of
+ * another table to each exam, `where` narrows them further.
+ */
+function examsWithLocal(
+  scope: ReportScope,
+  options: { join?: SQL; where?: SQL; localId?: string },
+): SQL {
   return sql`from exams e
+    ${options.join ?? sql``}
     cross join lateral (select ${localIdSql(scope, sql`e.scheduling_local`)} as local_id) x
     left join names n on n.local_id = x.local_id
     where ${periodWhere(scope)}
-      and ${where}
-      ${localId === undefined ? sql`` : sql`and x.local_id = ${localId}`}`;
+      ${options.where === undefined ? sql`` : sql`and ${options.where}`}
+      ${options.localId === undefined ? sql`` : sql`and x.local_id = ${options.localId}`}`;
+}
+
+/** One page of `select … from … order by …`, and the totals over every page, side by side. */
+function selectPage<Row, Totals>(
+  db: Executor,
+  scope: ReportScope,
+  query: { select: SQL; from: SQL; orderBy: SQL; totals: SQL },
+  page: PageQuery,
+): Promise<[Row[], Totals[]]> {
+  return Promise.all([
+    selectRows<Row>(
+      db,
+      sql`with ${namesCte(scope)} select ${query.select} ${query.from}
+      order by ${query.orderBy}
+      limit ${page.pageSize} offset ${(page.page - 1) * page.pageSize}`,
+    ),
+    selectRows<Totals>(db, sql`with ${namesCte(scope)} select ${query.totals} ${query.from}`),
+  ]);
 }
 
 /** The exams behind one counter, oldest first, with what each adds to it. */
 export async function listCounterExams(
   db: Executor,
   scope: ReportScope,
-  options: { counter: ReportCounter; localId?: string; page: number; pageSize: number },
+  options: { counter: ReportCounter; localId?: string } & PageQuery,
 ): Promise<{ items: CounterExamRow[]; total: number; counterValue: number }> {
   const counter = COUNTER_SQL[options.counter];
-  const from = examsWithLocal(scope, counter.where, options.localId);
-  const [rows, totals] = await Promise.all([
-    selectRows<{
+  const [rows, totals] = await selectPage<
+    {
       id: string;
       scheduling_id: string;
       candidate_name: string;
@@ -237,24 +262,22 @@ export async function listCounterExams(
       absence: number;
       interrupted: number;
       contribution: Numeric;
-    }>(
-      db,
-      sql`with ${namesCte(scope)}
-      select e.id, e.scheduling_id, e.candidate_name, e.candidate_cpf, e.scheduling_date,
+    },
+    { total: Numeric; counter_value: Numeric }
+  >(
+    db,
+    scope,
+    {
+      select: sql`e.id, e.scheduling_id, e.candidate_name, e.candidate_cpf, e.scheduling_date,
              e.status, e.result, e.scheduling_local, x.local_id, n.description as local_name,
              e.room, e.station, e.pending_audit, e.absence, e.interrupted,
-             ${counter.value} as contribution
-      ${from}
-      order by e.scheduling_date, e.id
-      limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`,
-    ),
-    selectRows<{ total: Numeric; counter_value: Numeric }>(
-      db,
-      sql`with ${namesCte(scope)}
-      select count(*) as total, coalesce(sum(${counter.value}), 0) as counter_value
-      ${from}`,
-    ),
-  ]);
+             ${counter.value} as contribution`,
+      from: examsWithLocal(scope, { where: counter.where, localId: options.localId }),
+      orderBy: sql`e.scheduling_date, e.id`,
+      totals: sql`count(*) as total, coalesce(sum(${counter.value}), 0) as counter_value`,
+    },
+    options,
+  );
   return {
     items: rows.map((row) => ({
       id: row.id,
@@ -295,16 +318,10 @@ export type OccurrenceRow = {
 export async function listOccurrences(
   db: Executor,
   scope: ReportScope,
-  options: { localId?: string; page: number; pageSize: number },
+  options: { localId?: string } & PageQuery,
 ): Promise<{ items: OccurrenceRow[]; total: number }> {
-  const from = sql`from exams e
-    join occurrences o on o.exam_id = e.id
-    cross join lateral (select ${localIdSql(scope, sql`e.scheduling_local`)} as local_id) x
-    left join names n on n.local_id = x.local_id
-    where ${periodWhere(scope)}
-      ${options.localId === undefined ? sql`` : sql`and x.local_id = ${options.localId}`}`;
-  const [rows, totals] = await Promise.all([
-    selectRows<{
+  const [rows, totals] = await selectPage<
+    {
       id: string;
       exam_id: string;
       scheduling_id: string;
@@ -314,20 +331,23 @@ export async function listOccurrences(
       type: string;
       description: string;
       occurred_at: Date | string;
-    }>(
-      db,
-      sql`with ${namesCte(scope)}
-      select o.id, o.exam_id, e.scheduling_id, e.candidate_name, x.local_id,
-             n.description as local_name, o.type, o.description, o.occurred_at
-      ${from}
-      order by o.occurred_at desc, o.id
-      limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`,
-    ),
-    selectRows<{ total: Numeric }>(
-      db,
-      sql`with ${namesCte(scope)} select count(*) as total ${from}`,
-    ),
-  ]);
+    },
+    { total: Numeric }
+  >(
+    db,
+    scope,
+    {
+      select: sql`o.id, o.exam_id, e.scheduling_id, e.candidate_name, x.local_id,
+             n.description as local_name, o.type, o.description, o.occurred_at`,
+      from: examsWithLocal(scope, {
+        join: sql`join occurrences o on o.exam_id = e.id`,
+        localId: options.localId,
+      }),
+      orderBy: sql`o.occurred_at desc, o.id`,
+      totals: sql`count(*) as total`,
+    },
+    options,
+  );
   return {
     items: rows.map((row) => ({
       id: row.id,

@@ -12,6 +12,8 @@ import {
   isValidLocalId,
   localPrefixFor,
   maskCpf,
+  pageReply,
+  PERIOD_ERRORS,
   REPORT_ERRORS,
   resolvePeriod,
   sumCounters,
@@ -44,14 +46,14 @@ export type ExamReportDeps = {
 };
 
 function reportError(code: ReportErrorCode): AppError {
-  return AppError.badRequest(code, REPORT_ERRORS[code]);
+  return AppError.from(REPORT_ERRORS, code);
 }
 
 type Period = { scope: ReportScope; startDay: string; endDay: string };
 
 function periodFor(deps: ExamReportDeps, actor: SessionUser, query: ReportQuery): Period {
   const period = resolvePeriod(query.startDate, query.endDate);
-  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  if (!period.ok) throw AppError.from(PERIOD_ERRORS, period.code);
   return {
     scope: {
       unit: actor.federativeUnit,
@@ -130,14 +132,14 @@ export async function getCounterExams(
   return {
     counter,
     counterValue: found.counterValue,
-    total: found.total,
-    page: query.page,
-    pageSize: query.pageSize,
-    items: found.items.map((row) => ({
-      ...row,
-      candidateCpf: maskCpf(row.candidateCpf),
-      schedulingDate: row.schedulingDate.toISOString(),
-    })),
+    ...pageReply(query, {
+      items: found.items.map((row) => ({
+        ...row,
+        candidateCpf: maskCpf(row.candidateCpf),
+        schedulingDate: row.schedulingDate.toISOString(),
+      })),
+      total: found.total,
+    }),
   };
 }
 
@@ -153,12 +155,10 @@ export async function getReportOccurrences(
     page: query.page,
     pageSize: query.pageSize,
   });
-  return {
-    total: found.total,
-    page: query.page,
-    pageSize: query.pageSize,
+  return pageReply(query, {
     items: found.items.map((row) => ({ ...row, occurredAt: row.occurredAt.toISOString() })),
-  };
+    total: found.total,
+  });
 }
 
 export type ReportFile = { filename: string; contentType: string; body: Buffer };

@@ -29,7 +29,7 @@ import {
   FIXTURE_END_DAY,
   FIXTURE_START_DAY,
   type ReportFixtures,
-} from '../../../../../packages/shared/src/exam-report.fixtures';
+} from '../../../../../packages/shared/test/exam-report.fixtures';
 import { exams, occurrences, schedulingLocals } from '../../db/schema/index';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';

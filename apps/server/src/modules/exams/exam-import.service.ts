@@ -69,9 +69,11 @@ export async function importExamCsv(
   if (parsed.exams.length === 0) throw AppError.from(EXAM_ERRORS, 'IMPORT_EMPTY');
   try {
     const result = await changeWithActivity(deps.db, actor, async (tx) => {
-      const counts = await upsertExams(tx, actor.federativeUnit, parsed.exams, 'import', actor.id, {
-        createOnly: true,
-      });
+      const counts = await upsertExams(
+        { tx },
+        { federativeUnit: actor.federativeUnit, source: 'import', actorId: actor.id },
+        { exams: parsed.exams, createOnly: true },
+      );
       return {
         result: counts,
         type: 'exam_import',

@@ -76,7 +76,7 @@ export function examRoutes(deps: ExamDeps) {
         },
       },
       async (request, reply) => {
-        const content = await openExamPhoto(deps, request.params.photoId, request.query);
+        const content = await openExamPhoto(deps, request.query, request.params);
         return sendPrivateImage(reply, content, 'private, max-age=300');
       },
     );

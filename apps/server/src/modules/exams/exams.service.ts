@@ -9,6 +9,7 @@ import {
   checkStatusTransition,
   EXAM_ERRORS,
   maskCpf,
+  PERIOD_ERRORS,
   resolveOpenPeriod,
   pageReply,
   type Exam,
@@ -18,12 +19,13 @@ import {
   type ExamPhotoLink,
   type ExamResult,
   type ExamStatus,
+  type ExamTransitionErrorCode,
   type IntegrationExam,
 } from '@exame/shared';
 import type { Database, Executor } from '../../db/client';
 import { AppError, type ErrorDetail } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
-import { signedPath } from '../../lib/signed-access';
+import { signedPath, type SignedViewer } from '../../lib/signed-access';
 import type { SessionUser } from '../../lib/actors';
 import { insertActivity } from '../activity/activity.repository';
 import {
@@ -43,6 +45,13 @@ import {
 } from './exams.repository';
 
 export type ChangeSource = 'integration' | 'import' | 'user';
+
+/**
+ * Who writes exams (the actor of the write paths): the unit written to,
+ * where the change comes from, and the user who made it (null for the
+ * integration API).
+ */
+export type ExamWriter = { federativeUnit: string; source: ChangeSource; actorId: string | null };
 
 /** What the exam routes need, built once in app.ts. */
 export type ExamDeps = {
@@ -101,7 +110,7 @@ export function planChange(
   change: Change,
 ):
   | { ok: true; patch: Partial<ExamRow>; changed: boolean }
-  | { ok: false; code: string; message: string } {
+  | { ok: false; code: ExamTransitionErrorCode; message: string } {
   const statusCheck = checkStatusTransition(current.status, change.status);
   if (!statusCheck.ok) return statusCheck;
   const nextResult = change.result === undefined ? current.result : change.result;
@@ -156,13 +165,13 @@ function sameFields(row: ExamRow, fields: ReturnType<typeof fieldsOf>): boolean 
  * problem.
  */
 export async function upsertExams(
-  tx: Executor,
-  unit: string,
-  items: IntegrationExam[],
-  source: ChangeSource,
-  actorId: string | null,
-  options: { createOnly?: boolean } = {},
+  deps: { tx: Executor },
+  writer: ExamWriter,
+  input: { exams: IntegrationExam[]; createOnly?: boolean },
 ): Promise<{ created: number; updated: number; unchanged: number }> {
+  const { tx } = deps;
+  const { federativeUnit: unit, source, actorId } = writer;
+  const items = input.exams;
   const problems: ErrorDetail[] = [];
   const seen = new Map<string, number>();
   items.forEach((item, index) => {
@@ -190,13 +199,13 @@ export async function upsertExams(
       if (item.result && item.status !== 'done') {
         problems.push({
           path: `exams.${index}.result`,
-          message: 'Só um exame finalizado tem resultado.',
+          message: EXAM_ERRORS.EXAM_RESULT_REQUIRES_DONE.message,
         });
       }
       plans.push({ kind: 'create', item });
       return;
     }
-    if (options.createOnly) {
+    if (input.createOnly) {
       problems.push({
         path: `exams.${index}.schedulingId`,
         message: `O agendamento ${item.schedulingId} já existe.`,
@@ -228,12 +237,8 @@ export async function upsertExams(
       });
   });
   if (problems.length > 0) {
-    throw new AppError(
-      'EXAM_BATCH_REJECTED',
-      'Nenhum exame foi gravado: corrija os itens indicados e envie de novo.',
-      400,
-      problems,
-    );
+    const { status, message } = EXAM_ERRORS.EXAM_BATCH_REJECTED;
+    throw new AppError('EXAM_BATCH_REJECTED', message, status, problems);
   }
 
   const counts = { created: 0, updated: 0, unchanged: 0 };
@@ -290,17 +295,16 @@ export async function upsertExams(
 
 /** One status/result change of one exam (integration), with the row locked against a concurrent change. */
 export async function changeExamStatus(
-  db: Database,
-  unit: string,
-  schedulingId: string,
-  change: Change,
-  source: ChangeSource,
+  deps: Pick<ExamDeps, 'db'>,
+  writer: ExamWriter,
+  input: { schedulingId: string; change: Change },
 ): Promise<ExamRow> {
-  return db.transaction(async (tx) => {
-    const row = await findExam(tx, unit, schedulingId, true);
+  const { schedulingId, change } = input;
+  return deps.db.transaction(async (tx) => {
+    const row = await findExam(tx, writer.federativeUnit, schedulingId, true);
     if (!row) throw examNotFound();
     const plan = planChange(row, change);
-    if (!plan.ok) throw new AppError(plan.code, plan.message, 409);
+    if (!plan.ok) throw AppError.from(EXAM_ERRORS, plan.code, plan.message);
     if (!plan.changed) return row;
     await updateExam(tx, row.id, plan.patch);
     await insertHistory(tx, {
@@ -309,8 +313,8 @@ export async function changeExamStatus(
       toStatus: plan.patch.status ?? row.status,
       fromResult: row.result,
       toResult: plan.patch.result === undefined ? row.result : plan.patch.result,
-      source,
-      actorId: null,
+      source: writer.source,
+      actorId: writer.actorId,
     });
     return { ...row, ...plan.patch };
   });
@@ -323,7 +327,7 @@ export async function searchExams(
   query: ExamListQuery,
 ): Promise<ExamPage> {
   const period = resolveOpenPeriod(query.startDate, query.endDate);
-  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  if (!period.ok) throw AppError.from(PERIOD_ERRORS, period.code);
   const filter: ExamListFilter = {
     start: period.start,
     endExclusive: period.endExclusive,
@@ -398,9 +402,10 @@ export async function getExamDetail(
  */
 export async function openExamPhoto(
   deps: ExamDeps,
-  photoId: string,
-  access: { viewer: string; expires: number; signature: string },
+  access: SignedViewer,
+  input: { photoId: string },
 ): Promise<Buffer> {
+  const { photoId } = input;
   const { viewer, expires, signature } = access;
   if (!deps.files.verifyAccess('exam-photo', photoId, viewer, expires, signature)) {
     throw AppError.from(EXAM_ERRORS, 'PHOTO_LINK_INVALID');

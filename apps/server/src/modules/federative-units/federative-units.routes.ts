@@ -1,12 +1,11 @@
 /** Public list of federative units, used by the web app to pick a unit and theme. */
 import { federativeUnitSchema } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listFederativeUnits } from './federative-units.service';
+import { listFederativeUnits, type FederativeUnitDeps } from './federative-units.service';
 
-export function federativeUnitRoutes(deps: { db: Database }) {
+export function federativeUnitRoutes(deps: FederativeUnitDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/api/FederativeUnit',
@@ -24,10 +23,7 @@ export function federativeUnitRoutes(deps: { db: Database }) {
           response: { 200: z.array(federativeUnitSchema) },
         },
       },
-      async (request) =>
-        listFederativeUnits(deps.db, {
-          onlyActive: request.query.onlyActive,
-        }),
+      async (request) => listFederativeUnits(deps, { onlyActive: request.query.onlyActive }),
     );
   };
 }

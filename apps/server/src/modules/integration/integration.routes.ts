@@ -6,8 +6,10 @@
 import {
   apiKeySchema,
   batchResultSchema,
+  createApiKeySchema,
   errorBodySchema,
   examSchema,
+  idParamsSchema,
   integrationBatchSchema,
   occurrenceInputSchema,
   photoInputSchema,
@@ -60,9 +62,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
         schema: {
           tags: ['integration'],
           summary: 'Criar uma chave de integração (exibida uma única vez)',
-          body: z.object({
-            name: z.string().trim().min(3, 'Dê um nome à chave (ex.: sistema de provas).').max(80),
-          }),
+          body: createApiKeySchema,
           response: { 201: z.object({ apiKey: apiKeySchema, key: z.string() }), ...errors },
         },
       },
@@ -77,7 +77,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
         schema: {
           tags: ['integration'],
           summary: 'Revogar uma chave de integração',
-          params: z.object({ id: z.uuid('Identificador inválido.') }),
+          params: idParamsSchema,
           response: { 200: apiKeySchema, ...errors },
         },
       },

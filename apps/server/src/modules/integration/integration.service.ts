@@ -16,19 +16,30 @@ import type { Database, Executor } from '../../db/client';
 import type { IntegrationCaller } from '../../lib/actors';
 import type { FileStorage } from '../../lib/file-storage';
 import { findExam } from '../exams/exams.repository';
-import { changeExamStatus, examNotFound, toExam, upsertExams } from '../exams/exams.service';
+import {
+  changeExamStatus,
+  examNotFound,
+  toExam,
+  upsertExams,
+  type ExamWriter,
+} from '../exams/exams.service';
 import { findPhotoBySha, insertOccurrenceOnce, insertPhoto } from './integration.repository';
 
 export type IntegrationDeps = { db: Database; files: FileStorage };
+
+/** The integration writes exams of its key's unit, as no user. */
+const writerOf = (caller: IntegrationCaller): ExamWriter => ({
+  federativeUnit: caller.federativeUnit,
+  source: 'integration',
+  actorId: null,
+});
 
 export async function pushExams(
   deps: IntegrationDeps,
   caller: IntegrationCaller,
   exams: IntegrationExam[],
 ): Promise<BatchResult> {
-  return deps.db.transaction((tx) =>
-    upsertExams(tx, caller.federativeUnit, exams, 'integration', null),
-  );
+  return deps.db.transaction((tx) => upsertExams({ tx }, writerOf(caller), { exams }));
 }
 
 /** A status change through the state machine; the integration gets the whole CPF it sent. */
@@ -38,18 +49,15 @@ export async function updateExamStatus(
   schedulingId: string,
   input: StatusUpdate,
 ): Promise<Exam> {
-  const row = await changeExamStatus(
-    deps.db,
-    caller.federativeUnit,
+  const row = await changeExamStatus(deps, writerOf(caller), {
     schedulingId,
-    {
+    change: {
       status: input.status,
       result: input.result,
       score: input.score,
       at: input.at ? new Date(input.at) : undefined,
     },
-    'integration',
-  );
+  });
   return toExam(row, null, 'whole');
 }
 

@@ -17,7 +17,9 @@ export const pendingMailSchema = z.array(
   }),
 );
 
-export function mailRoutes(db: Database) {
+export type MailDeps = { db: Database };
+
+export function mailRoutes(deps: MailDeps) {
   return async (app: FastifyInstance) => {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/internal/mail-outbox',
@@ -30,7 +32,7 @@ export function mailRoutes(db: Database) {
           response: { 200: pendingMailSchema, 401: errorBodySchema },
         },
       },
-      async () => listPendingMail(db),
+      async () => listPendingMail(deps.db),
     );
   };
 }

@@ -11,11 +11,19 @@
  * carries a body or a link, in any mode.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { maskEmail } from '@exame/shared';
 import type { Database, Executor } from '../../db/client';
-import { mailOutbox } from '../../db/schema/index';
+import { coalescedRuns } from '../../lib/coalesced-runs';
+import {
+  countDeliverableMail,
+  insertMail,
+  listDeliverableMail,
+  listUnsentMail,
+  markMailSent,
+  recordMailFailure,
+  type OutboxRow,
+} from './mail.repository';
 
 export const LINK_PLACEHOLDER = '{{link}}';
 const LINK_GONE = '[link expirado: peça um novo]';
@@ -28,8 +36,6 @@ export type MailMessage = {
   html: string;
   link?: { url: string; expiresAt: Date };
 };
-
-type OutboxRow = typeof mailOutbox.$inferSelect;
 
 /** The bodies as the recipient reads them: the link put back while it is still kept. */
 export function renderMail(row: Pick<OutboxRow, 'text' | 'html' | 'link'>): {
@@ -53,31 +59,22 @@ export function createMailer(options: {
   const transport: Transporter | undefined = options.smtpUrl
     ? nodemailer.createTransport(options.smtpUrl)
     : undefined;
-  let flushing: Promise<void> | undefined;
-  let again = false;
+  // The database of the latest flush: the app has one, and each flush names it.
+  let target: Database | undefined;
+  const flushes = coalescedRuns(() => (target ? deliver(target) : Promise.resolve()));
 
   async function deliver(db: Database): Promise<void> {
-    const pendingWhere = and(isNull(mailOutbox.sentAt), lt(mailOutbox.attempts, MAX_ATTEMPTS));
     if (!transport) {
-      const [row] = await db
-        .select({ pending: sql<number>`count(*)::int` })
-        .from(mailOutbox)
-        .where(pendingWhere);
-      if (row && row.pending > 0) {
+      const pending = await countDeliverableMail(db, MAX_ATTEMPTS);
+      if (pending > 0) {
         options.log.info(
-          { pending: row.pending },
+          { pending },
           'e-mails aguardando na caixa de saída (sem SMTP_URL): leia-os com `npm run mail:outbox`',
         );
       }
       return;
     }
-    const pending = await db
-      .select()
-      .from(mailOutbox)
-      .where(pendingWhere)
-      .orderBy(asc(mailOutbox.createdAt))
-      .limit(50);
-    for (const message of pending) {
+    for (const message of await listDeliverableMail(db, MAX_ATTEMPTS, 50)) {
       try {
         await transport.sendMail({
           from: options.from,
@@ -86,27 +83,13 @@ export function createMailer(options: {
           ...renderMail(message),
         });
         // Delivered: the outbox keeps the record of it, not a usable token.
-        await db
-          .update(mailOutbox)
-          .set({
-            sentAt: new Date(),
-            attempts: sql`${mailOutbox.attempts} + 1`,
-            lastError: null,
-            link: null,
-          })
-          .where(eq(mailOutbox.id, message.id));
+        await markMailSent(db, message.id, new Date());
       } catch (error) {
         options.log.error(
           { mailId: message.id, to: maskEmail(message.recipient), reason: describe(error) },
           'falha ao enviar e-mail',
         );
-        await db
-          .update(mailOutbox)
-          .set({
-            attempts: sql`${mailOutbox.attempts} + 1`,
-            lastError: describe(error).slice(0, 500),
-          })
-          .where(eq(mailOutbox.id, message.id));
+        await recordMailFailure(db, message.id, describe(error).slice(0, 500));
       }
     }
   }
@@ -115,7 +98,7 @@ export function createMailer(options: {
     delivers: transport !== undefined,
     /** Queues a message; call inside the transaction of the change that causes it. */
     enqueue: async (db: Executor, message: MailMessage): Promise<void> => {
-      await db.insert(mailOutbox).values({
+      await insertMail(db, {
         recipient: message.to,
         subject: message.subject,
         text: message.text,
@@ -126,19 +109,8 @@ export function createMailer(options: {
     },
     /** Delivers what is pending; concurrent calls share one run and trigger one more pass. */
     flush: (db: Database): Promise<void> => {
-      if (flushing) {
-        again = true;
-        return flushing;
-      }
-      flushing = (async () => {
-        do {
-          again = false;
-          await deliver(db);
-        } while (again);
-      })().finally(() => {
-        flushing = undefined;
-      });
-      return flushing;
+      target = db;
+      return flushes.run();
     },
     close: () => transport?.close(),
   };
@@ -158,12 +130,7 @@ function describe(error: unknown): string {
 
 /** Pending messages with their links, for the operator (`npm run mail:outbox`). */
 export async function listPendingMail(db: Executor, now: Date = new Date()) {
-  const rows = await db
-    .select()
-    .from(mailOutbox)
-    .where(isNull(mailOutbox.sentAt))
-    .orderBy(asc(mailOutbox.createdAt))
-    .limit(200);
+  const rows = await listUnsentMail(db, 200);
   return rows.map((row) => ({
     id: row.id,
     to: row.recipient,

@@ -16,7 +16,7 @@ import {
 import { createApiKeyFor, examPayload } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn, seedUser } from '../../../test/identity';
-import { purgeExpiredPersonalData, purgeOperationalData } from './retention';
+import { purgeExpiredPersonalData, purgeOperationalData } from './retention.service';
 
 describe('LGPD retention', () => {
   let t: TestApp;

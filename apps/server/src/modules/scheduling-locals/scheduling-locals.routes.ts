@@ -2,6 +2,7 @@
 import {
   createSchedulingLocalSchema,
   errorBodySchema,
+  idParamsSchema,
   ROLES,
   schedulingLocalPageSchema,
   schedulingLocalQuerySchema,
@@ -82,7 +83,7 @@ export function schedulingLocalRoutes(deps: SchedulingLocalDeps) {
         schema: {
           tags: ['scheduling-locals'],
           summary: 'Editar, desativar ou reativar um posto',
-          params: z.object({ id: z.uuid('Identificador inválido.') }),
+          params: idParamsSchema,
           body: updateSchedulingLocalSchema,
           response: { 200: schedulingLocalSchema, 409: errorBodySchema, ...errors },
         },

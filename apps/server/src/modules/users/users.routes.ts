@@ -2,9 +2,11 @@
 import {
   createUserSchema,
   errorBodySchema,
+  idParamsSchema,
   REGISTER_STATUSES,
   ROLES,
   userPageSchema,
+  userQuerySchema,
   userSchema,
 } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
@@ -30,7 +32,6 @@ const errors = {
   403: errorBodySchema,
   404: errorBodySchema,
 };
-const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 
 export function userRoutes(deps: IdentityDeps) {
   return async (app: FastifyInstance) => {
@@ -56,11 +57,7 @@ export function userRoutes(deps: IdentityDeps) {
         schema: {
           tags: ['users'],
           summary: 'Usuários da unidade, paginados, com busca por nome, e-mail ou CPF',
-          querystring: z.object({
-            page: z.coerce.number().int().min(1).max(100_000).default(1),
-            pageSize: z.coerce.number().int().min(1).max(100).default(10),
-            search: z.string().trim().max(120).optional(),
-          }),
+          querystring: userQuerySchema,
           response: { 200: userPageSchema, ...errors },
         },
       },
@@ -102,7 +99,7 @@ export function userRoutes(deps: IdentityDeps) {
         schema: {
           tags: ['users'],
           summary: 'Usuário da unidade',
-          params: idParams,
+          params: idParamsSchema,
           response: { 200: userSchema, ...errors },
         },
       },
@@ -116,7 +113,7 @@ export function userRoutes(deps: IdentityDeps) {
         schema: {
           tags: ['users'],
           summary: 'Habilitar ou desabilitar um usuário (desabilitar encerra as sessões dele)',
-          params: idParams,
+          params: idParamsSchema,
           body: z.object({ registerStatus: z.enum(REGISTER_STATUSES) }),
           response: { 200: userSchema, ...errors },
         },
@@ -137,7 +134,7 @@ export function userRoutes(deps: IdentityDeps) {
         schema: {
           tags: ['users'],
           summary: 'Alterar o perfil de um usuário (encerra as sessões dele)',
-          params: idParams,
+          params: idParamsSchema,
           body: z.object({ role: z.enum(ROLES) }),
           response: { 200: userSchema, ...errors },
         },

@@ -7,11 +7,14 @@ import {
   EXAMINER_ROLES,
   maskCpf,
   maskEmail,
+  pageReply,
   stripCpf,
   type CreateUserInput,
   type RegisterStatus,
+  type Page,
   type Role,
   type User,
+  type UserQuery,
   USER_ERRORS,
 } from '@exame/shared';
 import { uniqueViolation } from '../../db/errors';
@@ -28,6 +31,7 @@ import {
   insertUser,
   listUsersInUnit,
   updateUser,
+  type UserLookup,
   type UserRow,
 } from './users.repository';
 
@@ -107,7 +111,7 @@ async function createUser(
         isDemo,
         createdBy: actor.id,
       });
-      await issuePasswordLink(deps, tx, row, 'register');
+      await issuePasswordLink({ ...deps, tx }, row, { purpose: 'register' });
       await insertActivity(tx, {
         type: 'user_add',
         actorId: actor.id,
@@ -153,45 +157,47 @@ export function createDemoUser(
   return createUser(deps, actor, input, actor.federativeUnit, true);
 }
 
-export async function getUser(deps: IdentityDeps, actor: SessionUser, id: string): Promise<User> {
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, { id });
-  if (!row) throw USER_NOT_FOUND();
-  await recordWholeCpfRead(deps, actor, [row]);
-  return toUser(row);
-}
-
-export async function getUserByCpf(
+/** A user of the actor's unit, as the actor's role sees it; a whole CPF read is recorded. */
+async function readUserInUnit(
   deps: IdentityDeps,
   actor: SessionUser,
-  cpf: string,
+  lookup: UserLookup,
 ): Promise<User> {
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, { cpf: stripCpf(cpf) });
+  const row = await findUserInUnit(deps.db, actor.federativeUnit, lookup);
   if (!row) throw USER_NOT_FOUND();
   await recordWholeCpfRead(deps, actor, [row]);
   return viewFor(actor, row);
 }
 
-export async function getUserByCpfOrEmail(
+export function getUser(deps: IdentityDeps, actor: SessionUser, id: string): Promise<User> {
+  return readUserInUnit(deps, actor, { id });
+}
+
+export function getUserByCpf(deps: IdentityDeps, actor: SessionUser, cpf: string): Promise<User> {
+  return readUserInUnit(deps, actor, { cpf: stripCpf(cpf) });
+}
+
+export function getUserByCpfOrEmail(
   deps: IdentityDeps,
   actor: SessionUser,
   value: string,
 ): Promise<User> {
   const trimmed = value.trim().toLowerCase();
-  const where = trimmed.includes('@') ? { email: trimmed } : { cpf: stripCpf(trimmed) };
-  const row = await findUserInUnit(deps.db, actor.federativeUnit, where);
-  if (!row) throw USER_NOT_FOUND();
-  await recordWholeCpfRead(deps, actor, [row]);
-  return viewFor(actor, row);
+  return readUserInUnit(
+    deps,
+    actor,
+    trimmed.includes('@') ? { email: trimmed } : { cpf: stripCpf(trimmed) },
+  );
 }
 
 export async function listUsers(
   deps: IdentityDeps,
   actor: SessionUser,
-  query: { page: number; pageSize: number; search?: string },
-) {
+  query: UserQuery,
+): Promise<Page<User>> {
   const { items, total } = await listUsersInUnit(deps.db, actor.federativeUnit, query);
   await recordWholeCpfRead(deps, actor, items);
-  return { items: items.map(toUser), total, page: query.page, pageSize: query.pageSize };
+  return pageReply(query, { items: items.map(toUser), total });
 }
 
 /** `GET api/User/GetAllExaminers`: enabled VIEWER and ROOM_INSPECTOR users of the caller's unit. */

@@ -1,5 +1,11 @@
 /** Face enrolment and verification calls (spec 7: `api/BiopassID/Create`, `api/BiopassID/Verify`). */
-import type { EnrolResponse, VerifyResponse } from '@exame/shared';
+import type {
+  Enrolment,
+  EnrolRequest,
+  EnrolResponse,
+  VerifyRequest,
+  VerifyResponse,
+} from '@exame/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import type { Capture } from '../../../lib/face-capture';
@@ -13,14 +19,15 @@ export function verifyFace(input: {
   uf: string;
   local: string | null;
 }) {
-  return api.post<VerifyResponse>('api/BiopassID/Verify', {
+  const body: VerifyRequest = {
     cpf: input.cpf,
     image: input.capture.image,
     frames: input.capture.frames,
     uf: input.uf,
     local: input.local,
     deviceId: getDeviceId(),
-  });
+  };
+  return api.post<VerifyResponse>('api/BiopassID/Verify', body);
 }
 
 export function enrolFace(input: {
@@ -29,24 +36,19 @@ export function enrolFace(input: {
   uf: string;
   local: string | null;
 }) {
-  return api.post<EnrolResponse>('api/BiopassID/Create', {
+  const body: EnrolRequest = {
     cpf: input.cpf,
     images: [input.capture.image],
     uf: input.uf,
     local: input.local,
-  });
+  };
+  return api.post<EnrolResponse>('api/BiopassID/Create', body);
 }
 
 export function enrolmentQuery(cpf: string) {
   return queryOptions({
     queryKey: ['biometrics', 'enrolment', cpf],
-    queryFn: ({ signal }) =>
-      api.get<{ cpf: string; enrolledAt: string; captures: Array<{ url: string }> }>(
-        `api/BiopassID/${cpf}`,
-        {
-          signal,
-        },
-      ),
+    queryFn: ({ signal }) => api.get<Enrolment>(`api/BiopassID/${cpf}`, { signal }),
     retry: false,
   });
 }

@@ -17,26 +17,27 @@
  * Runs at start and once a day; every purge of a unit's data is recorded in
  * the activity log.
  */
-import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { selectRows, type Database } from '../../db/client';
-import {
-  activityLog,
-  biometricTemplates,
-  biometricVerifications,
-  examPhotos,
-  exams,
-  loginThrottle,
-  mailOutbox,
-  passwordLinkRequests,
-  rateLimits,
-  sessions,
-  trustedDevices,
-} from '../../db/schema/index';
+import type { Database, Executor } from '../../db/client';
 import type { FileStorage } from '../../lib/file-storage';
 import type { Pseudonymizer } from '../../lib/pseudonym';
-import { insertActivity } from '../activity/activity.repository';
+import { deleteRateLimitsBefore } from '../../lib/rate-limit.repository';
+import { insertActivity, type ActivityType } from '../activity/activity.repository';
+import { deleteStaleThrottleKeys } from '../auth/auth.repository';
 import { FAILURE_RESET_MS } from '../auth/login-throttle';
+import { deleteLinkRequestsBefore } from '../auth/password-links.repository';
+import { deleteEndedSessions } from '../auth/sessions.repository';
+import { deleteExpiredDevices } from '../auth/trusted-devices.repository';
+import { clearExpiredMailLinks, deleteMailCreatedBefore } from '../mail/mail.repository';
+import {
+  deleteExamPhotosBefore,
+  deleteTemplatesNotRenewedSince,
+  deleteVerificationsBefore,
+  findEventsWithCpf,
+  findReferencedFileKeys,
+  findUnitsWithPersonalData,
+  replaceEventCpf,
+} from './retention.repository';
 
 export type RetentionSettings = { defaultDays: number; byUnit: Record<string, number> };
 export type PurgeCounts = {
@@ -63,24 +64,11 @@ export const OPERATIONAL_RETENTION = {
 } as const;
 
 /** Activity events that name a person by CPF in their payload. */
-const BIOMETRIC_EVENTS = ['biometric_enrol', 'biometric_template_upgrade', 'face_image_view'];
-
-async function unitsWithData(db: Database): Promise<string[]> {
-  const rows = await selectRows<{ unit: string }>(
-    db,
-    sql`
-    select federative_unit as unit from biometric_verifications
-    union select federative_unit from biometric_templates
-    union select e.federative_unit from exam_photos p join exams e on e.id = p.exam_id
-    union select federative_unit from activity_log
-      where type in (${sql.join(
-        BIOMETRIC_EVENTS.map((type) => sql`${type}`),
-        sql`, `,
-      )}) and payload ? 'cpf' and federative_unit is not null
-  `,
-  );
-  return rows.map((row) => row.unit);
-}
+const BIOMETRIC_EVENTS: readonly ActivityType[] = [
+  'biometric_enrol',
+  'biometric_template_upgrade',
+  'face_image_view',
+];
 
 export type RetentionDeps = {
   db: Database;
@@ -95,45 +83,18 @@ export async function purgeExpiredPersonalData(
 ): Promise<Record<string, PurgeCounts>> {
   const { db, files } = deps;
   const result: Record<string, PurgeCounts> = {};
-  for (const unit of await unitsWithData(db)) {
+  for (const unit of await findUnitsWithPersonalData(db, BIOMETRIC_EVENTS)) {
     const days = settings.byUnit[unit] ?? settings.defaultDays;
     const cutoff = new Date(now.getTime() - days * DAY_MS);
     const removedFiles: string[] = [];
     const counts = await db.transaction(async (tx) => {
-      const verifications = await tx
-        .delete(biometricVerifications)
-        .where(
-          and(
-            eq(biometricVerifications.federativeUnit, unit),
-            lt(biometricVerifications.createdAt, cutoff),
-          ),
-        )
-        .returning({ id: biometricVerifications.id });
-      const enrolments = await tx
-        .delete(biometricTemplates)
-        .where(
-          and(
-            eq(biometricTemplates.federativeUnit, unit),
-            lt(biometricTemplates.updatedAt, cutoff),
-          ),
-        )
-        .returning({ imageKeys: biometricTemplates.imageKeys });
-      const photos = await tx
-        .delete(examPhotos)
-        .where(
-          and(
-            lt(examPhotos.capturedAt, cutoff),
-            sql`${examPhotos.examId} in (select ${exams.id} from ${exams} where ${exams.federativeUnit} = ${unit})`,
-          ),
-        )
-        .returning({ storageKey: examPhotos.storageKey });
-      removedFiles.push(
-        ...enrolments.flatMap((row) => row.imageKeys),
-        ...photos.map((row) => row.storageKey),
-      );
+      const verifications = await deleteVerificationsBefore(tx, unit, cutoff);
+      const enrolments = await deleteTemplatesNotRenewedSince(tx, unit, cutoff);
+      const photos = await deleteExamPhotosBefore(tx, unit, cutoff);
+      removedFiles.push(...enrolments.flat(), ...photos);
       const events = await pseudonymiseBiometricEvents(tx, deps.pseudonym, unit, cutoff);
       const purged = {
-        verifications: verifications.length,
+        verifications,
         enrolments: enrolments.length,
         photos: photos.length,
         events,
@@ -157,30 +118,13 @@ export async function purgeExpiredPersonalData(
 
 /** The CPF in old biometric events becomes a keyed pseudonym (same person, same pseudonym). */
 async function pseudonymiseBiometricEvents(
-  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+  tx: Executor,
   pseudonym: Pseudonymizer,
   unit: string,
   cutoff: Date,
 ): Promise<number> {
-  const rows = await tx
-    .select({ id: activityLog.id, cpf: sql<string>`${activityLog.payload} ->> 'cpf'` })
-    .from(activityLog)
-    .where(
-      and(
-        eq(activityLog.federativeUnit, unit),
-        inArray(activityLog.type, BIOMETRIC_EVENTS),
-        lt(activityLog.createdAt, cutoff),
-        sql`${activityLog.payload} ? 'cpf'`,
-      ),
-    );
-  for (const row of rows) {
-    await tx
-      .update(activityLog)
-      .set({
-        payload: sql`(${activityLog.payload} - 'cpf') || jsonb_build_object('cpfPseudonym', ${pseudonym(row.cpf)}::text)`,
-      })
-      .where(eq(activityLog.id, row.id));
-  }
+  const rows = await findEventsWithCpf(tx, unit, BIOMETRIC_EVENTS, cutoff);
+  for (const row of rows) await replaceEventCpf(tx, row.id, pseudonym(row.cpf));
   return rows.length;
 }
 
@@ -202,50 +146,14 @@ export async function purgeOperationalData(
 ): Promise<OperationalCounts> {
   const { db } = deps;
   const before = (ms: number) => new Date(now.getTime() - ms);
-  const count = (rows: unknown[]) => rows.length;
-  const ended = before(OPERATIONAL_RETENTION.endedSessionsMs);
-  const sessionRows = await db
-    .delete(sessions)
-    .where(or(lt(sessions.expiresAt, ended), lt(sessions.revokedAt, ended)))
-    .returning({ id: sessions.tokenHash });
-  const mailRows = await db
-    .delete(mailOutbox)
-    .where(lt(mailOutbox.createdAt, before(OPERATIONAL_RETENTION.mailMs)))
-    .returning({ id: mailOutbox.id });
-  const clearedLinks = await db
-    .update(mailOutbox)
-    .set({ link: null })
-    .where(and(isNotNull(mailOutbox.link), lt(mailOutbox.linkExpiresAt, now)))
-    .returning({ id: mailOutbox.id });
-  const throttleRows = await db
-    .delete(loginThrottle)
-    .where(
-      and(
-        lt(loginThrottle.lastFailureAt, before(FAILURE_RESET_MS)),
-        or(isNull(loginThrottle.lockedUntil), lt(loginThrottle.lockedUntil, now)),
-      ),
-    )
-    .returning({ key: loginThrottle.key });
-  const limitRows = await db
-    .delete(rateLimits)
-    .where(lt(rateLimits.windowStart, before(OPERATIONAL_RETENTION.rateLimitsMs)))
-    .returning({ key: rateLimits.key });
-  const deviceRows = await db
-    .delete(trustedDevices)
-    .where(lt(trustedDevices.expiresAt, now))
-    .returning({ id: trustedDevices.tokenHash });
-  const requestRows = await db
-    .delete(passwordLinkRequests)
-    .where(lt(passwordLinkRequests.requestedAt, before(OPERATIONAL_RETENTION.linkRequestsMs)))
-    .returning({ id: passwordLinkRequests.id });
   return {
-    sessions: count(sessionRows),
-    mailDeleted: count(mailRows),
-    linksCleared: count(clearedLinks),
-    throttleKeys: count(throttleRows),
-    rateLimits: count(limitRows),
-    devices: count(deviceRows),
-    linkRequests: count(requestRows),
+    sessions: await deleteEndedSessions(db, before(OPERATIONAL_RETENTION.endedSessionsMs)),
+    mailDeleted: await deleteMailCreatedBefore(db, before(OPERATIONAL_RETENTION.mailMs)),
+    linksCleared: await clearExpiredMailLinks(db, now),
+    throttleKeys: await deleteStaleThrottleKeys(db, before(FAILURE_RESET_MS), now),
+    rateLimits: await deleteRateLimitsBefore(db, before(OPERATIONAL_RETENTION.rateLimitsMs)),
+    devices: await deleteExpiredDevices(db, now),
+    linkRequests: await deleteLinkRequestsBefore(db, before(OPERATIONAL_RETENTION.linkRequestsMs)),
     orphanFiles: await removeOrphanFiles(deps, before(OPERATIONAL_RETENTION.orphanFilesMs)),
   };
 }
@@ -254,15 +162,7 @@ export async function purgeOperationalData(
 async function removeOrphanFiles(deps: RetentionDeps, olderThan: Date): Promise<number> {
   const candidates = (await deps.files.list()).filter((file) => file.modifiedAt < olderThan);
   if (candidates.length === 0) return 0;
-  const referenced = new Set(
-    (
-      await selectRows<{ key: string }>(
-        deps.db,
-        sql`select storage_key as key from exam_photos
-            union select jsonb_array_elements_text(image_keys) from biometric_templates`,
-      )
-    ).map((row) => row.key),
-  );
+  const referenced = await findReferencedFileKeys(deps.db);
   let removed = 0;
   for (const file of candidates) {
     if (referenced.has(file.key)) continue;

@@ -3,17 +3,17 @@
  * SQL tests (PGlite and PostgreSQL): one exam of every status × result ×
  * metadata combination per unit, exams on each side of both range bounds,
  * exams of a local no scheduling local names and exams without a local.
- * Not exported from the package index: tests import it by path.
+ * Test support, kept out of the package's source folder: tests import it by path.
  */
-import { EXAM_RESULTS, EXAM_STATUSES, type ExamResult, type ExamStatus } from './exams';
+import { EXAM_RESULTS, EXAM_STATUSES, type ExamResult, type ExamStatus } from '../src/exams';
 import {
   emptyCounters,
   REPORT_COUNTERS,
   type ReportCounter,
   type ReportCounters,
-} from './exam-report';
-import type { ReportExamInput } from './exam-report.reference';
-import { zonedDayStart, addDays } from './period';
+} from '../src/exam-report';
+import type { ReportExamInput } from '../src/exam-report.reference';
+import { zonedDayStart, addDays } from '../src/period';
 
 /**
  * Spec 4, written out for every status and result: what one exam adds before
