@@ -249,22 +249,37 @@ export async function seedDemoHistory(db: Database, unit = 'DEMO'): Promise<void
   `);
 }
 
-/** Start-up seed of the embedded default: a small demo data set when the DEMO unit has no exams yet. */
+/** Whether the unit has exams already. */
+async function hasExams(db: Database, unit: string): Promise<boolean> {
+  const found = await db.execute(sql`select 1 from exams where federative_unit = ${unit} limit 1`);
+  return (found as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+/**
+ * Start-up seed of the embedded default: a small demo data set for each unit
+ * that has no exams yet: DEMO (the dashboard and the reports) and DF, where
+ * the demo examiners try the check-in with face validation at the DF posts.
+ */
 export async function seedDemoOnEmpty(
   db: Database,
   files: { put: (content: Buffer) => Promise<string> },
 ): Promise<void> {
-  const found = await db.execute(sql`select 1 from exams where federative_unit = 'DEMO' limit 1`);
-  if ((found as unknown as { rows: unknown[] }).rows.length > 0) return;
   const day = 86_400_000;
-  await seedDemoLocals(db);
-  await seedDemoExams(db, {
-    exams: 1200,
-    from: new Date(Date.now() - 30 * day),
-    to: new Date(Date.now() + 7 * day),
-  });
-  await seedDemoHistory(db);
-  await seedDemoPhotos(db, files, 20);
+  for (const [unit, exams, photos] of [
+    ['DEMO', 1200, 20],
+    ['DF', 300, 0],
+  ] as const) {
+    if (await hasExams(db, unit)) continue;
+    await seedDemoLocals(db, unit);
+    await seedDemoExams(db, {
+      unit,
+      exams,
+      from: new Date(Date.now() - 30 * day),
+      to: new Date(Date.now() + 7 * day),
+    });
+    await seedDemoHistory(db, unit);
+    if (photos > 0) await seedDemoPhotos(db, files, photos);
+  }
 }
 
 /**

@@ -22,12 +22,15 @@ describe('first start', () => {
       },
       t.app.identity.hasher,
     );
-    expect(result?.accounts.map((account) => account.role).sort()).toEqual([
-      'ADMIN',
-      'ADMIN',
-      'ROOM_INSPECTOR',
-      'VIEWER',
-      'auditor',
+    expect(result?.accounts.map((account) => `${account.unit} ${account.role}`).sort()).toEqual([
+      'DEMO ADMIN',
+      'DEMO ROOM_INSPECTOR',
+      'DEMO VIEWER',
+      'DEMO auditor',
+      'DF ADMIN',
+      // The two DF examiners who try the check-in with face validation.
+      'DF ROOM_INSPECTOR',
+      'DF VIEWER',
     ]);
     expect(result?.password).toMatch(/^[A-Za-z2-9]{16}$/);
     expect(describeFirstStart(result!)).toContain(result!.password);

@@ -69,6 +69,21 @@ const DEMO_PEOPLE: ReadonlyArray<{
     unit: 'DF',
     cpfBase: '100200304',
   },
+  // Two DF examiners: the check-in of DF asks each one's face (spec 5).
+  {
+    name: 'Examinadora Distrito Federal',
+    email: 'examinadora.df@demo.exame.local',
+    role: 'VIEWER',
+    unit: 'DF',
+    cpfBase: '100200305',
+  },
+  {
+    name: 'Fiscal de Sala Distrito Federal',
+    email: 'fiscal.df@demo.exame.local',
+    role: 'ROOM_INSPECTOR',
+    unit: 'DF',
+    cpfBase: '100200306',
+  },
 ];
 
 export async function seedFirstStart(

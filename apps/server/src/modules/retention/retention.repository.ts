@@ -4,11 +4,12 @@
  * repositories of the modules that own it.
  */
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { deleteRows, selectRows, type Executor } from '../../db/client';
+import { selectRows, type Executor } from '../../db/client';
 import {
   activityLog,
   biometricTemplates,
   biometricVerifications,
+  checkInViewers,
   examPhotos,
   exams,
 } from '../../db/schema/index';
@@ -34,19 +35,37 @@ export async function findUnitsWithPersonalData(
   return rows.map((row) => row.unit);
 }
 
+/**
+ * Verifications of the unit made before `cutoff`; returns the keys of the
+ * captures they kept (an examiner's check-in or check-out), whose mentions in
+ * the check-in records are cleared with them: the record stays, the face goes.
+ */
 export async function deleteVerificationsBefore(
   db: Executor,
   unit: string,
   cutoff: Date,
-): Promise<number> {
-  return deleteRows(
-    db,
-    biometricVerifications,
-    and(
-      eq(biometricVerifications.federativeUnit, unit),
-      lt(biometricVerifications.createdAt, cutoff),
-    ),
-  );
+): Promise<{ count: number; captureKeys: string[] }> {
+  const removed = await db
+    .delete(biometricVerifications)
+    .where(
+      and(
+        eq(biometricVerifications.federativeUnit, unit),
+        lt(biometricVerifications.createdAt, cutoff),
+      ),
+    )
+    .returning({ captureKey: biometricVerifications.captureKey });
+  const captureKeys = removed.flatMap((row) => (row.captureKey ? [row.captureKey] : []));
+  if (captureKeys.length > 0) {
+    await db
+      .update(checkInViewers)
+      .set({ faceKey: null })
+      .where(inArray(checkInViewers.faceKey, captureKeys));
+    await db
+      .update(checkInViewers)
+      .set({ checkOutFaceKey: null })
+      .where(inArray(checkInViewers.checkOutFaceKey, captureKeys));
+  }
+  return { count: removed.length, captureKeys };
 }
 
 /** Enrolments not renewed since `cutoff`; returns the capture keys of each one removed. */
@@ -112,12 +131,15 @@ export async function replaceEventCpf(db: Executor, id: string, pseudonym: strin
     .where(eq(activityLog.id, id));
 }
 
-/** Every stored-file key a row refers to (exam photos and enrolment captures). */
+/** Every stored-file key a row refers to (exam photos, enrolment captures, check-in captures). */
 export async function findReferencedFileKeys(db: Executor): Promise<Set<string>> {
   const rows = await selectRows<{ key: string }>(
     db,
     sql`select storage_key as key from exam_photos
-        union select jsonb_array_elements_text(image_keys) from biometric_templates`,
+        union select jsonb_array_elements_text(image_keys) from biometric_templates
+        union select capture_key from biometric_verifications where capture_key is not null
+        union select face_key from check_in_viewers where face_key is not null
+        union select check_out_face_key from check_in_viewers where check_out_face_key is not null`,
   );
   return new Set(rows.map((row) => row.key));
 }

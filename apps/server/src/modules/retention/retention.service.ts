@@ -91,10 +91,10 @@ export async function purgeExpiredPersonalData(
       const verifications = await deleteVerificationsBefore(tx, unit, cutoff);
       const enrolments = await deleteTemplatesNotRenewedSince(tx, unit, cutoff);
       const photos = await deleteExamPhotosBefore(tx, unit, cutoff);
-      removedFiles.push(...enrolments.flat(), ...photos);
+      removedFiles.push(...verifications.captureKeys, ...enrolments.flat(), ...photos);
       const events = await pseudonymiseBiometricEvents(tx, deps.pseudonym, unit, cutoff);
       const purged = {
-        verifications,
+        verifications: verifications.count,
         enrolments: enrolments.length,
         photos: photos.length,
         events,

@@ -5,11 +5,14 @@ import {
   activityLog,
   biometricTemplates,
   biometricVerifications,
+  checkIns,
+  checkInViewers,
   examPhotos,
   loginThrottle,
   mailOutbox,
   passwordLinkRequests,
   rateLimits,
+  schedulingLocals,
   sessions,
   trustedDevices,
 } from '../../db/schema/index';
@@ -126,6 +129,77 @@ describe('LGPD retention', () => {
     });
   });
 
+  it('a check-in capture goes with its verification; the check-in record stays, without the face', async () => {
+    const db = t.database.db;
+    const files = t.app.files;
+    const examiner = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    const [local] = await db
+      .insert(schedulingLocals)
+      .values({ federativeUnit: 'DF', identifier: 'DF.RETENCAO', description: 'Posto Retenção' })
+      .returning();
+    const [record] = await db
+      .insert(checkIns)
+      .values({
+        federativeUnit: 'DF',
+        schedulingLocalId: local!.id,
+        schedulingLocal: 'DF.RETENCAO',
+        openedBy: examiner.id,
+        faceValidationRequired: true,
+        openedAt: daysAgo(200),
+      })
+      .returning();
+    const entry = await files.put(Buffer.from('entrada antiga'));
+    const exit = await files.put(Buffer.from('saída antiga'));
+    const verifications = await db
+      .insert(biometricVerifications)
+      .values(
+        [entry, exit].map((captureKey) => ({
+          federativeUnit: 'DF',
+          cpf: examiner.cpf,
+          match: true,
+          verified: true,
+          threshold: 0.57,
+          captureKey,
+          createdAt: daysAgo(200),
+        })),
+      )
+      .returning({ id: biometricVerifications.id });
+    await db.insert(checkInViewers).values({
+      checkInId: record!.id,
+      federativeUnit: 'DF',
+      userId: examiner.id,
+      name: examiner.name,
+      cpf: examiner.cpf,
+      checkInDate: daysAgo(200),
+      verificationId: verifications[0]!.id,
+      faceKey: entry,
+      checkOutDate: daysAgo(200),
+      checkOutValidated: true,
+      checkOutVerificationId: verifications[1]!.id,
+      checkOutFaceKey: exit,
+      active: false,
+    });
+
+    const counts = await purgeExpiredPersonalData(deps(), {
+      defaultDays: 365,
+      byUnit: { DF: 100 },
+    });
+    expect(counts.DF?.verifications).toBeGreaterThanOrEqual(2);
+    await expect(files.get(entry)).rejects.toThrow();
+    await expect(files.get(exit)).rejects.toThrow();
+    const [viewer] = await selectRows<Record<string, unknown>>(
+      db,
+      sql`select face_key, check_out_face_key, verification_id, check_out_validated, name from check_in_viewers where user_id = ${examiner.id}`,
+    );
+    expect(viewer).toEqual({
+      face_key: null,
+      check_out_face_key: null,
+      verification_id: null,
+      check_out_validated: true,
+      name: examiner.name,
+    });
+  });
+
   it('replaces the CPF of old biometric events by a keyed pseudonym, per unit period', async () => {
     const db = t.database.db;
     const cpf = '98765432100';
@@ -216,6 +290,16 @@ describe('LGPD retention', () => {
       templateSealed: 'x',
       imageKeys: [referenced],
     });
+    // A check-in capture: kept by its verification and by the examiner's record.
+    const capture = await t.app.files.put(Buffer.from('captura da entrada'));
+    await db.insert(biometricVerifications).values({
+      federativeUnit: 'DF',
+      cpf: '52998224725',
+      match: true,
+      verified: true,
+      threshold: 0.57,
+      captureKey: capture,
+    });
     // Seen a day and a half later.
     const later = new Date(now.getTime() + 1.5 * DAY);
     const counts = await purgeOperationalData(deps(), later);
@@ -230,6 +314,7 @@ describe('LGPD retention', () => {
     expect(counts.orphanFiles).toBeGreaterThanOrEqual(1);
     await expect(t.app.files.get(orphan)).rejects.toThrow();
     await expect(t.app.files.get(referenced)).resolves.toEqual(Buffer.from('em uso'));
+    await expect(t.app.files.get(capture)).resolves.toEqual(Buffer.from('captura da entrada'));
     const keys = await selectRows<{ key: string }>(db, sql`select key from login_throttle`);
     expect(keys).toEqual([{ key: 'account:recente@x.gov.br' }]);
     const left = await selectRows<{ token_hash: string }>(db, sql`select token_hash from sessions`);
