@@ -83,9 +83,11 @@ export function ViewerCheckinPage() {
   return (
     <Stack gap="lg" maw={1100}>
       <div>
-        <Title order={2}>Sala de prova</Title>
+        {/* The shell shows the route's title ('Sala de prova') as the page's h1. */}
+        <Title order={2}>Entrada e saída dos examinadores</Title>
         <Text c="dimmed" size="sm">
-          Entrada e saída dos examinadores na sala do posto de atendimento
+          Escolha o posto, valide os examinadores e abra a sala; ao final, registre a saída de cada
+          um.
         </Text>
       </div>
 
