@@ -312,7 +312,50 @@ describe('accessibility of every screen in Chromium', () => {
     await check(viewer.page, 'acesso restrito (examinador)', 'Exames', () =>
       viewer.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),
     );
+    // The room screen: the post, the notice, the second-examiner modal, the open room.
+    const room = viewer.page;
+    await room.goto(`${base}/viewer-checkin`);
+    await check(room, 'sala de prova: posto', 'Sala de prova', () =>
+      room.getByRole('combobox', { name: 'Posto de atendimento' }).waitFor(),
+    );
+    await room.getByRole('combobox', { name: 'Posto de atendimento' }).click();
+    await room.getByRole('option').first().click();
+    await check(room, 'sala de prova: examinador 1', 'Sala de prova', () =>
+      room.getByRole('button', { name: 'Abrir a sala' }).waitFor(),
+    );
+    await room.getByRole('button', { name: 'Abrir a sala' }).click();
+    await check(room, 'sala de prova: aviso', 'Sala de prova', () =>
+      room.getByTestId('alert-modal').waitFor(),
+    );
+    await room.getByTestId('alert-modal').getByRole('button', { name: 'Ok' }).click();
+    const examiners = room.getByRole('dialog', { name: 'Examinadores da sala' });
+    await examiners.getByRole('textbox', { name: 'Email' }).fill('fiscal@demo.exame.local');
+    await check(room, 'sala de prova: segundo examinador', 'Sala de prova', () =>
+      examiners.waitFor(),
+    );
+    await examiners.getByRole('button', { name: 'Limpar' }).click();
+    await examiners.getByRole('button', { name: 'Abrir a sala' }).click();
+    await check(room, 'sala de prova: sala aberta', 'Sala de prova', () =>
+      room.getByTestId('open-room').waitFor(),
+    );
     await viewer.context.close();
+
+    const checkIns = await session(base, AUDITOR);
+    await checkIns.page.goto(`${base}/check-ins`);
+    await check(checkIns.page, 'entradas nas salas (auditor)', 'Entradas nas salas', () =>
+      checkIns.page.getByTestId('check-ins-table').waitFor(),
+    );
+    await checkIns.page
+      .getByRole('button', { name: /Detalhes/ })
+      .first()
+      .click();
+    await check(checkIns.page, 'entradas nas salas: detalhe', 'Entradas nas salas', () =>
+      checkIns.page
+        .getByRole('dialog', { name: 'Registro de entrada' })
+        .getByText('Histórico')
+        .waitFor(),
+    );
+    await checkIns.context.close();
 
     const inspector = await session(base, ROOM_INSPECTOR);
     await check(inspector.page, 'início (fiscal de sala)', 'Início', () =>

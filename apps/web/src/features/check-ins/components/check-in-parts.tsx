@@ -55,6 +55,7 @@ function Capture({ url, label }: { url: string | null; label: string }) {
         variant="light"
         color="gray"
         radius="sm"
+        role="img"
         aria-label={`${label}: sem captura`}
       >
         <IconCamera size={24} aria-hidden />
