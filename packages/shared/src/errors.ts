@@ -21,6 +21,9 @@ export const ERROR_MESSAGES = {
   BAD_REQUEST: 'A requisição não pôde ser entendida.',
   INVALID_JSON: 'O corpo da requisição não é um JSON válido.',
   UNAUTHORIZED: 'Sua sessão expirou ou não é válida. Entre novamente.',
+  /** A route for signed-in users called without a token (code UNAUTHORIZED). */
+  SESSION_REQUIRED: 'Faça login para continuar.',
+  FILE_UNAVAILABLE: 'O arquivo da imagem não está disponível.',
   FORBIDDEN: 'Você não tem permissão para realizar esta ação.',
   NOT_FOUND: 'Recurso não encontrado.',
   ROUTE_NOT_FOUND: 'Endereço não encontrado.',

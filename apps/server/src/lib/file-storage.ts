@@ -130,7 +130,7 @@ export function createFileStorage(options: { root: string; key: Buffer }) {
       try {
         return open(await fs.readFile(locate(key)), fileAad(key));
       } catch {
-        throw AppError.notFound('O arquivo da imagem não está disponível.', 'FILE_UNAVAILABLE');
+        throw AppError.of('FILE_UNAVAILABLE', 404);
       }
     },
 

@@ -4,7 +4,7 @@
  * live session (not revoked, within the absolute and idle lifetimes) of an
  * enabled user whose role is listed. The signed-in user is `request.user`.
  */
-import { AUTH_ERRORS } from '@exame/shared';
+import { AUTH_ERRORS, ERROR_MESSAGES } from '@exame/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/env';
 import type { Database } from '../db/client';
@@ -98,7 +98,7 @@ export function registerAuth(app: FastifyInstance, operatorToken: string): void 
       return;
     }
     const token = bearerToken(request);
-    if (!token) throw AppError.unauthorized('Faça login para continuar.');
+    if (!token) throw AppError.unauthorized(ERROR_MESSAGES.SESSION_REQUIRED);
     const user = await resolveSession(app.database.db, app.config, token);
     if (!user) throw AppError.unauthorized();
     if (!access.includes(user.role)) throw AppError.forbidden();

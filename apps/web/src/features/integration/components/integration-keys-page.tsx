@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
-import type { ApiKey } from '@exame/shared';
+import { createApiKeySchema, type ApiKey } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
@@ -22,7 +22,7 @@ import { QueryContent } from '../../../components/query-content';
 import { AppModal } from '../../../components/app-modal';
 import { toast } from '../../../components/toast';
 import { apiKeyQuery, createApiKey, revokeApiKey } from '../api/keys';
-import { textField } from '../../../lib/forms';
+import { textField, validateForm } from '../../../lib/forms';
 import { StateBadge } from '../../../components/state-badge';
 
 export function IntegrationKeysPage() {
@@ -54,12 +54,10 @@ export function IntegrationKeysPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim().length < 3) {
-      setNameError('Dê um nome à chave (ex.: sistema de provas).');
-      return;
-    }
-    setNameError(null);
-    create.mutate(name.trim());
+    // The same schema as the server's, so the same text.
+    const checked = validateForm(createApiKeySchema, { name });
+    setNameError(checked.errors?.name ?? null);
+    if (checked.data) create.mutate(checked.data.name);
   };
 
   return (
