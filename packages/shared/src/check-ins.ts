@@ -173,16 +173,24 @@ export const biometricViewerCheckinRequestSchema = z
     cpf: cpfSchema.optional(),
     /** An examiner of an open record the caller is in (check-out on any device). */
     checkInViewerId: z.uuid('Examinador inválido.').optional(),
+    /** Examiner 2, named by the proof of `api/Auth/viewer-checkin`. */
+    proctoringToken: z.string().max(1000).optional(),
     image: capture,
     frames: z.array(capture).max(FACE_BURST_MAX_FRAMES).optional(),
     uf: z.string().max(4).optional(),
     local: z.string().trim().max(80).nullable().optional(),
     deviceId: deviceIdSchema.nullable().optional(),
   })
-  .refine((body) => body.cpf !== undefined || body.checkInViewerId !== undefined, {
-    message: 'Informe o CPF do examinador.',
-    path: ['cpf'],
-  });
+  .refine(
+    (body) =>
+      body.cpf !== undefined ||
+      body.checkInViewerId !== undefined ||
+      body.proctoringToken !== undefined,
+    {
+      message: 'Informe o CPF do examinador.',
+      path: ['cpf'],
+    },
+  );
 export type BiometricViewerCheckinRequest = z.input<typeof biometricViewerCheckinRequestSchema>;
 
 /** Spec 7: the response is read for name, cpf, faceUrl and currentDate. */
@@ -208,14 +216,20 @@ export type BiometricViewerCheckinResponse = z.infer<typeof biometricViewerCheck
  * (examiner 2's password) or, where the unit requires face validation, by the
  * verification that admitted them (`verificationId`).
  */
-export const viewerEntryInputSchema = z.object({
-  cpf: cpfSchema,
-  name: z.string().max(120).optional(),
-  faceUrl: z.string().max(2000).nullable().optional(),
-  checkInDate: z.string().max(64).nullable().optional(),
-  verificationId: z.uuid('Validação facial inválida.').nullable().optional(),
-  proctoringToken: z.string().max(1000).nullable().optional(),
-});
+export const viewerEntryInputSchema = z
+  .object({
+    /** The examiner's CPF; examiner 2 may be named by `proctoringToken` alone. */
+    cpf: cpfSchema.optional(),
+    name: z.string().max(120).optional(),
+    faceUrl: z.string().max(2000).nullable().optional(),
+    checkInDate: z.string().max(64).nullable().optional(),
+    verificationId: z.uuid('Validação facial inválida.').nullable().optional(),
+    proctoringToken: z.string().max(1000).nullable().optional(),
+  })
+  .refine((entry) => entry.cpf !== undefined || Boolean(entry.proctoringToken), {
+    message: 'Informe o CPF do examinador.',
+    path: ['cpf'],
+  });
 export type ViewerEntryInput = z.input<typeof viewerEntryInputSchema>;
 
 export const checkInRequestSchema = z.object({

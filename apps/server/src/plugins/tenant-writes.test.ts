@@ -626,11 +626,22 @@ describe('tenant isolation of writes', () => {
           });
         }
         const verificationId = second ? await faceTicket(second.cpf, 'p02-3.jpg') : '';
+        const confirmed = await t.app.inject({
+          method: 'POST',
+          url: '/api/Auth/viewer-checkin',
+          headers: a().viewer.auth,
+          payload: { email: second?.email, password: DEFAULT_PASSWORD },
+        });
         return {
           method: 'PUT',
           url: `/api/SchedulingLocalCheckIn/update-checkIn/${recordId}`,
           headers: a().viewer.auth,
-          payload: { add: { cpf: second?.cpf, verificationId: verificationId || undefined } },
+          payload: {
+            add: {
+              proctoringToken: (confirmed.json() as { proctoringToken?: string }).proctoringToken,
+              verificationId: verificationId || undefined,
+            },
+          },
         };
       },
       foreign: (f) => ({

@@ -253,4 +253,19 @@ describe('createApiClient', () => {
     await expect(client.get('api/User')).rejects.toThrow('Sessão expirada.');
     expect(onUnauthorized).toHaveBeenCalledOnce();
   });
+
+  it("a 401 about someone else's credentials (examiner 2's password) keeps the session", async () => {
+    const onUnauthorized = vi.fn();
+    for (const code of ['invalid-credentials', 'PROCTORING_TOKEN_INVALID']) {
+      const client = createApiClient({
+        baseUrl: '',
+        getToken: () => 'valid-session-token',
+        fetchImpl: async () => jsonResponse(401, { Error: 'E-mail ou senha incorretos.', code }),
+        logFailure: () => undefined,
+        onUnauthorized,
+      });
+      await expect(client.post('api/Auth/viewer-checkin', {})).rejects.toMatchObject({ code });
+    }
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
 });

@@ -148,6 +148,17 @@ function errorOf(status: number, payload: unknown): ApiError {
   return error;
 }
 
+/**
+ * A 401 about the session itself (expired, revoked, user disabled) ends it
+ * locally. Other 401s name someone else's credentials (examiner 2's password
+ * at the room's check-in, a proof that expired) and leave the session as it is.
+ */
+function endsSession(error: ApiError, token: string | null): boolean {
+  return (
+    error.status === 401 && token !== null && (error.code === 'UNAUTHORIZED' || error.code === null)
+  );
+}
+
 function parseBody(text: string): unknown {
   if (text === '') return undefined;
   try {
@@ -247,9 +258,10 @@ export function createApiClient(options: ApiClientOptions) {
     }
 
     if (!response.ok) {
-      if (response.status === 401 && token) options.onUnauthorized?.();
       const text = await response.text().catch(() => '');
-      return fail(errorOf(response.status, parseBody(text)));
+      const error = errorOf(response.status, parseBody(text));
+      if (endsSession(error, token)) options.onUnauthorized?.();
+      return fail(error);
     }
     if (init.raw) return response as T;
     const payload = parseBody(await response.text().catch(() => ''));
@@ -315,8 +327,9 @@ export function createApiClient(options: ApiClientOptions) {
           resolve(payload as T);
           return;
         }
-        if (xhr.status === 401 && token) options.onUnauthorized?.();
-        fail(errorOf(xhr.status, payload));
+        const error = errorOf(xhr.status, payload);
+        if (endsSession(error, token)) options.onUnauthorized?.();
+        fail(error);
       };
       xhr.onerror = () =>
         fail(new ApiError(defaultErrorText(FAILURE_DESCRIPTIONS.network), null, 'NETWORK_ERROR'));

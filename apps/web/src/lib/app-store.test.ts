@@ -25,7 +25,7 @@ const proctoring = {
     roleDescription: 'ROOM_INSPECTOR' as const,
   },
   proctoringToken: 'token-de-teste',
-  expiresAt: '2026-11-25T12:00:00.000Z',
+  expiresAt: '2099-01-01T00:00:00.000Z',
 };
 
 describe('client state', () => {
@@ -48,6 +48,16 @@ describe('client state', () => {
     store.setUser(user);
     expect(JSON.parse(localStorage.getItem('EP_ADMIN_USER') ?? 'null')).toEqual(user);
     expect(initialState('localhost').user).toEqual(user);
+  });
+
+  it('keeps examiner 2 across a reload while the proof lasts, and forgets an expired one', () => {
+    localStorage.setItem('EP_ADMIN_USER_PROCTORING', JSON.stringify(proctoring));
+    expect(initialState('localhost').userProctoring).toEqual(proctoring);
+    localStorage.setItem(
+      'EP_ADMIN_USER_PROCTORING',
+      JSON.stringify({ ...proctoring, expiresAt: '2020-01-01T00:00:00.000Z' }),
+    );
+    expect(initialState('localhost').userProctoring).toBeNull();
   });
 
   it('ignores a stored user that is not valid', () => {

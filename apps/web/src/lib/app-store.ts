@@ -48,6 +48,8 @@ const isProctoringIdentity = (value: unknown): value is ProctoringIdentity => {
   return (
     typeof candidate?.proctoringToken === 'string' &&
     typeof candidate.expiresAt === 'string' &&
+    // An expired proof names nobody any more: examiner 2 logs in again.
+    Date.parse(candidate.expiresAt) > Date.now() &&
     proctoringUserSchema.safeParse(candidate.user).success
   );
 };

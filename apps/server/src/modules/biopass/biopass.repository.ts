@@ -1,5 +1,5 @@
 /** The SQL of `api/BiopassID`: enrolled templates and the record of every verification. */
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { biometricTemplates, biometricVerifications } from '../../db/schema/index';
 
@@ -134,6 +134,8 @@ export async function consumeVerifiedCapture(
         eq(biometricVerifications.requestedBy, ticket.requestedBy),
         eq(biometricVerifications.schedulingLocal, ticket.schedulingLocal),
         eq(biometricVerifications.verified, true),
+        // Only a check-in verification keeps the evidence photo; a plain Verify admits nothing.
+        isNotNull(biometricVerifications.captureKey),
         isNull(biometricVerifications.consumedAt),
         gte(biometricVerifications.createdAt, ticket.notBefore),
       ),

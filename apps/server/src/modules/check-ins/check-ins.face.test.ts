@@ -190,16 +190,48 @@ describe.skipIf(Boolean(skipReason))(
         method: 'PUT',
         url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
         headers: first.auth,
-        payload: { add: { cpf: second.cpf, verificationId: two.json().verificationId } },
+        payload: { add: { proctoringToken: token, verificationId: two.json().verificationId } },
       });
       expect(readd.statusCode).toBe(422);
       expect(readd.json().code).toBe('CHECKIN_FACE_INVALID');
+      // Examiner 2 needs the password check too, the face alone is not enough.
       const again = await validate(second.cpf, 'p02-3.jpg');
-      const back = await t.app.inject({
+      const faceOnly = await t.app.inject({
         method: 'PUT',
         url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
         headers: first.auth,
         payload: { add: { cpf: second.cpf, verificationId: again.json().verificationId } },
+      });
+      expect(faceOnly.json().code).toBe('CHECKIN_IDENTITY_REQUIRED');
+      // A plain Verify (no evidence photo kept) admits nobody.
+      const plain = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Verify',
+        headers: first.auth,
+        payload: await (async () => {
+          const [image, ...frames] = await burstAround(await webcamFrame('p02-3.jpg'));
+          return {
+            cpf: second.cpf,
+            image: b64(image!),
+            frames: frames.map(b64),
+            uf: 'DF',
+            local: 'DF.POSTO01',
+          };
+        })(),
+      });
+      expect(plain.json().verified).toBe(true);
+      const byPlain = await t.app.inject({
+        method: 'PUT',
+        url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
+        headers: first.auth,
+        payload: { add: { proctoringToken: token, verificationId: plain.json().verificationId } },
+      });
+      expect(byPlain.json().code).toBe('CHECKIN_FACE_INVALID');
+      const back = await t.app.inject({
+        method: 'PUT',
+        url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
+        headers: first.auth,
+        payload: { add: { proctoringToken: token, verificationId: again.json().verificationId } },
       });
       expect(back.statusCode, back.body).toBe(200);
     }, 120_000);

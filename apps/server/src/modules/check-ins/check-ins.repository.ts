@@ -1,5 +1,5 @@
 /** The SQL of the check-in records: records, their examiners, their history and the post's exams. */
-import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import {
@@ -137,7 +137,11 @@ export async function findOpenRecordOfUser(
   return row;
 }
 
-/** The open record of the unit at a post that has this CPF among its examiners in the room. */
+/**
+ * The open record of the unit at a post that has this CPF among its
+ * examiners (in the room, or already out while the other is still in: the
+ * room's device keeps showing it until the last one leaves).
+ */
 export async function findOpenRecordByViewer(
   db: Executor,
   unit: string,
@@ -154,7 +158,7 @@ export async function findOpenRecordByViewer(
         eq(checkIns.schedulingLocal, schedulingLocal),
         eq(checkIns.status, 'open'),
         eq(checkInViewers.cpf, cpf),
-        eq(checkInViewers.active, true),
+        isNull(checkInViewers.removedAt),
       ),
     )
     .orderBy(desc(checkIns.openedAt))

@@ -26,6 +26,7 @@ import {
   PROCTORING_TOKEN_TTL_MS,
   dayInZone,
   maskCpf,
+  maskEmail,
   pageReply,
   resolveOpenPeriod,
   resolvePeriod,
@@ -82,6 +83,7 @@ const checkInError = (code: keyof typeof CHECK_IN_ERRORS, message?: string) =>
   AppError.from(CHECK_IN_ERRORS, code, message);
 
 const SEES_EVERY_RECORD: readonly Role[] = ['ADMIN', 'auditor'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FACE_IMAGE_PATH = '/api/SchedulingLocalCheckIn/face';
 
 /* ------------------------------------------------------------------------ */
@@ -119,11 +121,24 @@ function proctoringToken(deps: CheckInDeps, person: string, actor: string, expir
   return `${person}.${expiresAt}.${deps.files.signAccess('proctoring', person, actor, expiresAt)}`;
 }
 
-/** Whether `token` names `person`, was given to `actor`'s session, and is still valid. */
-function provesIdentity(deps: CheckInDeps, token: string, person: string, actor: string): boolean {
+/**
+ * The examiner 2 a token names, when it was given to `actor`'s session and is
+ * still valid; otherwise the refusal PROCTORING_TOKEN_INVALID.
+ */
+async function personOfToken(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  token: string,
+): Promise<UserRow | undefined> {
   const [subject, expires, signature] = token.split('.');
-  if (!subject || !expires || !signature || subject !== person) return false;
-  return deps.files.verifyAccess('proctoring', subject, actor, Number(expires), signature);
+  const valid =
+    subject !== undefined &&
+    UUID.test(subject) &&
+    expires !== undefined &&
+    signature !== undefined &&
+    deps.files.verifyAccess('proctoring', subject, actor.id, Number(expires), signature);
+  if (!valid) throw checkInError('PROCTORING_TOKEN_INVALID');
+  return findUserInUnit(deps.db, actor.federativeUnit, { id: subject });
 }
 
 /** An examiner of the unit (spec 5: same unit, VIEWER or ROOM_INSPECTOR), by CPF or as found. */
@@ -157,11 +172,12 @@ export async function confirmSecondExaminer(
   checkExaminer(person, actor);
   const expiresAt = Date.now() + PROCTORING_TOKEN_TTL_MS;
   return {
+    // Examiner 2 is named by the token from here on: the browser keeps no whole CPF.
     user: {
       id: person.id,
       name: person.name,
-      email: person.email,
-      cpf: person.cpf,
+      email: maskEmail(person.email),
+      cpf: maskCpf(person.cpf),
       federativeUnit: person.federativeUnit,
       roleDescription: person.role,
     },
@@ -209,6 +225,7 @@ export async function biometricViewerCheckin(
   input: {
     cpf?: string;
     checkInViewerId?: string;
+    proctoringToken?: string;
     image: string;
     frames?: string[];
     uf?: string;
@@ -218,7 +235,9 @@ export async function biometricViewerCheckin(
 ): Promise<BiometricViewerCheckinResponse> {
   const cpf = input.checkInViewerId
     ? await cpfOfRoomViewer(deps, actor, input.checkInViewerId)
-    : (input.cpf ?? '');
+    : input.proctoringToken
+      ? ((await personOfToken(deps, actor, input.proctoringToken))?.cpf ?? '')
+      : (input.cpf ?? '');
   const person = checkExaminer(await findUserInUnit(deps.db, actor.federativeUnit, { cpf }), actor);
   const { response, captureKey } = await verifyBurst(
     deps,
@@ -390,7 +409,7 @@ export async function listRecordExams(
 /* ------------------------------------------------------------------------ */
 
 type ViewerEntry = {
-  cpf: string;
+  cpf?: string;
   verificationId?: string | null;
   proctoringToken?: string | null;
 };
@@ -398,28 +417,31 @@ type ViewerEntry = {
 /** A viewer entry whose identity is proven, ready to be admitted. */
 type Admitted = { person: UserRow; verificationId: string | null };
 
-/** Checks who the entry names and how their identity is proven (the rules at the top). */
+/**
+ * Checks who the entry names and how their identity is proven (the rules at
+ * the top): the session, examiner 2's token, or, for examiner 1 only
+ * (`faceAlone`) where the unit requires face validation, the face.
+ */
 async function proveViewer(
   deps: CheckInDeps,
   actor: SessionUser,
   entry: ViewerEntry,
-  required: boolean,
+  rules: { required: boolean; faceAlone: boolean },
 ): Promise<Admitted> {
-  const person = checkExaminer(
-    await findUserInUnit(deps.db, actor.federativeUnit, { cpf: entry.cpf }),
-    actor,
-  );
-  const bySession = person.id === actor.id;
-  const byToken = entry.proctoringToken
-    ? provesIdentity(deps, entry.proctoringToken, person.id, actor.id)
-    : false;
-  if (entry.proctoringToken && !byToken) throw checkInError('PROCTORING_TOKEN_INVALID');
-  if (required) {
-    if (!entry.verificationId) throw checkInError('CHECKIN_FACE_REQUIRED');
-    return { person, verificationId: entry.verificationId };
+  const named = entry.proctoringToken
+    ? await personOfToken(deps, actor, entry.proctoringToken)
+    : await findUserInUnit(deps.db, actor.federativeUnit, { cpf: entry.cpf ?? '' });
+  if (entry.proctoringToken && named && entry.cpf && named.cpf !== entry.cpf) {
+    throw checkInError('PROCTORING_TOKEN_INVALID');
   }
-  if (!bySession && !byToken) throw checkInError('CHECKIN_IDENTITY_REQUIRED');
-  return { person, verificationId: null };
+  const person = checkExaminer(named, actor);
+  const proven = person.id === actor.id || Boolean(entry.proctoringToken);
+  if (!proven && !(rules.required && rules.faceAlone)) {
+    throw checkInError('CHECKIN_IDENTITY_REQUIRED');
+  }
+  if (!rules.required) return { person, verificationId: null };
+  if (!entry.verificationId) throw checkInError('CHECKIN_FACE_REQUIRED');
+  return { person, verificationId: entry.verificationId };
 }
 
 /** Uses the face verification of an admitted examiner; its capture key, or a refusal. */
@@ -486,13 +508,16 @@ export async function checkIn(
   const post = await findLocalByIdentifier(deps.db, actor.federativeUnit, identifier);
   if (!post || !post.isActive) throw checkInError('CHECKIN_LOCAL_NOT_FOUND');
   if (input.viewers.length > CHECK_IN_MAX_VIEWERS) throw checkInError('CHECKIN_TOO_MANY_VIEWERS');
-  if (new Set(input.viewers.map((viewer) => viewer.cpf)).size !== input.viewers.length) {
-    throw checkInError('CHECKIN_SAME_EXAMINER');
-  }
   const required = faceRequired(actor.federativeUnit);
   const admitted: Admitted[] = [];
-  for (const entry of input.viewers) admitted.push(await proveViewer(deps, actor, entry, required));
+  for (const [index, entry] of input.viewers.entries()) {
+    // Examiner 1 may be the separate viewer identity of spec 6, proven by face where required.
+    admitted.push(await proveViewer(deps, actor, entry, { required, faceAlone: index === 0 }));
+  }
   const people = admitted.map((entry) => entry.person);
+  if (new Set(people.map((person) => person.id)).size !== people.length) {
+    throw checkInError('CHECKIN_SAME_EXAMINER');
+  }
   for (const person of people) {
     const conflict = await alreadyOpen(deps, person);
     if (conflict) throw conflict;
@@ -601,7 +626,9 @@ export async function updateCheckIn(
 ): Promise<CheckInRecord> {
   if (!input.add && !input.removeViewerId) throw checkInError('CHECKIN_UPDATE_EMPTY');
   const required = faceRequired(actor.federativeUnit);
-  const adding = input.add ? await proveViewer(deps, actor, input.add, required) : null;
+  const adding = input.add
+    ? await proveViewer(deps, actor, input.add, { required, faceAlone: false })
+    : null;
   if (adding) {
     const conflict = await alreadyOpen(deps, adding.person);
     if (conflict) throw conflict;

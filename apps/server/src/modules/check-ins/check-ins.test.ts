@@ -5,7 +5,7 @@
  * concurrent requests) and examiner 1's session left intact by examiner 2's
  * password check. The face flow of DF is in check-ins.face.test.ts.
  */
-import { addDays, dayInZone, maskCpf, zonedDayStartIso } from '@exame/shared';
+import { addDays, dayInZone, maskCpf, maskEmail, zonedDayStartIso } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/client';
@@ -146,10 +146,12 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
 
     const ok = await confirmSecond(first.auth, second.email);
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json().user).toMatchObject({
+    // The browser keeps examiner 2 masked: the token names them from here on.
+    expect(ok.json().user).toEqual({
       id: second.id,
       name: 'Bruno Fiscal',
-      cpf: second.cpf,
+      email: maskEmail(second.email),
+      cpf: maskCpf(second.cpf),
       federativeUnit: 'SP',
       roleDescription: 'ROOM_INSPECTOR',
     });
@@ -250,11 +252,15 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
     ).toBe(0);
 
     const token = (await confirmSecond(one.auth, two.email)).json().proctoringToken as string;
+    // A token and a CPF that name different people are refused.
+    const mismatch = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', one.auth, {
+      viewers: [{ cpf: one.user.cpf }, { cpf: auditor.user.cpf, proctoringToken: token }],
+      schedulingLocal: post,
+    });
+    expect(mismatch.json().code).toBe('PROCTORING_TOKEN_INVALID');
+    // Examiner 2 named by the token alone, as the room screen sends them.
     const opened = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', one.auth, {
-      viewers: [
-        { cpf: one.user.cpf, name: 'ignorado' },
-        { cpf: two.cpf, proctoringToken: token },
-      ],
+      viewers: [{ cpf: one.user.cpf, name: 'ignorado' }, { proctoringToken: token }],
       schedulingLocal: post,
       deviceId: '0b5a6a3e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
     });
@@ -452,6 +458,36 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       ).statusCode,
     ).toBe(201);
 
+    // Examiner 1 leaves first: the room's device still finds the room, and closes it later.
+    const pair = await newExaminer('Natália Primeira');
+    const partner = await seedUser(t.app, { role: 'VIEWER', unit: 'SP', name: 'Otávio Segundo' });
+    const partnerToken = (await confirmSecond(pair.auth, partner.email)).json().proctoringToken;
+    const pairId = (
+      await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', pair.auth, {
+        viewers: [{ cpf: pair.user.cpf }, { proctoringToken: partnerToken }],
+        schedulingLocal: 'SP.POSTO02',
+      })
+    ).json().id as string;
+    const pairRecord = (
+      await inject('GET', `/api/SchedulingLocalCheckIn/findCheckInById/${pairId}`, pair.auth)
+    ).json();
+    const firstOut = await inject('POST', '/api/SchedulingLocalCheckIn/checkOut', pair.auth, {
+      checkInId: pairId,
+      viewerId: pairRecord.viewers[0].id,
+    });
+    expect(firstOut.json().status).toBe('open');
+    const stillThere = await inject(
+      'GET',
+      `/api/SchedulingLocalCheckIn/findCheckIn?viewerCpf=${pair.user.cpf}&schedulingLocal=SP.POSTO02`,
+      pair.auth,
+    );
+    expect(stillThere.json()).toMatchObject({ id: pairId, status: 'open' });
+    const lastOut = await inject('POST', '/api/SchedulingLocalCheckIn/checkOut', pair.auth, {
+      checkInId: pairId,
+      viewerId: pairRecord.viewers[1].id,
+    });
+    expect(lastOut.json().status).toBe('closed');
+
     const left = await newExaminer('Larissa Esquecida');
     const leftId = (
       await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', left.auth, {
@@ -504,7 +540,7 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
         .json()
         .items.map((item: { status: string }) => item.status)
         .sort(),
-    ).toEqual(['closed', 'force_closed']);
+    ).toEqual(['closed', 'closed', 'force_closed']);
     const otherPost = await search('schedulingLocal=SP.POSTO02');
     expect(
       otherPost

@@ -24,7 +24,7 @@ const proctoring = {
     roleDescription: 'ROOM_INSPECTOR' as const,
   },
   proctoringToken: 'token-de-teste',
-  expiresAt: '2026-11-25T12:00:00.000Z',
+  expiresAt: '2099-01-01T00:00:00.000Z',
 };
 
 describe('session', () => {

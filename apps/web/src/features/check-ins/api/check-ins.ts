@@ -141,6 +141,8 @@ export function validateExaminerFace(input: {
   /** The examiner's CPF, or (leaving the room) the examiner of the record. */
   cpf?: string;
   checkInViewerId?: string;
+  /** Examiner 2, named by the proof of their password check. */
+  proctoringToken?: string;
   capture: Capture;
   uf: string;
   local: string;
@@ -148,6 +150,7 @@ export function validateExaminerFace(input: {
   return api.post<BiometricViewerCheckinResponse>('api/Auth/biometric-viewer-checkin', {
     cpf: input.cpf,
     checkInViewerId: input.checkInViewerId,
+    proctoringToken: input.proctoringToken,
     image: input.capture.image,
     frames: input.capture.frames,
     uf: input.uf,

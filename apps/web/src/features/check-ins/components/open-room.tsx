@@ -6,7 +6,17 @@
  * record open and tells why); elsewhere the examiner closes the room after a
  * confirmation. The room closes when the last examiner has left.
  */
-import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconDoorExit, IconInfoCircle, IconUserMinus } from '@tabler/icons-react';
 import { type CheckInRecord, type CheckInViewer } from '@exame/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -172,6 +182,7 @@ export function OpenRoom({
                           loading={leave.isPending && leave.variables?.viewerId === viewer.id}
                         >
                           Registrar saída
+                          <VisuallyHidden>{` de ${viewer.name}`}</VisuallyHidden>
                         </Button>
                       )}
                       {inRoom.length > 1 && (
@@ -183,6 +194,7 @@ export function OpenRoom({
                           onClick={() => confirmRemove(viewer)}
                         >
                           Remover da sala
+                          <VisuallyHidden>{` ${viewer.name}`}</VisuallyHidden>
                         </Button>
                       )}
                     </Group>

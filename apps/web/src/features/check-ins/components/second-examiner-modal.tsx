@@ -65,6 +65,8 @@ export type SecondExaminerModalProps = {
     verified: BiometricViewerCheckinResponse | null;
     onValidate: () => void;
   };
+  /** Examiner 1's CPF when it is not the signed-in user's (`cpfViewer`). */
+  firstViewerCpf?: string;
   /** Footer actions; with none, a single Ok closes the modal. */
   actions?: SecondExaminerAction[];
   title?: ReactNode;
@@ -82,7 +84,12 @@ export function SecondExaminerModal(props: SecondExaminerModalProps) {
   }, [email, password, validated, onFormChange]);
 
   const send = useMutation({
-    mutationFn: () => confirmSecondExaminer({ email: email.trim(), password }),
+    mutationFn: () =>
+      confirmSecondExaminer({
+        email: email.trim(),
+        password,
+        firstViewerCpf: props.firstViewerCpf,
+      }),
     onSuccess: (answer) => {
       setError(null);
       setPassword('');
@@ -177,7 +184,7 @@ export function SecondExaminerModal(props: SecondExaminerModalProps) {
                   <Button
                     type="submit"
                     leftSection={<IconSend size={16} aria-hidden />}
-                    disabled={!canSendSecondExaminer({ email, password, validated }) || validated}
+                    disabled={!canSendSecondExaminer({ email, password, validated })}
                     loading={send.isPending}
                   >
                     Enviar

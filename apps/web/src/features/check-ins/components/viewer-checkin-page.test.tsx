@@ -228,12 +228,52 @@ describe('viewer check-in page (unit without face validation)', () => {
       user: { name: 'Diego Fiscal' },
       proctoringToken: 'prova',
     });
-    expect(within(modal).getByRole('button', { name: 'Enviar' })).toBeDisabled();
+    // Spec 5: Enviar stays enabled once examiner 2 is validated.
+    expect(within(modal).getByRole('button', { name: 'Enviar' })).toBeEnabled();
 
     await userEvent.click(within(modal).getByRole('button', { name: 'Limpar' }));
     expect(within(modal).queryByTestId('second-examiner')).toBeNull();
     expect(localStorage.getItem('EP_ADMIN_USER_PROCTORING')).toBeNull();
     expect(within(modal).getByRole('textbox', { name: 'Email' })).toHaveValue('');
+  });
+
+  it("examiner 2's wrong password keeps examiner 1 signed in; once validated, the token names examiner 2", async () => {
+    let answer = () =>
+      json(401, { Error: 'E-mail ou senha incorretos.', code: 'invalid-credentials' });
+    const calls = stubServer(
+      base({
+        'POST /api/Auth/viewer-checkin': () => answer(),
+        'POST /api/SchedulingLocalCheckIn/checkIn': () =>
+          json(201, {
+            id: 'c0ffee00-0000-4000-8000-000000000001',
+            checkInDate: new Date().toISOString(),
+          }),
+      }),
+    );
+    renderPage();
+    const modal = await openModal();
+    await userEvent.type(within(modal).getByRole('textbox', { name: 'Email' }), 'diego@sp.gov.br');
+    await userEvent.type(within(modal).getByLabelText('Senha'), 'Errada#123');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Enviar' }));
+    expect(await within(modal).findByText('E-mail ou senha incorretos.')).toBeInTheDocument();
+    expect(appStore.getState().user?.email).toBe(examiner.email);
+    expect(localStorage.getItem('EP_ADMIN_USER')).not.toBeNull();
+
+    answer = () =>
+      json(200, {
+        user: { ...second, cpf: '***.533.447-**', email: 'd***@sp.gov.br' },
+        proctoringToken: 'prova-do-diego',
+        expiresAt: new Date(Date.now() + 1e6).toISOString(),
+      });
+    await userEvent.clear(within(modal).getByLabelText('Senha'));
+    await userEvent.type(within(modal).getByLabelText('Senha'), 'Certa#123');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Enviar' }));
+    await within(modal).findByTestId('second-examiner');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Abrir a sala' }));
+    await waitFor(() => expect(calls.some((call) => call.path.endsWith('/checkIn'))).toBe(true));
+    expect(calls.find((call) => call.path.endsWith('/checkIn'))?.body).toMatchObject({
+      viewers: [{ cpf: '52998224725' }, { proctoringToken: 'prova-do-diego' }],
+    });
   });
 
   it('a half-filled form does not open the room; an empty one opens it 300 ms after the modal closes', async () => {

@@ -57,6 +57,9 @@ import { formatDateTime, formatTime } from './check-in-parts';
 import { OpenRoom } from './open-room';
 import { SecondExaminerModal, type SecondExaminerForm } from './second-examiner-modal';
 
+/** The key of examiner 2's face check (examiner 1's is the CPF). */
+const SECOND = 'examinador-2';
+
 export function ViewerCheckinPage() {
   const user = useAppState((state) => state.user);
   const cpfViewer = useAppState((state) => state.cpfViewer);
@@ -142,6 +145,10 @@ export function ViewerCheckinPage() {
         </Alert>
       ) : record ? (
         <OpenRoom record={record} onClosed={onClosed} />
+      ) : kept.isError ? (
+        <Alert color="red" title="Erro" withCloseButton onClose={() => setKeptId(null)}>
+          {kept.error.message}
+        </Alert>
       ) : user && config.data ? (
         <OpenRoomForm
           config={config.data}
@@ -183,10 +190,18 @@ function OpenRoomForm({
   const [failed, setFailed] = useState<{ id: string; checkInDate: string } | null>(null);
   const onFormChange = useCallback((next: SecondExaminerForm) => setForm(next), []);
 
+  // Examiner 1 is named by the CPF; examiner 2 by the proof of the password check.
   const face = useFacialValidation({
-    verify: (cpf, capture, context) =>
-      validateExaminerFace({ cpf, capture, uf: context.unit, local: post }),
-    onVerified: (result, cpf) => (cpf === viewerCpf ? setFirstFace(result) : setSecondFace(result)),
+    verify: (who, capture, context) =>
+      validateExaminerFace({
+        ...(who === SECOND && second
+          ? { proctoringToken: second.proctoringToken }
+          : { cpf: viewerCpf }),
+        capture,
+        uf: context.unit,
+        local: post,
+      }),
+    onVerified: (result, who) => (who === SECOND ? setSecondFace(result) : setFirstFace(result)),
   });
 
   const checkIn = useMutation({
@@ -197,7 +212,6 @@ function OpenRoomForm({
           ...(second
             ? [
                 {
-                  cpf: second.user.cpf,
                   proctoringToken: second.proctoringToken,
                   verificationId: secondFace?.verificationId,
                 },
@@ -341,6 +355,7 @@ function OpenRoomForm({
           cpf: viewerCpf,
           email: viewerCpf === user.cpf ? user.email : undefined,
         }}
+        firstViewerCpf={viewerCpf === user.cpf ? undefined : viewerCpf}
         second={second}
         onSecondChange={(next) => {
           appStore.setUserProctoring(next);
@@ -351,7 +366,7 @@ function OpenRoomForm({
           required,
           verified: secondFace,
           onValidate: () => {
-            if (second) face.start(second.user.cpf, 'Validação facial — Examinador 2');
+            if (second) face.start(SECOND, 'Validação facial — Examinador 2');
           },
         }}
         actions={[
