@@ -184,8 +184,9 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     await refused.getByRole('button', { name: 'Cancelar' }).click();
     await secondCard.getByText('Na sala').waitFor();
 
-    // The right faces: each examiner leaves, and the room closes with the last one.
-    for (const name of ['Fiscal de Sala Distrito Federal', 'Examinadora Distrito Federal']) {
+    // The right faces: each examiner leaves (examiner 1 first: the room stays on this
+    // device for examiner 2), and the room closes with the last one.
+    for (const name of ['Examinadora Distrito Federal', 'Fiscal de Sala Distrito Federal']) {
       const card = room.getByTestId('check-in-viewer').filter({ hasText: name });
       await card.getByRole('button', { name: 'Registrar saída' }).click();
       await expectSuccess(page);
@@ -196,6 +197,8 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
         .waitFor({ timeout: 30_000 });
     }
     await page.getByText('Sala encerrada', { exact: true }).first().waitFor({ timeout: 30_000 });
+    // Let the last dialog's fade-out end before the picture.
+    await page.waitForTimeout(500);
     await screenshot(page, 'check-in-df-6-closed');
     expect(errors).toEqual([]);
 
@@ -246,7 +249,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     await screenshot(page, 'check-in-demo-3-room-open');
     await room.getByRole('button', { name: 'Encerrar a sala' }).click();
     await alert.getByRole('button', { name: 'Encerrar a sala' }).click();
-    await page.getByText('Sala encerrada').waitFor({ timeout: 30_000 });
+    await page.getByText('Sala encerrada', { exact: true }).first().waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => localStorage.getItem('cpfViewer'))).toBeNull();
     expect(errors).toEqual([]);
   }, 180_000);

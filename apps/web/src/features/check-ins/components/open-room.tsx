@@ -59,8 +59,9 @@ export function OpenRoom({
 
   const settled = async (next: CheckInRecord) => {
     queryClient.setQueryData(checkInKeys.record(next.id), next);
-    await queryClient.invalidateQueries({ queryKey: checkInKeys.all });
+    // The closing is told before the reload that takes the room off the screen.
     if (next.status !== 'open') onClosed(next);
+    await queryClient.invalidateQueries({ queryKey: checkInKeys.all });
   };
 
   const leave = useMutation({
