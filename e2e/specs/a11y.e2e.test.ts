@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { addDays, dayInZone } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, signIn } from '../support/auth';
@@ -21,6 +22,12 @@ const VIEWER = { email: 'examinador@demo.exame.local', password: ADMIN.password 
 const ROOM_INSPECTOR = { email: 'fiscal@demo.exame.local', password: ADMIN.password };
 const DF_ADMIN = { email: 'admin.df@demo.exame.local', password: ADMIN.password };
 const PRODUCT = 'Exame Teórico';
+
+/** The report's period: the last seven São Paulo days (finished exams at any hour). */
+function lastWeek(): string {
+  const today = dayInZone(new Date());
+  return `startDate=${addDays(today, -6)}&endDate=${today}`;
+}
 
 type Who = { email: string; password: string };
 type ScreenReport = {
@@ -163,7 +170,9 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'painel: calendário', 'Início', () =>
       page.getByRole('button', { name: 'Próximo mês' }).waitFor(),
     );
-    await page.keyboard.press('Escape');
+    // The last seven days: at any hour there are finished exams to open (not so
+    // early on a São Paulo day, when today's exams are all still scheduled).
+    await page.getByRole('button', { name: 'Últimos 7 dias' }).click();
     await page
       .getByTestId('local-card')
       .first()
@@ -243,7 +252,7 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'integração: chave criada', 'Integração', () => dialog(page).waitFor());
     await dialog(page).getByRole('button', { name: 'Concluir' }).click();
 
-    await page.goto(`${base}/exam-report/all`);
+    await page.goto(`${base}/exam-report/all?${lastWeek()}`);
     await check(page, 'relatório', 'Relatório dos postos', () =>
       page.locator('table').first().waitFor(),
     );
@@ -295,7 +304,7 @@ describe('accessibility of every screen in Chromium', () => {
     await check(auditor.page, 'acesso restrito (auditor)', 'Usuários', () =>
       auditor.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),
     );
-    await auditor.page.goto(`${base}/exam-report/all`);
+    await auditor.page.goto(`${base}/exam-report/all?${lastWeek()}`);
     await check(
       auditor.page,
       'acesso restrito a rota de ADMIN (auditor)',
@@ -391,7 +400,9 @@ describe('accessibility of every screen in Chromium', () => {
       await check(page, `painel: calendário (${theme})`, 'Início', () =>
         page.getByRole('button', { name: 'Próximo mês' }).waitFor(),
       );
-      await page.keyboard.press('Escape');
+      // The last seven days: at any hour there are finished exams to open (not so
+      // early on a São Paulo day, when today's exams are all still scheduled).
+      await page.getByRole('button', { name: 'Últimos 7 dias' }).click();
       await page.getByTestId('resume-approved').click();
       await page.locator('[data-testid^="open-"]').first().click();
       await check(page, `painel: contador e exames (${theme})`, 'Início', () =>
@@ -416,7 +427,7 @@ describe('accessibility of every screen in Chromium', () => {
       await check(page, `postos (${theme})`, 'Postos de atendimento', () =>
         page.locator('table tbody tr').first().waitFor(),
       );
-      await page.goto(`${base}/exam-report/all`);
+      await page.goto(`${base}/exam-report/all?${lastWeek()}`);
       await check(page, `relatório (${theme})`, 'Relatório dos postos', () =>
         page.locator('table').first().waitFor(),
       );
