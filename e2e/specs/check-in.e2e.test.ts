@@ -15,12 +15,12 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpfFromBase } from '../../apps/server/src/db/seed/first-start';
-import { devPhoto } from '../../apps/server/test/faces/captures';
 import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
 import { ADMIN, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { cameraArgs, fakeCameraClip, hasFfmpeg } from '../support/fake-camera';
+import { enrolFaces } from '../support/faces';
 import { startServer, type RunningServer } from '../support/server';
 
 const skipReason = !hasFaceFixtures('dev')
@@ -48,23 +48,10 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
       SEED_DEMO: 'true',
     });
     // The DF admin enrols both examiners (as on the biometry screen).
-    const login = await fetch(`${server.baseUrl}/api/Auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DF_ADMIN.email, password: ADMIN.password }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    for (const [cpf, photo] of [
+    await enrolFaces(server.baseUrl, { email: DF_ADMIN.email, password: ADMIN.password }, [
       [DF_FIRST.cpf, 'p01-1.jpg'],
       [DF_SECOND.cpf, 'p01-3.jpg'],
-    ] as const) {
-      const enrol = await fetch(`${server.baseUrl}/api/BiopassID/Create`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ cpf, images: [(await devPhoto(photo)).toString('base64')] }),
-      });
-      expect(enrol.status).toBe(201);
-    }
+    ]);
   }, 180_000);
   afterAll(async () => {
     for (const browser of browsers) await browser.close();

@@ -8,11 +8,11 @@ import { FACE_CAPTURE_BURST_PICTURES } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpfFromBase } from '../../apps/server/src/db/seed/first-start';
-import { devPhoto } from '../../apps/server/test/faces/captures';
 import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
 import { ADMIN, signIn } from '../support/auth';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { cameraArgs, fakeCameraClip, hasFfmpeg } from '../support/fake-camera';
+import { enrolFaces } from '../support/faces';
 import { startServer, type RunningServer } from '../support/server';
 
 const skipReason = !hasFaceFixtures('dev')
@@ -37,21 +37,9 @@ describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason
       SEED_DEMO: 'true',
     });
     // Enrol the DF admin's face from another capture of the same person (p01).
-    const login = await fetch(`${server.baseUrl}/api/Auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DF_ADMIN.email, password: ADMIN.password }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    const enrol = await fetch(`${server.baseUrl}/api/BiopassID/Create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        cpf: DF_ADMIN.cpf,
-        images: [(await devPhoto('p01-1.jpg')).toString('base64')],
-      }),
-    });
-    expect(enrol.status).toBe(201);
+    await enrolFaces(server.baseUrl, { email: DF_ADMIN.email, password: ADMIN.password }, [
+      [DF_ADMIN.cpf, 'p01-1.jpg'],
+    ]);
   }, 180_000);
   afterAll(async () => {
     for (const browser of browsers) await browser.close();

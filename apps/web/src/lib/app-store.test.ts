@@ -2,6 +2,7 @@ import { FEDERATIVE_UNITS } from '@exame/shared';
 import { describe, expect, it } from 'vitest';
 import { createAppStore, initialState } from './app-store';
 import { getDeviceId, STORAGE_KEYS } from './storage';
+import { TEST_PROCTORING } from '../test/fixtures';
 
 const user = {
   name: 'Ana Souza',
@@ -12,20 +13,6 @@ const user = {
   token: 'token-ana',
   registerStatus: 'enabled' as const,
   expiresAt: '2026-11-22T00:00:00.000Z',
-};
-
-/** Examiner 2 as the room's check-in keeps them (`userProctoring`). */
-const proctoring = {
-  user: {
-    id: '3f1e2d4c-5b6a-4978-8c1d-2e3f4a5b6c7d',
-    name: 'Fiscal Dois',
-    email: 'fiscal@teste.gov.br',
-    cpf: '39053344705',
-    federativeUnit: 'DF',
-    roleDescription: 'ROOM_INSPECTOR' as const,
-  },
-  proctoringToken: 'token-de-teste',
-  expiresAt: '2099-01-01T00:00:00.000Z',
 };
 
 describe('client state', () => {
@@ -51,11 +38,11 @@ describe('client state', () => {
   });
 
   it('keeps examiner 2 across a reload while the proof lasts, and forgets an expired one', () => {
-    localStorage.setItem('EP_ADMIN_USER_PROCTORING', JSON.stringify(proctoring));
-    expect(initialState('localhost').userProctoring).toEqual(proctoring);
+    localStorage.setItem('EP_ADMIN_USER_PROCTORING', JSON.stringify(TEST_PROCTORING));
+    expect(initialState('localhost').userProctoring).toEqual(TEST_PROCTORING);
     localStorage.setItem(
       'EP_ADMIN_USER_PROCTORING',
-      JSON.stringify({ ...proctoring, expiresAt: '2020-01-01T00:00:00.000Z' }),
+      JSON.stringify({ ...TEST_PROCTORING, expiresAt: '2020-01-01T00:00:00.000Z' }),
     );
     expect(initialState('localhost').userProctoring).toBeNull();
   });
@@ -70,7 +57,7 @@ describe('client state', () => {
   it('clearing the session removes the session keys and keeps theme and device', () => {
     const store = createAppStore(initialState('localhost'));
     store.setUser(user);
-    store.setUserProctoring(proctoring);
+    store.setUserProctoring(TEST_PROCTORING);
     store.setCpfViewer('52998224725');
     store.setSchedulingLocal('DF-001', 'Posto Asa Sul');
     localStorage.setItem('auditorCpf', '52998224725');

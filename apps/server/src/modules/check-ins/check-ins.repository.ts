@@ -24,13 +24,9 @@ export type CheckInWithNames = CheckInRow & {
 
 const openers = alias(users, 'openers');
 
-/** A record of the unit with its post's name and who opened it. */
-export async function findCheckIn(
-  db: Executor,
-  unit: string,
-  id: string,
-): Promise<CheckInWithNames | undefined> {
-  const [row] = await db
+/** Records with their post's name and who opened them (where and order are the caller's). */
+function selectWithNames(db: Executor) {
+  return db
     .select({
       record: checkIns,
       schedulingLocalDescription: schedulingLocals.description,
@@ -38,16 +34,29 @@ export async function findCheckIn(
     })
     .from(checkIns)
     .innerJoin(schedulingLocals, eq(schedulingLocals.id, checkIns.schedulingLocalId))
-    .innerJoin(openers, eq(openers.id, checkIns.openedBy))
+    .innerJoin(openers, eq(openers.id, checkIns.openedBy));
+}
+
+type RowWithNames = Awaited<ReturnType<ReturnType<typeof selectWithNames>['execute']>>[number];
+
+function withNames(row: RowWithNames): CheckInWithNames {
+  return {
+    ...row.record,
+    schedulingLocalDescription: row.schedulingLocalDescription,
+    openedByName: row.openedByName,
+  };
+}
+
+/** A record of the unit with its post's name and who opened it. */
+export async function findCheckIn(
+  db: Executor,
+  unit: string,
+  id: string,
+): Promise<CheckInWithNames | undefined> {
+  const [row] = await selectWithNames(db)
     .where(and(eq(checkIns.federativeUnit, unit), eq(checkIns.id, id)))
     .limit(1);
-  return row
-    ? {
-        ...row.record,
-        schedulingLocalDescription: row.schedulingLocalDescription,
-        openedByName: row.openedByName,
-      }
-    : undefined;
+  return row ? withNames(row) : undefined;
 }
 
 /** Locks a record of the unit until the transaction ends (changes to one record go one at a time). */
@@ -273,15 +282,7 @@ export async function searchCheckIns(
   }
   const where = and(...conditions);
   const [rows, totals] = await Promise.all([
-    db
-      .select({
-        record: checkIns,
-        schedulingLocalDescription: schedulingLocals.description,
-        openedByName: openers.name,
-      })
-      .from(checkIns)
-      .innerJoin(schedulingLocals, eq(schedulingLocals.id, checkIns.schedulingLocalId))
-      .innerJoin(openers, eq(openers.id, checkIns.openedBy))
+    selectWithNames(db)
       .where(where)
       .orderBy(desc(checkIns.openedAt), desc(checkIns.id))
       .limit(search.pageSize)
@@ -299,9 +300,7 @@ export async function searchCheckIns(
           .orderBy(asc(checkInViewers.checkInDate), asc(checkInViewers.seq));
   return {
     items: rows.map((row) => ({
-      ...row.record,
-      schedulingLocalDescription: row.schedulingLocalDescription,
-      openedByName: row.openedByName,
+      ...withNames(row),
       viewers: viewers.filter((viewer) => viewer.checkInId === row.record.id),
     })),
     total: totals[0]?.total ?? 0,

@@ -462,6 +462,41 @@ async function useFaceTicket(
   return used.captureKey;
 }
 
+/** Puts an admitted examiner in the room of `record` (using their face verification), with its history row. */
+async function addViewer(
+  tx: Executor,
+  actor: SessionUser,
+  record: Pick<CheckInRow, 'id' | 'schedulingLocal'>,
+  entry: Admitted,
+  now: Date,
+): Promise<void> {
+  const faceKey = entry.verificationId
+    ? await useFaceTicket(tx, actor, {
+        verificationId: entry.verificationId,
+        cpf: entry.person.cpf,
+        schedulingLocal: record.schedulingLocal,
+      })
+    : null;
+  const viewer = await insertViewer(tx, {
+    checkInId: record.id,
+    federativeUnit: actor.federativeUnit,
+    userId: entry.person.id,
+    name: entry.person.name,
+    cpf: entry.person.cpf,
+    checkInDate: now,
+    verificationId: entry.verificationId,
+    faceKey,
+  });
+  await insertEvent(tx, {
+    checkInId: record.id,
+    federativeUnit: actor.federativeUnit,
+    type: 'viewer_add',
+    actorId: actor.id,
+    viewerId: viewer.id,
+    details: { faceValidated: faceKey !== null },
+  });
+}
+
 /** 409 naming the open record an examiner already holds (spec 8: its id and date are kept). */
 async function alreadyOpen(deps: CheckInDeps, person: UserRow): Promise<AppError | null> {
   const open = await findOpenRecordOfUser(deps.db, person.id);
@@ -541,33 +576,7 @@ export async function checkIn(
         type: 'open',
         actorId: actor.id,
       });
-      for (const entry of admitted) {
-        const faceKey = entry.verificationId
-          ? await useFaceTicket(tx, actor, {
-              verificationId: entry.verificationId,
-              cpf: entry.person.cpf,
-              schedulingLocal: post.identifier,
-            })
-          : null;
-        const viewer = await insertViewer(tx, {
-          checkInId: created.id,
-          federativeUnit: actor.federativeUnit,
-          userId: entry.person.id,
-          name: entry.person.name,
-          cpf: entry.person.cpf,
-          checkInDate: now,
-          verificationId: entry.verificationId,
-          faceKey,
-        });
-        await insertEvent(tx, {
-          checkInId: created.id,
-          federativeUnit: actor.federativeUnit,
-          type: 'viewer_add',
-          actorId: actor.id,
-          viewerId: viewer.id,
-          details: { faceValidated: faceKey !== null },
-        });
-      }
+      for (const entry of admitted) await addViewer(tx, actor, created, entry, now);
       await recordActivity(tx, actor, 'checkin_open', {
         checkInId: created.id,
         schedulingLocal: post.identifier,
@@ -640,31 +649,7 @@ export async function updateCheckIn(
       const now = new Date();
       if (adding) {
         if (active.length >= CHECK_IN_MAX_VIEWERS) throw checkInError('CHECKIN_TOO_MANY_VIEWERS');
-        const faceKey = adding.verificationId
-          ? await useFaceTicket(tx, actor, {
-              verificationId: adding.verificationId,
-              cpf: adding.person.cpf,
-              schedulingLocal: record.schedulingLocal,
-            })
-          : null;
-        const viewer = await insertViewer(tx, {
-          checkInId: id,
-          federativeUnit: actor.federativeUnit,
-          userId: adding.person.id,
-          name: adding.person.name,
-          cpf: adding.person.cpf,
-          checkInDate: now,
-          verificationId: adding.verificationId,
-          faceKey,
-        });
-        await insertEvent(tx, {
-          checkInId: id,
-          federativeUnit: actor.federativeUnit,
-          type: 'viewer_add',
-          actorId: actor.id,
-          viewerId: viewer.id,
-          details: { faceValidated: faceKey !== null },
-        });
+        await addViewer(tx, actor, record, adding, now);
       }
       if (input.removeViewerId) {
         const target = active.find((viewer) => viewer.id === input.removeViewerId);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { logout } from './auth';
+import { TEST_PROCTORING } from '../../../test/fixtures';
 
 const user = {
   name: 'Ana Souza',
@@ -11,20 +12,6 @@ const user = {
   token: 'token-da-ana-com-mais-de-vinte-caracteres',
   registerStatus: 'enabled' as const,
   expiresAt: '2026-11-22T00:00:00.000Z',
-};
-
-/** Examiner 2 as the room's check-in keeps them (`userProctoring`). */
-const proctoring = {
-  user: {
-    id: '3f1e2d4c-5b6a-4978-8c1d-2e3f4a5b6c7d',
-    name: 'Fiscal Dois',
-    email: 'fiscal@teste.gov.br',
-    cpf: '39053344705',
-    federativeUnit: 'DF',
-    roleDescription: 'ROOM_INSPECTOR' as const,
-  },
-  proctoringToken: 'token-de-teste',
-  expiresAt: '2099-01-01T00:00:00.000Z',
 };
 
 describe('session', () => {
@@ -50,7 +37,7 @@ describe('session', () => {
     const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
     appStore.setUser(user);
-    appStore.setUserProctoring(proctoring);
+    appStore.setUserProctoring(TEST_PROCTORING);
     appStore.setCpfViewer('52998224725');
     appStore.setSchedulingLocal('DF-001', 'Posto Asa Sul');
     localStorage.setItem('auditorCpf', '52998224725');
