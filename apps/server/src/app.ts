@@ -33,6 +33,7 @@ import type { FaceService } from './biometrics/face-engine';
 import { faceServiceFromConfig } from './biometrics/face-service';
 import { biopassRoutes } from './modules/biopass/biopass.routes';
 import { checkInRoutes } from './modules/check-ins/check-ins.routes';
+import { examRoomRoutes } from './modules/exam-rooms/exam-rooms.routes';
 import path from 'node:path';
 import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
@@ -217,6 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter };
   await app.register(biopassRoutes(biopass));
   await app.register(checkInRoutes({ ...biopass, identity }));
+  await app.register(examRoomRoutes({ db }));
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

@@ -310,6 +310,7 @@ export const CHECK_IN_EVENT_TYPES = [
   'viewer_check_out',
   'close',
   'force_close',
+  'examiner_transfer',
 ] as const;
 export type CheckInEventType = (typeof CHECK_IN_EVENT_TYPES)[number];
 export const CHECK_IN_EVENT_LABELS: Readonly<Record<CheckInEventType, string>> = {
@@ -319,6 +320,7 @@ export const CHECK_IN_EVENT_LABELS: Readonly<Record<CheckInEventType, string>> =
   viewer_check_out: 'Saída registrada',
   close: 'Sala encerrada',
   force_close: 'Sala encerrada pelo administrador',
+  examiner_transfer: 'Sala transferida',
 };
 
 export const checkInEventSchema = z.object({

@@ -40,6 +40,9 @@ type Fixture = {
   schedulingId: string;
   /** An open check-in of the unit's examiner (units without face validation). */
   checkInId: string | null;
+  /** A room of POSTO77 with one station. */
+  roomId: string;
+  stationId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -116,7 +119,22 @@ describe('tenant isolation of writes', () => {
             payload: { viewers: [{ cpf: viewer.user.cpf }], schedulingLocal: `${unit}.POSTO77` },
           });
     if (checkIn) expect(checkIn.statusCode, checkIn.body).toBe(201);
+    const room = await t.app.inject({
+      method: 'POST',
+      url: '/api/ExamRoom',
+      headers: admin.auth,
+      payload: {
+        schedulingLocal: `${unit}.POSTO77`,
+        code: 'S1',
+        name: 'Sala 1',
+        stations: [{ code: 'Estação 01', position: 1 }],
+      },
+    });
+    expect(room.statusCode, room.body).toBe(201);
+    const roomBody = room.json() as { id: string; stations: Array<{ id: string }> };
     return {
+      roomId: roomBody.id,
+      stationId: roomBody.stations[0]!.id,
       checkInId: checkIn ? (checkIn.json() as { id: string }).id : null,
       admin,
       viewer,
@@ -185,6 +203,8 @@ describe('tenant isolation of writes', () => {
       ['/api/ExamReport/occurrences?startDate=2026-01-01&endDate=2026-12-31', fixture.auditor],
       ['/api/Integration/keys', fixture.admin],
       ['/api/SchedulingLocalCheckIn/searchCheckIn?pageSize=100', fixture.admin],
+      ['/api/ExamRoom?includeInactive=true', fixture.viewer],
+      [`/api/ExamRoom/${fixture.roomId}/board`, fixture.viewer],
     ];
     const seen: Record<string, string> = {};
     for (const [url, caller] of reads) {
@@ -696,6 +716,58 @@ describe('tenant isolation of writes', () => {
         headers: a().admin.auth,
         payload: { checkInId: f.checkInId, reason: 'Tentativa de outra unidade sobre a sala.' },
       }),
+    },
+    'POST /api/ExamRoom': {
+      own: asAdmin(
+        'POST',
+        () => '/api/ExamRoom',
+        () => ({
+          schedulingLocal: CHECK_IN_POST,
+          code: 'S2',
+          name: 'Sala nova',
+          federativeUnit: 'SP',
+          stations: [{ code: 'Estação 01', position: 1 }],
+        }),
+      ),
+      // Unit A names posts by identifier only; naming another unit's post is refused in
+      // exam-rooms.test.ts (unit A may itself have a post called SP.POSTO77, see above).
+      foreign: null,
+    },
+    'PUT /api/ExamRoom/:id': {
+      own: asAdmin(
+        'PUT',
+        (f) => `/api/ExamRoom/${f.roomId}`,
+        () => ({ name: 'Sala renomeada', isActive: false }),
+      ),
+      foreign: asAdmin(
+        'PUT',
+        (f) => `/api/ExamRoom/${f.roomId}`,
+        () => ({ name: 'Sala renomeada', isActive: false }),
+      ),
+    },
+    'POST /api/ExamRoom/:id/stations': {
+      own: asAdmin(
+        'POST',
+        (f) => `/api/ExamRoom/${f.roomId}/stations`,
+        () => ({ code: 'Estação 02', position: 2 }),
+      ),
+      foreign: asAdmin(
+        'POST',
+        (f) => `/api/ExamRoom/${f.roomId}/stations`,
+        () => ({ code: 'Estação 03', position: 3 }),
+      ),
+    },
+    'PUT /api/ExamRoom/:id/stations/:stationId': {
+      own: asAdmin(
+        'PUT',
+        (f) => `/api/ExamRoom/${f.roomId}/stations/${f.stationId}`,
+        () => ({ position: 5, isActive: false }),
+      ),
+      foreign: asAdmin(
+        'PUT',
+        (f) => `/api/ExamRoom/${f.roomId}/stations/${f.stationId}`,
+        () => ({ position: 5, isActive: false }),
+      ),
     },
   } satisfies Record<string, { own: Write; foreign: Write | null }>);
 

@@ -22,6 +22,7 @@ import { biometricVerifications } from './biometrics';
 import { schedulingLocals } from './exams';
 import { federativeUnits } from './federative-units';
 import { users } from './identity';
+import { examRooms } from './rooms';
 
 export const checkIns = pgTable(
   'check_ins',
@@ -35,6 +36,11 @@ export const checkIns = pgTable(
       .references(() => schedulingLocals.id),
     /** The post identifier when the record was opened (`DEMO.POSTO01`). */
     schedulingLocal: text('scheduling_local').notNull(),
+    /**
+     * The room of the post this record holds; none when the post had no rooms
+     * at check-in: the record then holds every room of the post.
+     */
+    examRoomId: uuid('exam_room_id').references(() => examRooms.id),
     status: text('status', { enum: ['open', 'closed', 'force_closed'] })
       .notNull()
       .default('open'),
@@ -119,7 +125,15 @@ export const checkInEvents = pgTable(
       .notNull()
       .references(() => federativeUnits.uf),
     type: text('type', {
-      enum: ['open', 'viewer_add', 'viewer_remove', 'viewer_check_out', 'close', 'force_close'],
+      enum: [
+        'open',
+        'viewer_add',
+        'viewer_remove',
+        'viewer_check_out',
+        'close',
+        'force_close',
+        'examiner_transfer',
+      ],
     }).notNull(),
     actorId: uuid('actor_id').references(() => users.id),
     /** The examiner the event concerns, when it concerns one. */

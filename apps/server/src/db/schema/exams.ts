@@ -66,6 +66,8 @@ export const exams = pgTable(
     room: text('room'),
     station: text('station'),
     startedAt: timestamp('started_at', { withTimezone: true }),
+    /** While set, the examiner has interrupted the exam on its station (spec 3 icon `interrupted`). */
+    interruptedAt: timestamp('interrupted_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

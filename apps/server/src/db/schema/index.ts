@@ -3,4 +3,5 @@ export * from './federative-units';
 export * from './identity';
 export * from './exams';
 export * from './biometrics';
+export * from './rooms';
 export * from './check-ins';

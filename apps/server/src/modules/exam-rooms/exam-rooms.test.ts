@@ -1,0 +1,318 @@
+/**
+ * Exam rooms through the API, on both database tiers: rooms and stations of
+ * a post, who holds a room, the board of a day with every exam on its
+ * station or listed apart, and tenant isolation.
+ */
+import { dayInZone, zonedDayStartIso } from '@exame/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { buildTestApp, type TestApp } from '../../../test/helper';
+import { seedSignedIn } from '../../../test/identity';
+
+type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
+
+describe('exam rooms', () => {
+  let t: TestApp;
+  let admin: Signed;
+  let inspector: Signed;
+  let viewer: Signed;
+  let key: string;
+  const today = dayInZone(new Date());
+  const at = (hour: string) => zonedDayStartIso(today).replace('T00:00', `T${hour}`);
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP' });
+    inspector = await seedSignedIn(t.app, {
+      role: 'ROOM_INSPECTOR',
+      unit: 'SP',
+      name: 'Fiscal Sé',
+    });
+    viewer = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'SP', name: 'Examinador Sé' });
+    for (const identifier of ['SP.POSTO01', 'SP.POSTO02']) {
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/SchedulingLocal',
+        headers: admin.auth,
+        payload: { identifier, description: `Posto ${identifier}` },
+      });
+    }
+    key = (await createApiKeyFor(t.app, admin.auth)).key;
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const inject = (
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    auth: { authorization: string },
+    payload?: object,
+  ) => t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+
+  const createRoom = (auth: { authorization: string }, payload: object) =>
+    inject('POST', '/api/ExamRoom', auth, payload);
+
+  it('ADMIN and ROOM_INSPECTOR create rooms with stations; codes are unique per post', async () => {
+    const created = await createRoom(inspector.auth, {
+      schedulingLocal: 'SP.POSTO01',
+      code: 'S1',
+      name: 'Sala 1',
+      stations: [
+        { code: 'Estação 02', position: 2 },
+        { code: 'Estação 01', position: 1 },
+      ],
+      federativeUnit: 'DF',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      federativeUnit: 'SP',
+      schedulingLocal: 'SP.POSTO01',
+      code: 'S1',
+      name: 'Sala 1',
+      examLocal: 'SP.POSTO01-S1',
+      isActive: true,
+      heldBy: [],
+    });
+    expect(created.json().stations.map((s: { code: string }) => s.code)).toEqual([
+      'Estação 01',
+      'Estação 02',
+    ]);
+    const again = await createRoom(admin.auth, {
+      schedulingLocal: 'SP.POSTO01',
+      code: 'S1',
+      name: 'Outra',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      Error: 'Já existe uma sala com este código no posto.',
+      code: 'ROOM_CODE_TAKEN',
+    });
+    // The same code at another post is another room.
+    expect(
+      (await createRoom(admin.auth, { schedulingLocal: 'SP.POSTO02', code: 'S1', name: 'Sala 1' }))
+        .statusCode,
+    ).toBe(201);
+    const badCode = await createRoom(admin.auth, {
+      schedulingLocal: 'SP.POSTO01',
+      code: 'S-2',
+      name: 'Sala',
+    });
+    expect(badCode.statusCode).toBe(400);
+    const unknownPost = await createRoom(admin.auth, {
+      schedulingLocal: 'SP.NAOEXISTE',
+      code: 'S3',
+      name: 'Sala 3',
+    });
+    expect(unknownPost.json().code).toBe('ROOM_POST_NOT_FOUND');
+    const duplicateStations = await createRoom(admin.auth, {
+      schedulingLocal: 'SP.POSTO01',
+      code: 'S4',
+      name: 'Sala 4',
+      stations: [
+        { code: 'E1', position: 1 },
+        { code: 'E1', position: 2 },
+      ],
+    });
+    expect(duplicateStations.json().code).toBe('STATION_CODE_TAKEN');
+    // CE has proctoring disabled (spec 9): no exam rooms there.
+    const ceAdmin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'CE' });
+    const ce = await createRoom(ceAdmin.auth, {
+      schedulingLocal: 'CE.X',
+      code: 'S1',
+      name: 'Sala',
+    });
+    expect(ce.json().code).toBe('ROOM_PROCTORING_DISABLED');
+  });
+
+  it('the board: every exam of the room on its station, the others listed apart; counters; who may act', async () => {
+    const room = (
+      await createRoom(admin.auth, {
+        schedulingLocal: 'SP.POSTO01',
+        code: 'S2',
+        name: 'Sala 2',
+        stations: [
+          { code: 'Estação 01', position: 1 },
+          { code: 'Estação 02', position: 2 },
+          { code: 'Estação 03', position: 3 },
+        ],
+      })
+    ).json() as { id: string; stations: Array<{ id: string; code: string }> };
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': key },
+      payload: {
+        exams: [
+          examPayload({
+            schedulingId: 'S2-A',
+            schedulingDate: at('08:00'),
+            status: 'started',
+            station: 'Estação 01',
+            metadata: { schedulingLocal: 'SP.POSTO01-S2' },
+          }),
+          examPayload({
+            schedulingId: 'S2-B',
+            schedulingDate: at('09:00'),
+            station: 'Estação 02',
+            metadata: { schedulingLocal: 'SP.POSTO01-S2' },
+          }),
+          examPayload({
+            schedulingId: 'S2-C',
+            schedulingDate: at('10:00'),
+            station: 'Estação 99',
+            metadata: { schedulingLocal: 'SP.POSTO01-S2' },
+          }),
+          examPayload({
+            schedulingId: 'S9-X',
+            schedulingDate: at('10:00'),
+            station: 'Estação 01',
+            metadata: { schedulingLocal: 'SP.POSTO01-S9' },
+          }),
+        ],
+      },
+    });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    // A station taken off the board.
+    await inject('PUT', `/api/ExamRoom/${room.id}/stations/${room.stations[2]!.id}`, admin.auth, {
+      isActive: false,
+    });
+
+    const board = await inject('GET', `/api/ExamRoom/${room.id}/board`, viewer.auth);
+    expect(board.statusCode, board.body).toBe(200);
+    const body = board.json();
+    expect(body.day).toBe(today);
+    expect(body.counters).toEqual({
+      total: 3,
+      scheduled: 2,
+      started: 1,
+      interrupted: 0,
+      absent: 0,
+      finished: 0,
+    });
+    expect(
+      body.stations.map(
+        (s: { station: { code: string }; exam: { schedulingId: string } | null }) => [
+          s.station.code,
+          s.exam?.schedulingId ?? null,
+        ],
+      ),
+    ).toEqual([
+      ['Estação 01', 'S2-A'],
+      ['Estação 02', 'S2-B'],
+    ]);
+    expect(body.stations[0].exam).toMatchObject({
+      stationStatus: 'started',
+      candidateCpf: '***.982.247-**',
+    });
+    expect(body.unplaced.map((e: { schedulingId: string }) => e.schedulingId)).toEqual(['S2-C']);
+    // Nobody has checked in: only ADMIN may act.
+    expect(body.canAct).toBe(false);
+    expect((await inject('GET', `/api/ExamRoom/${room.id}/board`, admin.auth)).json().canAct).toBe(
+      true,
+    );
+    // The post's exams whose room no room names.
+    const apart = await inject(
+      'GET',
+      `/api/ExamRoom/unplaced?schedulingLocal=SP.POSTO01`,
+      admin.auth,
+    );
+    expect(apart.json().map((e: { schedulingId: string }) => e.schedulingId)).toEqual(['S9-X']);
+
+    // An examiner's check-in at the post (naming no room) holds every room of the post.
+    const opened = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', viewer.auth, {
+      viewers: [{ cpf: viewer.user.cpf }],
+      schedulingLocal: 'SP.POSTO01',
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const held = await inject('GET', `/api/ExamRoom/${room.id}/board`, viewer.auth);
+    expect(held.json().canAct).toBe(true);
+    expect(held.json().room.heldBy).toEqual([
+      {
+        checkInId: opened.json().id,
+        openedAt: opened.json().checkInDate,
+        examiners: ['Examinador Sé'],
+      },
+    ]);
+    expect(
+      (await inject('GET', `/api/ExamRoom/${room.id}/board`, inspector.auth)).json().canAct,
+    ).toBe(false);
+    // Another day: nothing.
+    const yesterday = await inject(
+      'GET',
+      `/api/ExamRoom/${room.id}/board?day=2020-01-01`,
+      viewer.auth,
+    );
+    expect(yesterday.json().counters.total).toBe(0);
+  });
+
+  it('editing: rename, move a station, deactivate the room', async () => {
+    const room = (
+      await createRoom(admin.auth, {
+        schedulingLocal: 'SP.POSTO02',
+        code: 'S5',
+        name: 'Sala 5',
+        stations: [{ code: 'E1', position: 1 }],
+      })
+    ).json();
+    const added = await inject('POST', `/api/ExamRoom/${room.id}/stations`, inspector.auth, {
+      code: 'E2',
+      position: 2,
+    });
+    expect(added.statusCode).toBe(201);
+    const duplicate = await inject('POST', `/api/ExamRoom/${room.id}/stations`, inspector.auth, {
+      code: 'E2',
+      position: 3,
+    });
+    expect(duplicate.json().code).toBe('STATION_CODE_TAKEN');
+    const e2 = added.json().stations.find((s: { code: string }) => s.code === 'E2');
+    const moved = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e2.id}`, admin.auth, {
+      position: 0.5,
+    });
+    expect(moved.statusCode).toBe(400);
+    const first = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e2.id}`, admin.auth, {
+      position: 1,
+      code: 'E0',
+    });
+    expect(first.json().stations.map((s: { code: string }) => s.code)).toEqual(['E0', 'E1']);
+    const renamed = await inject('PUT', `/api/ExamRoom/${room.id}`, admin.auth, {
+      name: 'Sala Cinco',
+      isActive: false,
+    });
+    expect(renamed.json()).toMatchObject({ name: 'Sala Cinco', isActive: false });
+    const listed = await inject('GET', '/api/ExamRoom?schedulingLocal=SP.POSTO02', viewer.auth);
+    expect(listed.json().map((r: { code: string }) => r.code)).toEqual(['S1']);
+    const all = await inject(
+      'GET',
+      '/api/ExamRoom?schedulingLocal=SP.POSTO02&includeInactive=true',
+      viewer.auth,
+    );
+    expect(all.json().map((r: { code: string }) => r.code)).toEqual(['S1', 'S5']);
+  });
+
+  it('tenant isolation: another unit neither sees nor changes a room', async () => {
+    const room = (
+      await createRoom(admin.auth, { schedulingLocal: 'SP.POSTO01', code: 'S7', name: 'Sala 7' })
+    ).json();
+    const df = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
+    for (const [method, url, payload] of [
+      ['GET', `/api/ExamRoom/${room.id}`, undefined],
+      ['GET', `/api/ExamRoom/${room.id}/board`, undefined],
+      ['PUT', `/api/ExamRoom/${room.id}`, { name: 'Invadida' }],
+      ['POST', `/api/ExamRoom/${room.id}/stations`, { code: 'X', position: 1 }],
+    ] as const) {
+      expect((await inject(method, url, df.auth, payload)).statusCode, `${method} ${url}`).toBe(
+        404,
+      );
+    }
+    expect((await inject('GET', '/api/ExamRoom', df.auth)).json()).toEqual([]);
+    // Naming another unit's post creates nothing there.
+    const foreign = await createRoom(df.auth, {
+      schedulingLocal: 'SP.POSTO01',
+      code: 'S8',
+      name: 'Sala 8',
+    });
+    expect(foreign.json().code).toBe('ROOM_POST_NOT_FOUND');
+    expect((await inject('GET', `/api/ExamRoom/${room.id}`, admin.auth)).json().name).toBe(
+      'Sala 7',
+    );
+  });
+});
