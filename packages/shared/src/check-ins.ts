@@ -261,6 +261,14 @@ export const checkOutRequestSchema = z.object({
 });
 export type CheckOutRequest = z.input<typeof checkOutRequestSchema>;
 
+/** `POST transfer`: the room passes from an examiner in it to another (spec 2 `/change-examiner`). */
+export const transferRequestSchema = z.object({
+  checkInId: z.uuid('Registro de entrada inválido.'),
+  fromViewerId: z.uuid('Examinador inválido.'),
+  to: viewerEntryInputSchema,
+});
+export type TransferRequest = z.input<typeof transferRequestSchema>;
+
 export const forceCloseRequestSchema = z.object({
   checkInId: z.uuid('Registro de entrada inválido.'),
   reason: z
@@ -330,6 +338,8 @@ export const checkInEventSchema = z.object({
   /** Whom it concerns (an examiner's name), when it concerns one. */
   subject: z.string().nullable(),
   reason: z.string().nullable(),
+  /** Who handed the room over (`examiner_transfer`). */
+  transferredFrom: z.string().nullable(),
 });
 export type CheckInEvent = z.infer<typeof checkInEventSchema>;
 

@@ -703,6 +703,71 @@ describe('tenant isolation of writes', () => {
         payload: { checkInId: f.checkInId },
       }),
     },
+    'POST /api/SchedulingLocalCheckIn/transfer': {
+      own: async () => {
+        // The room passes from unit A's examiner to a third examiner of A (password and face).
+        const third = await seedUser(t.app, { unit: A, role: 'ROOM_INSPECTOR' });
+        if (withFaces) {
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/BiopassID/Create',
+            headers: a().admin.auth,
+            payload: { cpf: third.cpf, images: [(await devPhoto('p02-1.jpg')).toString('base64')] },
+          });
+        }
+        const confirmed = await t.app.inject({
+          method: 'POST',
+          url: '/api/Auth/viewer-checkin',
+          headers: a().viewer.auth,
+          payload: { email: third.email, password: DEFAULT_PASSWORD },
+        });
+        const verificationId = await faceTicket(third.cpf, 'p02-3.jpg');
+        const record = await t.app.inject({
+          method: 'GET',
+          url: `/api/SchedulingLocalCheckIn/findCheckInById/${recordId}`,
+          headers: a().viewer.auth,
+        });
+        const viewers =
+          record.statusCode === 200
+            ? (
+                record.json() as {
+                  viewers: Array<{
+                    id: string;
+                    userId: string;
+                    removedAt: string | null;
+                    checkOutDate: string | null;
+                  }>;
+                }
+              ).viewers
+            : [];
+        const from =
+          viewers.find((viewer) => viewer.userId === a().viewer.user.id && !viewer.checkOutDate)
+            ?.id ?? secondViewerId;
+        return {
+          method: 'POST',
+          url: '/api/SchedulingLocalCheckIn/transfer',
+          headers: a().viewer.auth,
+          payload: {
+            checkInId: recordId,
+            fromViewerId: from,
+            to: {
+              proctoringToken: (confirmed.json() as { proctoringToken?: string }).proctoringToken,
+              verificationId: verificationId || undefined,
+            },
+          },
+        };
+      },
+      foreign: (f) => ({
+        method: 'POST',
+        url: '/api/SchedulingLocalCheckIn/transfer',
+        headers: a().admin.auth,
+        payload: {
+          checkInId: f.checkInId,
+          fromViewerId: f.userId,
+          to: { cpf: f.userCpf },
+        },
+      }),
+    },
     'POST /api/SchedulingLocalCheckIn/forceClose': {
       own: () => ({
         method: 'POST',
@@ -778,6 +843,7 @@ describe('tenant isolation of writes', () => {
     'SchedulingLocalCheckIn/checkIn',
     'update-checkIn',
     'checkOut',
+    'transfer',
     'forceClose',
   ];
 

@@ -110,6 +110,7 @@ export type CheckInEventRow = {
   actorName: string | null;
   subject: string | null;
   reason: string | null;
+  details: Record<string, unknown>;
 };
 
 export async function listEvents(db: Executor, checkInId: string): Promise<CheckInEventRow[]> {
@@ -120,6 +121,7 @@ export async function listEvents(db: Executor, checkInId: string): Promise<Check
       actorName: users.name,
       subject: checkInViewers.name,
       reason: checkInEvents.reason,
+      details: checkInEvents.details,
     })
     .from(checkInEvents)
     .leftJoin(users, eq(users.id, checkInEvents.actorId))

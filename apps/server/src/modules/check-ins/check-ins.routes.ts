@@ -22,6 +22,7 @@ import {
   forceCloseRequestSchema,
   ROLES,
   searchCheckInQuerySchema,
+  transferRequestSchema,
   updateCheckInRequestSchema,
   viewerCheckinRequestSchema,
   viewerCheckinResponseSchema,
@@ -43,6 +44,7 @@ import {
   listRecordExams,
   readCheckInFace,
   searchRecords,
+  transferExaminer,
   updateCheckIn,
   type CheckInDeps,
 } from './check-ins.service';
@@ -214,6 +216,21 @@ export function checkInRoutes(deps: CheckInDeps) {
         },
       },
       async (request) => checkOut(deps, currentUser(request), request.body),
+    );
+
+    routes.post(
+      '/api/SchedulingLocalCheckIn/transfer',
+      {
+        config: { access: [...EXAMINER_ROLES, 'ADMIN'] },
+        schema: {
+          tags,
+          summary:
+            'Transferir a sala de um examinador a outro da unidade (senha e, onde exigido, rosto de quem recebe)',
+          body: transferRequestSchema,
+          response: { 200: checkInRecordSchema, ...errors },
+        },
+      },
+      async (request) => transferExaminer(deps, currentUser(request), request.body),
     );
 
     routes.post(

@@ -298,6 +298,10 @@ async function toRecord(
       actorName: event.actorName,
       subject: event.subject,
       reason: event.reason,
+      transferredFrom:
+        event.type === 'examiner_transfer' && typeof event.details.from === 'string'
+          ? event.details.from
+          : null,
     })),
   };
 }
@@ -469,6 +473,9 @@ async function addViewer(
   record: Pick<CheckInRow, 'id' | 'schedulingLocal'>,
   entry: Admitted,
   now: Date,
+  how: { type: 'viewer_add' | 'examiner_transfer'; details?: Record<string, unknown> } = {
+    type: 'viewer_add',
+  },
 ): Promise<void> {
   const faceKey = entry.verificationId
     ? await useFaceTicket(tx, actor, {
@@ -490,10 +497,10 @@ async function addViewer(
   await insertEvent(tx, {
     checkInId: record.id,
     federativeUnit: actor.federativeUnit,
-    type: 'viewer_add',
+    type: how.type,
     actorId: actor.id,
     viewerId: viewer.id,
-    details: { faceValidated: faceKey !== null },
+    details: { faceValidated: faceKey !== null, ...how.details },
   });
 }
 
@@ -672,6 +679,47 @@ export async function updateCheckIn(
     });
   } catch (error) {
     await raceLost(deps, adding ? [adding.person] : [], error);
+  }
+  return recordAfterChange(deps, actor, id);
+}
+
+/**
+ * `POST transfer`: the room passes from an examiner in it to another examiner
+ * of the unit (spec 2 `/change-examiner`), proven by password (and by face
+ * where the unit requires it), in one change: the history says who handed
+ * the room to whom (`examiner_transfer`), and the activity log records
+ * `examiner_transfered`.
+ */
+export async function transferExaminer(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { checkInId: string; fromViewerId: string; to: ViewerEntry },
+): Promise<CheckInRecord> {
+  const id = input.checkInId;
+  const required = faceRequired(actor.federativeUnit);
+  const receiving = await proveViewer(deps, actor, input.to, { required, faceAlone: false });
+  const conflict = await alreadyOpen(deps, receiving.person);
+  if (conflict) throw conflict;
+  try {
+    await deps.db.transaction(async (tx) => {
+      const { record, viewers } = await lockOpenRecord(tx, actor, id);
+      const leaving = viewers.find((viewer) => viewer.active && viewer.id === input.fromViewerId);
+      if (!leaving) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
+      if (leaving.userId === receiving.person.id) throw checkInError('CHECKIN_SAME_EXAMINER');
+      const now = new Date();
+      await removeViewer(tx, leaving.id, now);
+      await addViewer(tx, actor, record, receiving, now, {
+        type: 'examiner_transfer',
+        details: { fromViewerId: leaving.id, from: leaving.name },
+      });
+      await recordActivity(tx, actor, 'examiner_transfered', {
+        checkInId: id,
+        from: leaving.userId,
+        to: receiving.person.id,
+      });
+    });
+  } catch (error) {
+    await raceLost(deps, [receiving.person], error);
   }
   return recordAfterChange(deps, actor, id);
 }

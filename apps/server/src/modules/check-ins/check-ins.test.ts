@@ -418,6 +418,84 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
     expect(ownRoom.statusCode).toBe(201);
   });
 
+  it('transfer: the room passes to another examiner proven by password, recorded in the history and the activity log', async () => {
+    const giver = await newExaminer('Paula Entrega');
+    const taker = await seedUser(t.app, {
+      role: 'ROOM_INSPECTOR',
+      unit: 'SP',
+      name: 'Quirino Recebe',
+    });
+    const id = (
+      await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', giver.auth, {
+        viewers: [{ cpf: giver.user.cpf }],
+        schedulingLocal: post,
+      })
+    ).json().id as string;
+    const giverViewer = (
+      await inject('GET', `/api/SchedulingLocalCheckIn/findCheckInById/${id}`, giver.auth)
+    ).json().viewers[0].id as string;
+    const transfer = (body: object, auth = giver.auth) =>
+      inject('POST', '/api/SchedulingLocalCheckIn/transfer', auth, {
+        checkInId: id,
+        fromViewerId: giverViewer,
+        ...body,
+      });
+
+    expect((await transfer({ to: { cpf: taker.cpf } })).json().code).toBe(
+      'CHECKIN_IDENTITY_REQUIRED',
+    );
+    expect((await transfer({ to: { cpf: dfViewer.user.cpf } })).json()).toEqual({
+      Error: 'Usuário não encontrado!',
+      code: 'CHECKIN_EXAMINER_NOT_FOUND',
+    });
+    const busy = await newExaminer('Rita Ocupada');
+    await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', busy.auth, {
+      viewers: [{ cpf: busy.user.cpf }],
+      schedulingLocal: 'SP.POSTO02',
+    });
+    const busyToken = (await confirmSecond(giver.auth, busy.user.email)).json().proctoringToken;
+    expect((await transfer({ to: { proctoringToken: busyToken } })).json().code).toBe(
+      'CHECKIN_ALREADY_OPEN',
+    );
+    const stranger = await newExaminer('Sérgio Estranho');
+    const strangerToken = (await confirmSecond(stranger.auth, taker.email)).json().proctoringToken;
+    expect(
+      (await transfer({ to: { proctoringToken: strangerToken } }, stranger.auth)).statusCode,
+    ).toBe(404);
+
+    const token = (await confirmSecond(giver.auth, taker.email)).json().proctoringToken;
+    const done = await transfer({ to: { proctoringToken: token } });
+    expect(done.statusCode, done.body).toBe(200);
+    const record = done.json();
+    expect(record.status).toBe('open');
+    expect(
+      record.viewers.map((v: { name: string; removedAt: string | null }) => [
+        v.name,
+        v.removedAt !== null,
+      ]),
+    ).toEqual([
+      ['Paula Entrega', true],
+      ['Quirino Recebe', false],
+    ]);
+    expect(record.history.at(-1)).toMatchObject({
+      type: 'examiner_transfer',
+      subject: 'Quirino Recebe',
+      transferredFrom: 'Paula Entrega',
+      actorName: 'Paula Entrega',
+    });
+    const events = await selectRows<{ payload: { from: string; to: string } }>(
+      t.database.db,
+      sql`select payload from activity_log where type = 'examiner_transfered' and actor_id = ${giver.user.id}`,
+    );
+    expect(events).toEqual([{ payload: { checkInId: id, from: giver.user.id, to: taker.id } }]);
+    // The giver is free again; the taker now holds the room.
+    const again = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', giver.auth, {
+      viewers: [{ cpf: giver.user.cpf }],
+      schedulingLocal: 'SP.POSTO02',
+    });
+    expect(again.statusCode).toBe(201);
+  });
+
   it('check-out closes the room; a closed record changes no more; an ADMIN closes one left open, with the reason', async () => {
     const one = await newExaminer('João Saída');
     const id = (
