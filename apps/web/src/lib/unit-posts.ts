@@ -4,7 +4,7 @@
  * key sits under `scheduling-locals`, so a change made on the posts screen
  * (which invalidates that prefix) refreshes every filter too.
  */
-import type { SchedulingLocalPage } from '@exame/shared';
+import type { SchedulingLocal, SchedulingLocalPage } from '@exame/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api';
 
@@ -17,3 +17,19 @@ export const unitPostsQuery = queryOptions({
     }),
   staleTime: 5 * 60_000,
 });
+
+/**
+ * The active posts of a unit, for any role (the examiner picks the post of
+ * the room; the room managers the post of a room).
+ */
+export function activePostsQuery(unit: string) {
+  return queryOptions({
+    queryKey: ['scheduling-locals', 'active', unit] as const,
+    queryFn: ({ signal }) =>
+      api.get<SchedulingLocal[]>(
+        `api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/${encodeURIComponent(unit)}`,
+        { signal },
+      ),
+    staleTime: 5 * 60_000,
+  });
+}

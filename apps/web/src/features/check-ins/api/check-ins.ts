@@ -14,7 +14,6 @@ import type {
   CheckInResponse,
   CheckOutRequest,
   ForceCloseRequest,
-  SchedulingLocal,
   UpdateCheckInRequest,
   ViewerCheckinResponse,
 } from '@exame/shared';
@@ -26,7 +25,6 @@ import { getDeviceId } from '../../../lib/storage';
 export const checkInKeys = {
   all: ['check-ins'] as const,
   config: (unit: string) => ['check-ins', 'config', unit] as const,
-  posts: (unit: string) => ['check-ins', 'posts', unit] as const,
   open: (viewerCpf: string, post: string) => ['check-ins', 'open', viewerCpf, post] as const,
   record: (id: string) => ['check-ins', 'record', id] as const,
   exams: (id: string, page: number, pageSize: number) =>
@@ -43,19 +41,6 @@ export function checkInConfigQuery(unit: string) {
         signal,
       }),
     staleTime: 10 * 60_000,
-  });
-}
-
-/** The active posts of the unit (any role: the examiner picks the post of the room). */
-export function unitPostsQuery(unit: string) {
-  return queryOptions({
-    queryKey: checkInKeys.posts(unit),
-    queryFn: ({ signal }) =>
-      api.get<SchedulingLocal[]>(
-        `api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/${encodeURIComponent(unit)}`,
-        { signal },
-      ),
-    staleTime: 5 * 60_000,
   });
 }
 

@@ -181,6 +181,7 @@ export function CheckInHistory({ record }: { record: CheckInRecord }) {
               {formatDateTime(event.at)}
               {event.actorName ? ` · por ${event.actorName}` : ''}
             </Text>
+            {event.transferredFrom && <Text size="sm">Recebida de {event.transferredFrom}</Text>}
             {event.reason && <Text size="sm">Motivo: {event.reason}</Text>}
           </Timeline.Item>
         ))}

@@ -28,13 +28,13 @@ import { PeriodPicker, type PeriodValue } from '../../../components/period-picke
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
+import { activePostsQuery } from '../../../lib/unit-posts';
 import { textField, validateForm } from '../../../lib/forms';
 import {
   checkInKeys,
   checkInRecordQuery,
   forceCloseRoom,
   searchCheckInsQuery,
-  unitPostsQuery,
 } from '../api/check-ins';
 import {
   CheckInExams,
@@ -57,7 +57,7 @@ export function CheckInsPage() {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [period, setPeriod] = useState<PeriodValue>([null, null]);
   const [selected, setSelected] = useState<string | null>(null);
-  const posts = useQuery(unitPostsQuery(unit));
+  const posts = useQuery(activePostsQuery(unit));
   const list = useQuery(
     searchCheckInsQuery({
       page: paging.page,

@@ -84,6 +84,7 @@ function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
         actorName: examiner.name,
         subject: null,
         reason: null,
+        transferredFrom: null,
       },
     ],
     ...overrides,

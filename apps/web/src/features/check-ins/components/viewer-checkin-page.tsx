@@ -44,13 +44,13 @@ import { useFacialValidation } from '../../../components/face/use-facial-validat
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { appStore, useAppState } from '../../../lib/app-store';
+import { activePostsQuery } from '../../../lib/unit-posts';
 import {
   checkInConfigQuery,
   checkInKeys,
   checkInRecordQuery,
   openCheckInQuery,
   openRoom,
-  unitPostsQuery,
   validateExaminerFace,
 } from '../api/check-ins';
 import { formatDateTime, formatTime } from './check-in-parts';
@@ -67,7 +67,7 @@ export function ViewerCheckinPage() {
   const unit = user?.federativeUnit ?? '';
   const viewerCpf = cpfViewer ?? user?.cpf ?? '';
   const config = useQuery(checkInConfigQuery(unit));
-  const posts = useQuery(unitPostsQuery(unit));
+  const posts = useQuery(activePostsQuery(unit));
   const open = useQuery({ ...openCheckInQuery(viewerCpf, post ?? ''), enabled: Boolean(post) });
   /** A record named by a failed check-in (spec 8), opened on request. */
   const [keptId, setKeptId] = useState<string | null>(null);
