@@ -100,12 +100,16 @@ export const roomSchema = z.object({
 });
 export type ExamRoom = z.infer<typeof roomSchema>;
 
+const flag = z
+  .enum(['true', 'false'])
+  .optional()
+  .transform((value) => value === 'true');
+
 export const roomListQuerySchema = z.object({
   schedulingLocal: z.string().trim().max(80).optional(),
-  includeInactive: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true'),
+  includeInactive: flag,
+  /** Only the rooms the caller holds now (an examiner in their open check-in). */
+  mine: flag,
 });
 
 /* ------------------------------------------------------------------------ */

@@ -115,13 +115,16 @@ async function roomsWithDetails(deps: ExamRoomDeps, unit: string, rooms: RoomWit
 export async function searchRooms(
   deps: ExamRoomDeps,
   actor: SessionUser,
-  query: { schedulingLocal?: string; includeInactive: boolean },
+  query: { schedulingLocal?: string; includeInactive: boolean; mine?: boolean },
 ): Promise<ExamRoom[]> {
   const rooms = await listRooms(deps.db, actor.federativeUnit, {
     postIdentifier: query.schedulingLocal,
     includeInactive: query.includeInactive,
   });
-  return roomsWithDetails(deps, actor.federativeUnit, rooms);
+  if (!query.mine) return roomsWithDetails(deps, actor.federativeUnit, rooms);
+  const holders = await findRoomHolders(deps.db, actor.federativeUnit, rooms);
+  const held = rooms.filter((room) => holdersOf(room, holders).userIds.has(actor.id));
+  return roomsWithDetails(deps, actor.federativeUnit, held);
 }
 
 async function visibleRoom(deps: ExamRoomDeps, actor: SessionUser, id: string) {

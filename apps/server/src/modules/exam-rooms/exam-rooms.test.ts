@@ -235,6 +235,10 @@ describe('exam rooms', () => {
     expect(
       (await inject('GET', `/api/ExamRoom/${room.id}/board`, inspector.auth)).json().canAct,
     ).toBe(false);
+    // The rooms the examiner holds now (their home lists them).
+    const mine = await inject('GET', '/api/ExamRoom?mine=true', viewer.auth);
+    expect(mine.json().map((r: { id: string }) => r.id)).toContain(room.id);
+    expect((await inject('GET', '/api/ExamRoom?mine=true', inspector.auth)).json()).toEqual([]);
     // Another day: nothing.
     const yesterday = await inject(
       'GET',
