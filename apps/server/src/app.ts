@@ -218,7 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter };
   await app.register(biopassRoutes(biopass));
   await app.register(checkInRoutes({ ...biopass, identity }));
-  await app.register(examRoomRoutes({ db }));
+  await app.register(examRoomRoutes({ db, files }));
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

@@ -43,6 +43,8 @@ type Fixture = {
   /** A room of POSTO77 with one station. */
   roomId: string;
   stationId: string;
+  /** A scheduled exam on the station of that room. */
+  roomExamId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -105,6 +107,11 @@ describe('tenant isolation of writes', () => {
             schedulingId: `${unit}-MESMO-ID`,
             metadata: { schedulingLocal: `${unit}.POSTO77-S2` },
           }),
+          examPayload({
+            schedulingId: `${unit}-SALA-1`,
+            station: 'Estação 01',
+            metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
+          }),
         ],
       },
     });
@@ -132,7 +139,12 @@ describe('tenant isolation of writes', () => {
     });
     expect(room.statusCode, room.body).toBe(201);
     const roomBody = room.json() as { id: string; stations: Array<{ id: string }> };
+    const [roomExam] = await selectRows<{ id: string }>(
+      t.database.db,
+      sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-SALA-1`}`,
+    );
     return {
+      roomExamId: roomExam!.id,
       roomId: roomBody.id,
       stationId: roomBody.stations[0]!.id,
       checkInId: checkIn ? (checkIn.json() as { id: string }).id : null,
@@ -833,6 +845,38 @@ describe('tenant isolation of writes', () => {
         (f) => `/api/ExamRoom/${f.roomId}/stations/${f.stationId}`,
         () => ({ position: 5, isActive: false }),
       ),
+    },
+    'POST /api/ExamRoom/:id/exams/:examId/action': {
+      own: (f) => ({
+        method: 'POST',
+        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/action`,
+        headers: a().admin.auth,
+        payload: { action: 'absence' },
+      }),
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/action`,
+        headers: a().admin.auth,
+        payload: { action: 'absence' },
+      }),
+    },
+    'POST /api/ExamRoom/:id/exams/:examId/occurrences': {
+      own: async (f) => ({
+        method: 'POST',
+        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/occurrences`,
+        headers: a().admin.auth,
+        payload: {
+          type: 'terceiro',
+          description: 'Ocorrência registrada no quadro',
+          photo: (await sampleJpeg(200, 3)).toString('base64'),
+        },
+      }),
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/occurrences`,
+        headers: a().admin.auth,
+        payload: { type: 'terceiro', description: 'Ocorrência de outra unidade' },
+      }),
     },
   } satisfies Record<string, { own: Write; foreign: Write | null }>);
 

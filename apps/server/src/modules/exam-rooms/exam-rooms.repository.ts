@@ -165,6 +165,19 @@ export async function findRoomHolders(
     .orderBy(asc(checkIns.openedAt), asc(checkInViewers.checkInDate));
 }
 
+/** How many occurrences and photos an exam has. */
+export async function countAttachments(
+  db: Executor,
+  examId: string,
+): Promise<{ occurrenceCount: number; photoCount: number }> {
+  const [row] = await selectRows<{ occurrenceCount: number; photoCount: number }>(
+    db,
+    sql`select (select count(*)::int from occurrences where exam_id = ${examId}) as "occurrenceCount",
+               (select count(*)::int from exam_photos where exam_id = ${examId}) as "photoCount"`,
+  );
+  return row ?? { occurrenceCount: 0, photoCount: 0 };
+}
+
 /** The exams of a room (its exams' local) in [start, endExclusive), with their occurrences and photos counted. */
 export async function findRoomExams(
   db: Executor,
@@ -172,11 +185,12 @@ export async function findRoomExams(
   examLocal: string,
   period: { start: Date; endExclusive: Date },
 ): Promise<Array<ExamRow & { occurrenceCount: number; photoCount: number }>> {
+  // The outer table is named in full: inside a subquery a bare "id" would be the inner table's.
   const rows = await db
     .select({
       exam: exams,
-      occurrenceCount: sql<number>`(select count(*)::int from occurrences o where o.exam_id = ${exams.id})`,
-      photoCount: sql<number>`(select count(*)::int from exam_photos p where p.exam_id = ${exams.id})`,
+      occurrenceCount: sql<number>`(select count(*)::int from occurrences o where o.exam_id = "exams"."id")`,
+      photoCount: sql<number>`(select count(*)::int from exam_photos p where p.exam_id = "exams"."id")`,
     })
     .from(exams)
     .where(
@@ -238,12 +252,13 @@ export async function lockRoomExam(
   return row;
 }
 
+/** Interrupts (counting it in the `interrupted` metadata) or resumes an exam; the row as it is now. */
 export async function setExamInterruption(
   tx: Executor,
   examId: string,
   interrupted: boolean,
-): Promise<void> {
-  await tx
+): Promise<ExamRow> {
+  const [row] = await tx
     .update(exams)
     .set(
       interrupted
@@ -254,7 +269,10 @@ export async function setExamInterruption(
           }
         : { interruptedAt: null, updatedAt: new Date() },
     )
-    .where(eq(exams.id, examId));
+    .where(eq(exams.id, examId))
+    .returning();
+  if (!row) throw new Error('update returned no row');
+  return row;
 }
 
 /** Rooms of a post: ids and codes (for the check-in's room choice and the unplaced exams). */

@@ -10,7 +10,10 @@ import {
   boardExamSchema,
   createRoomSchema,
   errorBodySchema,
+  EXAMINER_ROLES,
+  roomActionSchema,
   roomListQuerySchema,
+  roomOccurrenceSchema,
   roomSchema,
   ROLES,
   stationInputSchema,
@@ -21,8 +24,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { FileStorage } from '../../lib/file-storage';
 import { currentUser } from '../../plugins/auth';
 import {
+  actOnRoomExam,
   addStation,
   createRoom,
   editRoom,
@@ -30,6 +35,7 @@ import {
   getBoard,
   getRoom,
   listExamsWithoutRoom,
+  recordRoomOccurrence,
   searchRooms,
   type ExamRoomDeps,
 } from './exam-rooms.service';
@@ -45,8 +51,9 @@ const MANAGERS = ['ADMIN', 'ROOM_INSPECTOR'] as const;
 const tags = ['exam-rooms'];
 const roomParams = z.object({ id: z.uuid('Sala inválida.') });
 const stationParams = roomParams.extend({ stationId: z.uuid('Estação inválida.') });
+const examParams = roomParams.extend({ examId: z.uuid('Exame inválido.') });
 
-export function examRoomRoutes(deps: ExamRoomDeps) {
+export function examRoomRoutes(deps: ExamRoomDeps & { files: FileStorage }) {
   return async (app: FastifyInstance) => {
     const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -107,6 +114,50 @@ export function examRoomRoutes(deps: ExamRoomDeps) {
       },
       async (request) =>
         getBoard(deps, currentUser(request), { id: request.params.id, day: request.query.day }),
+    );
+
+    routes.post(
+      '/api/ExamRoom/:id/exams/:examId/action',
+      {
+        config: { access: [...EXAMINER_ROLES, 'ADMIN'] },
+        schema: {
+          tags,
+          summary:
+            'Ação do examinador num exame da sala: ausência, interromper, retomar, finalizar e enviar o resultado',
+          params: examParams,
+          body: roomActionSchema,
+          response: { 200: boardExamSchema, ...errors },
+        },
+      },
+      async (request) =>
+        actOnRoomExam(deps, currentUser(request), {
+          roomId: request.params.id,
+          examId: request.params.examId,
+          action: request.body.action,
+        }),
+    );
+
+    routes.post(
+      '/api/ExamRoom/:id/exams/:examId/occurrences',
+      {
+        config: { access: [...EXAMINER_ROLES, 'ADMIN'] },
+        bodyLimit: 8 * 1024 * 1024,
+        schema: {
+          tags,
+          summary: 'Registrar uma ocorrência num exame da sala, com foto opcional',
+          params: examParams,
+          body: roomOccurrenceSchema,
+          response: { 201: boardExamSchema, ...errors, 413: errorBodySchema, 415: errorBodySchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(
+          await recordRoomOccurrence(deps, currentUser(request), {
+            roomId: request.params.id,
+            examId: request.params.examId,
+            ...request.body,
+          }),
+        ),
     );
 
     routes.post(

@@ -10,7 +10,9 @@
  * examiner in the room now (or an ADMIN) acts on its exams.
  */
 import {
+  EXAM_ERRORS,
   maskCpf,
+  roomActionProblem,
   resolvePeriod,
   ROOM_ERRORS,
   stationStatusOf,
@@ -18,17 +20,24 @@ import {
   type BoardCounter,
   type BoardExam,
   type CreateRoomInput,
+  type RoomAction,
   type ExamRoom,
   type RoomBoard,
   type StationInput,
   type UpdateRoomInput,
   type UpdateStationInput,
 } from '@exame/shared';
+import { validateAndNormalizeImage } from '../../biometrics/image';
 import type { Database } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
-import { changeWithActivity } from '../activity/activity.repository';
+import type { FileStorage } from '../../lib/file-storage';
+import { changeWithActivity, insertActivity } from '../activity/activity.repository';
+import { storeExamPhoto } from '../exams/exam-photos.service';
+import { insertHistory, updateExam } from '../exams/exams.repository';
+import { planChange } from '../exams/exams.service';
+import { insertOccurrenceOnce } from '../integration/integration.repository';
 import { findFederativeUnit } from '../federative-units/federative-units.repository';
 import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.repository';
 import {
@@ -37,9 +46,12 @@ import {
   findRoomExams,
   findRoomHolders,
   insertRoom,
+  countAttachments,
   insertStations,
   listRooms,
   listStations,
+  lockRoomExam,
+  setExamInterruption,
   updateRoom,
   updateStation,
   type ExamRow,
@@ -393,4 +405,115 @@ export async function listExamsWithoutRoom(
     period,
   );
   return rows.map(toBoardExam);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The examiner's actions                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** The room, when the actor may act on it (an examiner in a check-in that holds it, or ADMIN). */
+async function roomToActOn(deps: ExamRoomDeps, actor: SessionUser, roomId: string) {
+  const room = await visibleRoom(deps, actor, roomId);
+  if (!(await mayActOn(deps, actor, room))) throw roomError('ROOM_NOT_HELD');
+  return room;
+}
+
+/**
+ * `POST api/ExamRoom/{id}/exams/{examId}/action`: absence, interrupt, resume
+ * or finish-and-send-the-result, each refused with its reason when the exam's
+ * state does not allow it. A finished exam without a result from the
+ * delivery system goes to the auditors (`in_analysis`); finishing is recorded
+ * as `send_result`.
+ */
+export async function actOnRoomExam(
+  deps: ExamRoomDeps,
+  actor: SessionUser,
+  input: { roomId: string; examId: string; action: RoomAction },
+): Promise<BoardExam> {
+  const room = await roomToActOn(deps, actor, input.roomId);
+  const exam = await deps.db.transaction(async (tx) => {
+    const row = await lockRoomExam(tx, actor.federativeUnit, roomLocal(room), input.examId);
+    if (!row) throw roomError('ROOM_EXAM_NOT_FOUND');
+    const problem = roomActionProblem(input.action, {
+      status: row.status,
+      interrupted: row.interruptedAt !== null,
+    });
+    if (problem) throw roomError('ROOM_ACTION_INVALID', problem);
+    let next: ExamRow;
+    if (input.action === 'interrupt' || input.action === 'resume') {
+      next = await setExamInterruption(tx, row.id, input.action === 'interrupt');
+    } else {
+      const plan = planChange(
+        row,
+        input.action === 'absence'
+          ? { status: 'absence' }
+          : { status: 'done', result: row.result ?? 'in_analysis' },
+      );
+      if (!plan.ok) throw AppError.from(EXAM_ERRORS, plan.code, plan.message);
+      await updateExam(tx, row.id, plan.patch);
+      await insertHistory(tx, {
+        examId: row.id,
+        fromStatus: row.status,
+        toStatus: plan.patch.status ?? row.status,
+        fromResult: row.result,
+        toResult: plan.patch.result === undefined ? row.result : plan.patch.result,
+        source: 'user',
+        actorId: actor.id,
+      });
+      next = { ...row, ...plan.patch };
+    }
+    await insertActivity(tx, {
+      type: input.action === 'finish' ? 'send_result' : 'room_action',
+      actorId: actor.id,
+      federativeUnit: actor.federativeUnit,
+      payload: {
+        examId: row.id,
+        schedulingId: row.schedulingId,
+        roomId: room.id,
+        action: input.action,
+        result: next.result,
+      },
+    });
+    return next;
+  });
+  return toBoardExam(exam);
+}
+
+/**
+ * `POST api/ExamRoom/{id}/exams/{examId}/occurrences`: an occurrence recorded
+ * by the examiner, with an optional photo validated and re-encoded before
+ * the transaction (CPU work holds no locks).
+ */
+export async function recordRoomOccurrence(
+  deps: ExamRoomDeps & { files: FileStorage },
+  actor: SessionUser,
+  input: { roomId: string; examId: string; type: string; description: string; photo?: string },
+): Promise<BoardExam> {
+  const room = await roomToActOn(deps, actor, input.roomId);
+  const picture = input.photo ? await validateAndNormalizeImage(input.photo) : null;
+  const exam = await deps.db.transaction(async (tx) => {
+    const row = await lockRoomExam(tx, actor.federativeUnit, roomLocal(room), input.examId);
+    if (!row) throw roomError('ROOM_EXAM_NOT_FOUND');
+    if (row.status === 'cancelled') {
+      throw roomError('ROOM_ACTION_INVALID', 'Um exame cancelado não recebe ocorrências.');
+    }
+    const now = new Date();
+    const photo = picture ? await storeExamPhoto(tx, deps.files, row.id, picture, now) : null;
+    await insertOccurrenceOnce(tx, {
+      examId: row.id,
+      externalId: null,
+      type: input.type,
+      description: input.description,
+      occurredAt: now,
+      photoId: photo?.id ?? null,
+    });
+    await insertActivity(tx, {
+      type: 'room_occurrence',
+      actorId: actor.id,
+      federativeUnit: actor.federativeUnit,
+      payload: { examId: row.id, schedulingId: row.schedulingId, roomId: room.id, photo: !!photo },
+    });
+    return row;
+  });
+  return toBoardExam({ ...exam, ...(await countAttachments(deps.db, exam.id)) });
 }

@@ -5,7 +5,9 @@
  */
 import { dayInZone, zonedDayStartIso } from '@exame/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { sql } from 'drizzle-orm';
+import { selectRows } from '../../db/client';
+import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 
@@ -290,6 +292,168 @@ describe('exam rooms', () => {
       viewer.auth,
     );
     expect(all.json().map((r: { code: string }) => r.code)).toEqual(['S1', 'S5']);
+  });
+
+  it('the examiner’s actions go through the state machine; only who holds the room acts', async () => {
+    const room = (
+      await createRoom(admin.auth, {
+        schedulingLocal: 'SP.POSTO02',
+        code: 'S3',
+        name: 'Sala 3',
+        stations: [
+          { code: 'E1', position: 1 },
+          { code: 'E2', position: 2 },
+        ],
+      })
+    ).json() as { id: string };
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': key },
+      payload: {
+        exams: [
+          examPayload({
+            schedulingId: 'S3-RUN',
+            schedulingDate: at('08:00'),
+            status: 'started',
+            station: 'E1',
+            metadata: { schedulingLocal: 'SP.POSTO02-S3' },
+          }),
+          examPayload({
+            schedulingId: 'S3-WAIT',
+            schedulingDate: at('11:00'),
+            station: 'E2',
+            metadata: { schedulingLocal: 'SP.POSTO02-S3' },
+          }),
+          examPayload({
+            schedulingId: 'OTHER-ROOM',
+            schedulingDate: at('11:00'),
+            station: 'E2',
+            metadata: { schedulingLocal: 'SP.POSTO02-S1' },
+          }),
+        ],
+      },
+    });
+    const board = () => inject('GET', `/api/ExamRoom/${room.id}/board`, admin.auth);
+    const examOf = async (schedulingId: string) =>
+      (await board())
+        .json()
+        .exams.find((e: { schedulingId: string }) => e.schedulingId === schedulingId);
+    const running = await examOf('S3-RUN');
+    const waiting = await examOf('S3-WAIT');
+    const act = (examId: string, action: string, auth = holder.auth) =>
+      inject('POST', `/api/ExamRoom/${room.id}/exams/${examId}/action`, auth, { action });
+
+    // Not checked in to the room: refused.
+    const holder = await seedSignedIn(t.app, {
+      role: 'ROOM_INSPECTOR',
+      unit: 'SP',
+      name: 'Fiscal S3',
+    });
+    const refused = await act(running.id, 'interrupt');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('ROOM_NOT_HELD');
+    const checkIn = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', holder.auth, {
+      viewers: [{ cpf: holder.user.cpf }],
+      schedulingLocal: 'SP.POSTO02',
+    });
+    expect(checkIn.statusCode, checkIn.body).toBe(201);
+
+    const interrupted = await act(running.id, 'interrupt');
+    expect(interrupted.statusCode, interrupted.body).toBe(200);
+    expect(interrupted.json()).toMatchObject({ stationStatus: 'interrupted', interrupted: true });
+    expect((await board()).json().counters).toMatchObject({ started: 0, interrupted: 1 });
+    const twice = await act(running.id, 'interrupt');
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toEqual({
+      Error: 'O exame já está interrompido.',
+      code: 'ROOM_ACTION_INVALID',
+    });
+    expect((await act(running.id, 'finish')).json().Error).toBe(
+      'Retome o exame interrompido antes de finalizá-lo.',
+    );
+    expect((await act(running.id, 'resume')).json().stationStatus).toBe('started');
+    const finished = await act(running.id, 'finish');
+    expect(finished.json()).toMatchObject({
+      status: 'done',
+      result: 'in_analysis',
+      stationStatus: 'processing',
+    });
+    expect((await act(running.id, 'absence')).json().Error).toBe(
+      'A ausência só pode ser registrada em um exame agendado, antes do início.',
+    );
+    expect((await act(waiting.id, 'interrupt')).json().Error).toBe(
+      'Só um exame em andamento pode ser interrompido.',
+    );
+    expect((await act(waiting.id, 'absence')).json()).toMatchObject({
+      status: 'absence',
+      stationStatus: 'absent',
+    });
+    // An exam of another room is not this room's.
+    const other = (
+      await selectRows<{ id: string }>(
+        t.database.db,
+        sql`select id from exams where scheduling_id = 'OTHER-ROOM'`,
+      )
+    )[0]!;
+    expect((await act(other.id, 'absence')).statusCode).toBe(404);
+
+    // The history and the activity log say who did it; finishing is send_result.
+    const history = await selectRows<{ to_status: string; source: string; actor_id: string }>(
+      t.database.db,
+      sql`select to_status, source, actor_id from exam_status_history where exam_id = ${running.id} and source = 'user'`,
+    );
+    expect(history).toEqual([{ to_status: 'done', source: 'user', actor_id: holder.user.id }]);
+    const activity = await selectRows<{ type: string }>(
+      t.database.db,
+      sql`select type from activity_log where actor_id = ${holder.user.id} and type in ('room_action', 'send_result') order by created_at`,
+    );
+    expect(activity.map((row) => row.type)).toEqual([
+      'room_action',
+      'room_action',
+      'send_result',
+      'room_action',
+    ]);
+
+    // An occurrence with a photo; a photo that is not an image is refused and nothing is written.
+    const occurrence = await inject(
+      'POST',
+      `/api/ExamRoom/${room.id}/exams/${running.id}/occurrences`,
+      holder.auth,
+      {
+        type: 'terceiro',
+        description: 'Outra pessoa apareceu atrás do candidato.',
+        photo: (await sampleJpeg(320)).toString('base64'),
+      },
+    );
+    expect(occurrence.statusCode, occurrence.body).toBe(201);
+    expect(occurrence.json()).toMatchObject({ occurrences: 1, photos: 1 });
+    const bad = await inject(
+      'POST',
+      `/api/ExamRoom/${room.id}/exams/${running.id}/occurrences`,
+      holder.auth,
+      {
+        type: 'terceiro',
+        description: 'Foto inválida.',
+        photo: Buffer.from('<svg onload=alert(1)>').toString('base64'),
+      },
+    );
+    expect(bad.statusCode).toBeGreaterThanOrEqual(400);
+    expect(bad.statusCode).toBeLessThan(500);
+    expect((await examOf('S3-RUN')).occurrences).toBe(1);
+    expect(
+      (
+        await inject(
+          'POST',
+          `/api/ExamRoom/${room.id}/exams/${running.id}/occurrences`,
+          viewer.auth,
+          {
+            type: 'terceiro',
+            description: 'Sem entrada nesta sala.',
+          },
+        )
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('tenant isolation: another unit neither sees nor changes a room', async () => {

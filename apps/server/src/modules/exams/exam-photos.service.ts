@@ -1,0 +1,34 @@
+/**
+ * Exam photos: a picture already validated and re-encoded (biometrics/image)
+ * stored encrypted and recorded with its exam; the same picture sent twice is
+ * stored once. Runs in the caller's transaction.
+ */
+import { createHash } from 'node:crypto';
+import type { NormalisedImage } from '../../biometrics/image';
+import type { Executor } from '../../db/client';
+import type { FileStorage } from '../../lib/file-storage';
+import { findPhotoBySha, insertPhoto } from '../integration/integration.repository';
+
+export async function storeExamPhoto(
+  tx: Executor,
+  files: FileStorage,
+  examId: string,
+  picture: NormalisedImage,
+  capturedAt: Date,
+): Promise<{ id: string; created: boolean }> {
+  const sha256 = createHash('sha256').update(picture.jpeg).digest('hex');
+  const existing = await findPhotoBySha(tx, examId, sha256);
+  if (existing) return { id: existing.id, created: false };
+  const storageKey = await files.put(picture.jpeg);
+  const row = await insertPhoto(tx, {
+    examId,
+    capturedAt,
+    storageKey,
+    contentType: 'image/jpeg',
+    width: picture.width,
+    height: picture.height,
+    bytes: picture.jpeg.length,
+    sha256,
+  });
+  return { id: row.id, created: true };
+}
