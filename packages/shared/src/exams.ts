@@ -180,6 +180,17 @@ export const examDetailSchema = z.object({
     }),
   ),
   photos: z.array(examPhotoLinkSchema),
+  /** The room the exam's local names, when one does. */
+  room: z.object({ id: z.string(), name: z.string(), code: z.string() }).nullable(),
+  /** The examiners who held the room while the exam ran (from the check-in records). */
+  custody: z.array(
+    z.object({
+      checkInId: z.string(),
+      name: z.string(),
+      checkInDate: z.string(),
+      leftAt: z.string().nullable(),
+    }),
+  ),
 });
 export type ExamDetail = z.infer<typeof examDetailSchema>;
 

@@ -415,6 +415,18 @@ describe('exam rooms', () => {
       'room_action',
     ]);
 
+    // The exam's detail names its room and who held it while the exam ran.
+    const detail = await inject('GET', '/api/Exam/S3-RUN', admin.auth);
+    expect(detail.json().room).toMatchObject({ name: 'Sala 3', code: 'S3' });
+    expect(detail.json().custody.map((entry: { name: string }) => entry.name)).toEqual([
+      'Fiscal S3',
+    ]);
+    // Another room of the post (its S1), named by the exam's local.
+    expect((await inject('GET', '/api/Exam/OTHER-ROOM', admin.auth)).json().room).toMatchObject({
+      code: 'S1',
+    });
+    expect((await inject('GET', '/api/Exam/S9-X', admin.auth)).json().room).toBeNull();
+
     // An occurrence with a photo; a photo that is not an image is refused and nothing is written.
     const occurrence = await inject(
       'POST',

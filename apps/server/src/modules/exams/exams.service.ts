@@ -28,6 +28,7 @@ import type { FileStorage } from '../../lib/file-storage';
 import { signedPath, type SignedViewer } from '../../lib/signed-access';
 import type { SessionUser } from '../../lib/actors';
 import { insertActivity } from '../activity/activity.repository';
+import { findCustody, findRoomByLocal } from '../exam-rooms/exam-rooms.repository';
 import {
   findExam,
   findExamsForUpdate,
@@ -353,11 +354,15 @@ export async function getExamDetail(
   const { db, files } = deps;
   const row = await findExam(db, actor.federativeUnit, schedulingId);
   if (!row) throw examNotFound();
-  const [history, occurrenceRows, photos, name] = await Promise.all([
+  const [history, occurrenceRows, photos, name, room, custody] = await Promise.all([
     historyOf(db, row.id),
     occurrencesOf(db, row.id),
     photosOf(db, row.id),
     localName(db, actor.federativeUnit, row.schedulingLocal),
+    row.schedulingLocal
+      ? findRoomByLocal(db, actor.federativeUnit, row.schedulingLocal)
+      : Promise.resolve(undefined),
+    custodyOf(db, actor.federativeUnit, row),
   ]);
   await insertActivity(db, {
     type: 'load_exam',
@@ -392,7 +397,29 @@ export async function getExamDetail(
       width: photo.width,
       height: photo.height,
     })),
+    room: room ?? null,
+    custody: custody.map((entry) => ({
+      checkInId: entry.checkInId,
+      name: entry.name,
+      checkInDate: entry.checkInDate.toISOString(),
+      leftAt: entry.leftAt?.toISOString() ?? null,
+    })),
   };
+}
+
+/**
+ * Who held the exam's room while it ran (from its start, or its scheduled
+ * time, to its end, or now): "who had custody when this exam ran" is a query.
+ */
+function custodyOf(db: Executor, unit: string, row: ExamRow) {
+  if (!row.schedulingLocal) return Promise.resolve([]);
+  const [postIdentifier = '', ...rest] = row.schedulingLocal.split('-');
+  return findCustody(db, unit, {
+    postIdentifier,
+    roomCode: rest.length > 0 ? rest.join('-') : null,
+    from: row.startedAt ?? row.schedulingDate,
+    to: row.finishedAt ?? new Date(),
+  });
 }
 
 /**
