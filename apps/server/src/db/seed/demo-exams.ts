@@ -278,8 +278,30 @@ export async function seedDemoOnEmpty(
       to: new Date(Date.now() + 7 * day),
     });
     await seedDemoHistory(db, unit);
+    await seedDemoRooms(db, unit);
     if (photos > 0) await seedDemoPhotos(db, files, photos);
   }
+}
+
+/**
+ * The rooms of the demo posts as the demo exams name them: `S1` to `S3`
+ * (`Sala 1` to `Sala 3`) with 20 stations each (`Estação 01` to `Estação 20`).
+ */
+export async function seedDemoRooms(db: Database, unit = 'DEMO'): Promise<void> {
+  await db.execute(sql`
+    insert into exam_rooms (federative_unit, scheduling_local_id, code, name)
+    select l.federative_unit, l.id, 'S' || r::text, 'Sala ' || r::text
+    from scheduling_locals l cross join generate_series(1, 3) r
+    where l.federative_unit = ${unit}
+    on conflict do nothing
+  `);
+  await db.execute(sql`
+    insert into exam_stations (exam_room_id, federative_unit, code, position)
+    select room.id, room.federative_unit, 'Estação ' || lpad(p::text, 2, '0'), p
+    from exam_rooms room cross join generate_series(1, 20) p
+    where room.federative_unit = ${unit}
+    on conflict do nothing
+  `);
 }
 
 /**
