@@ -16,3 +16,4 @@ export * from './integration';
 export * from './exam-report';
 export * from './biometrics';
 export * from './check-ins';
+export * from './realtime';

@@ -4,3 +4,4 @@ export * from './identity';
 export * from './exams';
 export * from './biometrics';
 export * from './check-ins';
+export * from './realtime';
