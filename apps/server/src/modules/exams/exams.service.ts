@@ -30,7 +30,7 @@ import type { FileStorage } from '../../lib/file-storage';
 import { signedPath, type SignedViewer } from '../../lib/signed-access';
 import type { SessionUser } from '../../lib/actors';
 import { insertActivity } from '../activity/activity.repository';
-import { publishRealtime, type RealtimeEventInput } from '../realtime/realtime.repository';
+import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
 import {
   findExam,
   findExamsForUpdate,
@@ -123,7 +123,7 @@ export function examChangedEvent(row: ExamRow): RealtimeEventInput {
 
 /** Announces exams written in `tx`; last in the transaction (see publishRealtime). */
 export async function publishExamChanges(tx: Executor, rows: ExamRow[]): Promise<void> {
-  for (const row of rows) await publishRealtime(tx, examChangedEvent(row));
+  await publishRealtimeAll(tx, rows.map(examChangedEvent));
 }
 
 type Change = {

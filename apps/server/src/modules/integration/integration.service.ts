@@ -26,7 +26,7 @@ import {
   upsertExams,
   type ExamWriter,
 } from '../exams/exams.service';
-import { publishRealtime, type RealtimeEventInput } from '../realtime/realtime.repository';
+import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
 import { findPhotoBySha, insertOccurrenceOnce, insertPhoto } from './integration.repository';
 
 export type IntegrationDeps = { db: Database; files: FileStorage };
@@ -84,11 +84,6 @@ const photoAdded = (exam: ExamRow, photoId: string): RealtimeEventInput =>
     } satisfies PhotoAddedPayload,
   });
 
-/** Announces what `tx` added; last in the transaction (see publishRealtime). */
-async function publishAll(tx: Executor, events: RealtimeEventInput[]): Promise<void> {
-  for (const event of events) await publishRealtime(tx, event);
-}
-
 /** Stores a re-encoded photo; the same picture sent twice is stored once. */
 async function storePhoto(
   tx: Executor,
@@ -125,7 +120,7 @@ export async function addPhoto(
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
     const photo = await storePhoto(tx, deps.files, exam.id, picture, new Date(input.capturedAt));
-    if (photo.created) await publishAll(tx, [photoAdded(exam, photo.id)]);
+    if (photo.created) await publishRealtimeAll(tx, [photoAdded(exam, photo.id)]);
     return photo;
   });
 }
@@ -177,7 +172,8 @@ export async function addOccurrences(
         }),
       );
     }
-    await publishAll(tx, events);
+    // Last in the transaction (see publishRealtime).
+    await publishRealtimeAll(tx, events);
     return { created, unchanged: items.length - created };
   });
 }

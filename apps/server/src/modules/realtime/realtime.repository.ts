@@ -30,26 +30,58 @@ export type RealtimeEventInput = {
  * misses nothing. Call it after the transaction's last row lock.
  */
 export async function publishRealtime(tx: Executor, event: RealtimeEventInput): Promise<number> {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtext(${`realtime:${event.federativeUnit}`}))`,
-  );
-  const [row] = await tx
-    .insert(realtimeEvents)
-    .values({
-      federativeUnit: event.federativeUnit,
-      schedulingLocal: event.schedulingLocal,
-      kind: event.kind,
-      payload: event.payload,
-    })
-    .returning({ id: realtimeEvents.id });
-  if (!row) throw new Error('insert returned no row');
-  const notice: RealtimeNotice = {
-    id: row.id,
-    unit: event.federativeUnit,
-    local: event.schedulingLocal,
-  };
-  await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${JSON.stringify(notice)})`);
-  return row.id;
+  const [id] = await publishRealtimeAll(tx, [event]);
+  if (id === undefined) throw new Error('insert returned no row');
+  return id;
+}
+
+/** Rows written per statement by publishRealtimeAll. */
+const INSERT_BATCH = 500;
+
+/**
+ * Writes many events at once (an import), under the same rules: the rows in
+ * a few statements and one notification per unit, naming its last event
+ * (a listener reads every event after the last one it saw). Returns the ids
+ * in the order given.
+ */
+export async function publishRealtimeAll(
+  tx: Executor,
+  events: RealtimeEventInput[],
+): Promise<number[]> {
+  if (events.length === 0) return [];
+  const units = [...new Set(events.map((event) => event.federativeUnit))].sort();
+  // In a fixed order, so that two transactions locking the same units cannot wait on each other.
+  for (const unit of units) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`realtime:${unit}`}))`);
+  }
+  const ids: number[] = [];
+  for (let start = 0; start < events.length; start += INSERT_BATCH) {
+    const rows = await tx
+      .insert(realtimeEvents)
+      .values(
+        events.slice(start, start + INSERT_BATCH).map((event) => ({
+          federativeUnit: event.federativeUnit,
+          schedulingLocal: event.schedulingLocal,
+          kind: event.kind,
+          payload: event.payload,
+        })),
+      )
+      .returning({ id: realtimeEvents.id });
+    ids.push(...rows.map((row) => row.id));
+  }
+  for (const unit of units) {
+    const last = events.findLastIndex((event) => event.federativeUnit === unit);
+    const notice: RealtimeNotice = {
+      id: ids.reduce(
+        (top, id, index) => (events[index]!.federativeUnit === unit ? Math.max(top, id) : top),
+        0,
+      ),
+      unit,
+      local: events[last]!.schedulingLocal,
+    };
+    await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${JSON.stringify(notice)})`);
+  }
+  return ids;
 }
 
 function toEvent(row: typeof realtimeEvents.$inferSelect): RealtimeEvent {

@@ -20,7 +20,7 @@ import {
 } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 import { listenOnLoopback, openStream, type StreamClient } from '../../../test/realtime';
-import { publishRealtime } from './realtime.repository';
+import { publishRealtimeAll } from './realtime.repository';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 
@@ -316,17 +316,22 @@ describe(`realtime events on ${engineName}`, () => {
     const start = await stream(base, df.token);
     await expect.poll(() => start.lastId()).not.toBeNull();
     const from = start.lastId();
-    await t.database.db.transaction(async (tx) => {
-      for (let index = 0; index < 1001; index += 1) {
-        await publishRealtime(tx, {
+    // One import-sized write: the rows in batches, one notification.
+    await t.database.db.transaction((tx) =>
+      publishRealtimeAll(
+        tx,
+        Array.from({ length: 1001 }, (_, index) => ({
           federativeUnit: 'DF',
           schedulingLocal: 'DF.POSTO99-S1',
-          kind: 'photo_added',
+          kind: 'photo_added' as const,
           payload: { examId: 'x', schedulingId: 'x', photoId: String(index) },
-        });
-      }
-    });
-    await start.waitForEvents(1001);
+        })),
+      ),
+    );
+    const written = await start.waitForEvents(1001);
+    expect(written.map((event) => (event.payload as { photoId: string }).photoId)).toEqual(
+      Array.from({ length: 1001 }, (_, index) => String(index)),
+    );
     const behind = await stream(base, df.token, { lastEventId: from });
     await expect.poll(() => behind.messages.some((m) => m.event === 'resync')).toBe(true);
     expect(behind.events).toEqual([]);
