@@ -34,6 +34,8 @@ import { faceServiceFromConfig } from './biometrics/face-service';
 import { biopassRoutes } from './modules/biopass/biopass.routes';
 import { checkInRoutes } from './modules/check-ins/check-ins.routes';
 import { examRoomRoutes } from './modules/exam-rooms/exam-rooms.routes';
+import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime-hub';
+import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import path from 'node:path';
 import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
@@ -52,6 +54,8 @@ declare module 'fastify' {
     files: FileStorage;
     /** Keyed pseudonyms of personal data (rate-limit keys, retention). */
     pseudonym: Pseudonymizer;
+    /** This instance's realtime fan-out (LISTEN -> its SSE clients). */
+    realtime: RealtimeHub;
   }
 }
 
@@ -219,6 +223,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(biopassRoutes(biopass));
   await app.register(checkInRoutes({ ...biopass, identity }));
   await app.register(examRoomRoutes({ db, files }));
+  const realtime = createRealtimeHub({ db, listen: database.listen, log: app.log });
+  app.decorate('realtime', realtime);
+  app.addHook('onReady', () => realtime.start());
+  // Before the server stops accepting: open streams end, so closing does not wait on them.
+  app.addHook('preClose', () => realtime.close());
+  await app.register(realtimeRoutes({ db, hub: realtime }));
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

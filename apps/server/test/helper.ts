@@ -17,7 +17,11 @@ import type { FaceService } from '../src/biometrics/face-engine';
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
 export const engineName = testDatabaseUrl ? 'postgres' : 'pglite';
 
-export type TestDatabase = DatabaseHandle & { drop: () => Promise<void> };
+export type TestDatabase = DatabaseHandle & {
+  drop: () => Promise<void>;
+  /** The PostgreSQL database's address (none for PGlite, which lives in this process only). */
+  url?: string;
+};
 
 /** Opens an empty, migrated database on the engine under test. */
 export async function createTestDatabase(
@@ -44,6 +48,7 @@ export async function createTestDatabase(
   await handle.migrate();
   return {
     ...handle,
+    url: url.toString(),
     drop: async () => {
       // The pool may already be closed by the test itself.
       await handle.close().catch(() => undefined);
@@ -53,6 +58,18 @@ export async function createTestDatabase(
       await cleanup.end();
     },
   };
+}
+
+/**
+ * The same database as another server process would open it: on PostgreSQL a
+ * second pool and listening connection of its own; PGlite lives in one
+ * process, so there the handle itself is shared. Closing it leaves the
+ * database to its creator.
+ */
+export async function openSameDatabase(database: TestDatabase): Promise<TestDatabase> {
+  if (!database.url) return { ...database, close: async () => {}, drop: async () => {} };
+  const handle = await openDatabase({ kind: 'postgres', url: database.url, poolSize: 4 });
+  return { ...handle, url: database.url, drop: handle.close };
 }
 
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {

@@ -17,3 +17,4 @@ export * from './exam-report';
 export * from './biometrics';
 export * from './check-ins';
 export * from './exam-rooms';
+export * from './realtime';

@@ -1,5 +1,5 @@
 import { FEDERATIVE_UNITS } from '@exame/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAppStore, initialState } from './app-store';
 import { getDeviceId, STORAGE_KEYS } from './storage';
 import { TEST_PROCTORING } from '../test/fixtures';
@@ -81,6 +81,23 @@ describe('client state', () => {
     expect(store.getState().user).toBeNull();
     expect(localStorage.getItem('theme')).toBe('valid-df-theme');
     expect(localStorage.getItem('deviceId')).toBe(deviceId);
+  });
+
+  it('clearing the session unsubscribes the exam-notification watcher; a new watcher closes the previous one', () => {
+    const store = createAppStore(initialState('localhost'));
+    store.setUser(user);
+    const first = vi.fn();
+    const second = vi.fn();
+    store.setUnsubscribeDocExamNotification(first);
+    store.setUnsubscribeDocExamNotification(second);
+    expect(first).toHaveBeenCalledTimes(1);
+    expect(second).not.toHaveBeenCalled();
+    store.clearSession();
+    expect(second).toHaveBeenCalledTimes(1);
+    expect(store.getState().unsubscribeDocExamNotification).toBeNull();
+    // Once: a second logout finds nothing to unsubscribe.
+    store.clearSession();
+    expect(second).toHaveBeenCalledTimes(1);
   });
 
   it('the device id is a UUID v4 made once', () => {

@@ -40,6 +40,11 @@ export type AppState = {
   theme: ThemeName;
   hiddenMenu: boolean;
   appVersion: string;
+  /**
+   * Closes the exam-notification watcher (the realtime stream of an open
+   * board), if one runs: logout calls it (spec 3, 4). Not persisted.
+   */
+  unsubscribeDocExamNotification: (() => void) | null;
 };
 
 const isAuthUser = (value: unknown): value is AuthUser => authUserSchema.safeParse(value).success;
@@ -72,6 +77,7 @@ export function initialState(
     theme: tenant.theme,
     hiddenMenu: false,
     appVersion: import.meta.env.VITE_APP_VERSION ?? '0.1.0',
+    unsubscribeDocExamNotification: null,
   };
 }
 
@@ -126,8 +132,22 @@ export function createAppStore(state: AppState = initialState()) {
       set({ federativeUnitSelected: unit.uf, theme });
     },
     setHiddenMenu: (hiddenMenu: boolean) => set({ hiddenMenu }),
-    /** Clears the user, the proctoring user and the saved keys of the session (spec 4). */
+    /** Keeps the exam-notification watcher's close function; one watcher at a time, a previous one is closed. */
+    setUnsubscribeDocExamNotification: (unsubscribe: (() => void) | null) => {
+      const previous = current.unsubscribeDocExamNotification;
+      if (previous === unsubscribe) return;
+      if (previous && unsubscribe) previous();
+      set({ unsubscribeDocExamNotification: unsubscribe });
+    },
+    /**
+     * Clears the user, the proctoring user and the saved keys of the session,
+     * and unsubscribes the exam-notification watcher (spec 4).
+     */
     clearSession: () => {
+      // Taken off the state first: a watcher that clears the slot as it closes finds it empty.
+      const unsubscribe = current.unsubscribeDocExamNotification;
+      current = { ...current, unsubscribeDocExamNotification: null };
+      unsubscribe?.();
       removeKeys(
         STORAGE_KEYS.user,
         STORAGE_KEYS.userProctoring,

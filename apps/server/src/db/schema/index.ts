@@ -5,3 +5,4 @@ export * from './exams';
 export * from './biometrics';
 export * from './rooms';
 export * from './check-ins';
+export * from './realtime';

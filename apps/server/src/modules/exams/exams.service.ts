@@ -2,7 +2,8 @@
  * Exams: the list and detail for signed-in users, and the one write path used
  * by the integration API and the CSV import. Every status and result change
  * goes through the state machine of packages/shared; an illegal change is a
- * clear error and nothing of its batch is written.
+ * clear error and nothing of its batch is written. Every exam written is
+ * announced as an `exam_changed` realtime event in the same transaction.
  */
 import {
   checkResultTransition,
@@ -18,6 +19,7 @@ import {
   type ExamPage,
   type ExamPhotoLink,
   type ExamResult,
+  type ExamChangedPayload,
   type ExamStatus,
   type ExamTransitionErrorCode,
   type IntegrationExam,
@@ -29,6 +31,7 @@ import { signedPath, type SignedViewer } from '../../lib/signed-access';
 import type { SessionUser } from '../../lib/actors';
 import { insertActivity } from '../activity/activity.repository';
 import { findCustody, findRoomByLocal } from '../exam-rooms/exam-rooms.repository';
+import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
 import {
   findExam,
   findExamsForUpdate,
@@ -96,6 +99,32 @@ export function toExam(
     finishedAt: row.finishedAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The `exam_changed` event of an exam as written (CPF masked: events reach every screen of the unit). */
+export function examChangedEvent(row: ExamRow): RealtimeEventInput {
+  const payload: ExamChangedPayload = {
+    examId: row.id,
+    schedulingId: row.schedulingId,
+    status: row.status,
+    result: row.result,
+    schedulingLocal: row.schedulingLocal,
+    room: row.room,
+    station: row.station,
+    candidateName: row.candidateName,
+    candidateCpf: maskCpf(row.candidateCpf),
+  };
+  return {
+    federativeUnit: row.federativeUnit,
+    schedulingLocal: row.schedulingLocal,
+    kind: 'exam_changed',
+    payload,
+  };
+}
+
+/** Announces exams written in `tx`; last in the transaction (see publishRealtime). */
+export async function publishExamChanges(tx: Executor, rows: ExamRow[]): Promise<void> {
+  await publishRealtimeAll(tx, rows.map(examChangedEvent));
 }
 
 type Change = {
@@ -243,6 +272,7 @@ export async function upsertExams(
   }
 
   const counts = { created: 0, updated: 0, unchanged: 0 };
+  const written: ExamRow[] = [];
   for (const plan of plans) {
     if (plan.kind === 'same') {
       counts.unchanged += 1;
@@ -274,6 +304,7 @@ export async function upsertExams(
         source,
         actorId,
       });
+      written.push(created);
       counts.created += 1;
     } else {
       await updateExam(tx, plan.row.id, plan.patch);
@@ -288,9 +319,11 @@ export async function upsertExams(
           actorId,
         });
       }
+      written.push({ ...plan.row, ...plan.patch });
       counts.updated += 1;
     }
   }
+  await publishExamChanges(tx, written);
   return counts;
 }
 
@@ -317,7 +350,9 @@ export async function changeExamStatus(
       source: writer.source,
       actorId: writer.actorId,
     });
-    return { ...row, ...plan.patch };
+    const changed = { ...row, ...plan.patch };
+    await publishExamChanges(tx, [changed]);
+    return changed;
   });
 }
 

@@ -25,15 +25,15 @@ export async function insertPhoto(
   return created;
 }
 
-/** Inserts an occurrence unless the exam already has one with this external id; true when inserted. */
+/** Inserts an occurrence unless the exam already has one with this external id; its id when inserted. */
 export async function insertOccurrenceOnce(
   db: Executor,
   row: typeof occurrences.$inferInsert,
-): Promise<boolean> {
-  const inserted = await db
+): Promise<{ id: string } | undefined> {
+  const [inserted] = await db
     .insert(occurrences)
     .values(row)
     .onConflictDoNothing({ target: [occurrences.examId, occurrences.externalId] })
     .returning({ id: occurrences.id });
-  return inserted.length > 0;
+  return inserted;
 }

@@ -1,21 +1,24 @@
 /**
  * What the exam-delivery system may do with a key of its unit: nothing outside
  * that unit. Pictures are validated and re-encoded once, before any
- * transaction (CPU work holds no locks); a batch is all or nothing.
+ * transaction (CPU work holds no locks); a batch is all or nothing. What is
+ * added to an exam is announced as realtime events in the same transaction.
  */
 import { createHash } from 'node:crypto';
 import type {
   BatchResult,
   Exam,
   IntegrationExam,
+  OccurrenceAddedPayload,
   OccurrenceInput,
+  PhotoAddedPayload,
   StatusUpdate,
 } from '@exame/shared';
 import { validateAndNormalizeImage, type NormalisedImage } from '../../biometrics/image';
 import type { Database, Executor } from '../../db/client';
 import type { IntegrationCaller } from '../../lib/actors';
 import type { FileStorage } from '../../lib/file-storage';
-import { findExam } from '../exams/exams.repository';
+import { findExam, type ExamRow } from '../exams/exams.repository';
 import {
   changeExamStatus,
   examNotFound,
@@ -23,6 +26,7 @@ import {
   upsertExams,
   type ExamWriter,
 } from '../exams/exams.service';
+import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
 import { findPhotoBySha, insertOccurrenceOnce, insertPhoto } from './integration.repository';
 
 export type IntegrationDeps = { db: Database; files: FileStorage };
@@ -61,6 +65,25 @@ export async function updateExamStatus(
   return toExam(row, null, 'whole');
 }
 
+const eventOf = (
+  exam: ExamRow,
+  event: Pick<RealtimeEventInput, 'kind' | 'payload'>,
+): RealtimeEventInput => ({
+  federativeUnit: exam.federativeUnit,
+  schedulingLocal: exam.schedulingLocal,
+  ...event,
+});
+
+const photoAdded = (exam: ExamRow, photoId: string): RealtimeEventInput =>
+  eventOf(exam, {
+    kind: 'photo_added',
+    payload: {
+      examId: exam.id,
+      schedulingId: exam.schedulingId,
+      photoId,
+    } satisfies PhotoAddedPayload,
+  });
+
 /** Stores a re-encoded photo; the same picture sent twice is stored once. */
 async function storePhoto(
   tx: Executor,
@@ -96,7 +119,9 @@ export async function addPhoto(
   return deps.db.transaction(async (tx) => {
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
-    return storePhoto(tx, deps.files, exam.id, picture, new Date(input.capturedAt));
+    const photo = await storePhoto(tx, deps.files, exam.id, picture, new Date(input.capturedAt));
+    if (photo.created) await publishRealtimeAll(tx, [photoAdded(exam, photo.id)]);
+    return photo;
   });
 }
 
@@ -113,22 +138,42 @@ export async function addOccurrences(
   return deps.db.transaction(async (tx) => {
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
+    const events: RealtimeEventInput[] = [];
     let created = 0;
     for (const [index, item] of items.entries()) {
       const picture = pictures.get(index);
       const photo = picture
         ? await storePhoto(tx, deps.files, exam.id, picture, new Date(item.occurredAt))
         : undefined;
+      if (photo?.created) events.push(photoAdded(exam, photo.id));
+      const occurredAt = new Date(item.occurredAt);
       const inserted = await insertOccurrenceOnce(tx, {
         examId: exam.id,
         externalId: item.externalId,
         type: item.type,
         description: item.description,
-        occurredAt: new Date(item.occurredAt),
+        occurredAt,
         photoId: photo?.id ?? null,
       });
-      if (inserted) created += 1;
+      if (!inserted) continue;
+      created += 1;
+      events.push(
+        eventOf(exam, {
+          kind: 'occurrence_added',
+          payload: {
+            examId: exam.id,
+            schedulingId: exam.schedulingId,
+            occurrenceId: inserted.id,
+            type: item.type,
+            description: item.description,
+            occurredAt: occurredAt.toISOString(),
+            hasPhoto: photo !== undefined,
+          } satisfies OccurrenceAddedPayload,
+        }),
+      );
     }
+    // Last in the transaction (see publishRealtime).
+    await publishRealtimeAll(tx, events);
     return { created, unchanged: items.length - created };
   });
 }

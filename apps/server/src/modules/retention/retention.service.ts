@@ -11,8 +11,9 @@
  * Operational data, each by its own period (OPERATIONAL_RETENTION): ended
  * sessions, sent or stale e-mails (and the links of unsent ones once they
  * expire), sign-in throttle keys, request counters, trusted devices, queued
- * link requests, and stored files that no row references (written before a
- * transaction that failed).
+ * link requests, realtime events (a reconnecting screen needs minutes of
+ * them, and they name candidates), and stored files that no row references
+ * (written before a transaction that failed).
  *
  * Runs at start and once a day; every purge of a unit's data is recorded in
  * the activity log.
@@ -29,6 +30,7 @@ import { deleteLinkRequestsBefore } from '../auth/password-links.repository';
 import { deleteEndedSessions } from '../auth/sessions.repository';
 import { deleteExpiredDevices } from '../auth/trusted-devices.repository';
 import { clearExpiredMailLinks, deleteMailCreatedBefore } from '../mail/mail.repository';
+import { deleteRealtimeEventsBefore } from '../realtime/realtime.repository';
 import {
   deleteExamPhotosBefore,
   deleteTemplatesNotRenewedSince,
@@ -61,6 +63,8 @@ export const OPERATIONAL_RETENTION = {
   linkRequestsMs: DAY_MS,
   /** A stored file no row references, older than this, was left by a failed write. */
   orphanFilesMs: DAY_MS,
+  /** Realtime events serve reconnecting screens; a day covers any reconnection, a week is generous. */
+  realtimeEventsMs: 7 * DAY_MS,
 } as const;
 
 /** Activity events that name a person by CPF in their payload. */
@@ -136,6 +140,7 @@ export type OperationalCounts = {
   rateLimits: number;
   devices: number;
   linkRequests: number;
+  realtimeEvents: number;
   orphanFiles: number;
 };
 
@@ -154,6 +159,10 @@ export async function purgeOperationalData(
     rateLimits: await deleteRateLimitsBefore(db, before(OPERATIONAL_RETENTION.rateLimitsMs)),
     devices: await deleteExpiredDevices(db, now),
     linkRequests: await deleteLinkRequestsBefore(db, before(OPERATIONAL_RETENTION.linkRequestsMs)),
+    realtimeEvents: await deleteRealtimeEventsBefore(
+      db,
+      before(OPERATIONAL_RETENTION.realtimeEventsMs),
+    ),
     orphanFiles: await removeOrphanFiles(deps, before(OPERATIONAL_RETENTION.orphanFilesMs)),
   };
 }

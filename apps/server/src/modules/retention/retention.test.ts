@@ -12,6 +12,7 @@ import {
   mailOutbox,
   passwordLinkRequests,
   rateLimits,
+  realtimeEvents,
   schedulingLocals,
   sessions,
   trustedDevices,
@@ -281,6 +282,10 @@ describe('LGPD retention', () => {
     await db
       .insert(passwordLinkRequests)
       .values([{ kind: 'reset', value: 'velho@x.gov.br', requestedAt: daysAgo(2) }]);
+    await db.insert(realtimeEvents).values([
+      { federativeUnit: 'DF', kind: 'exam_changed', createdAt: daysAgo(6) },
+      { federativeUnit: 'DF', kind: 'exam_changed', createdAt: daysAgo(5) },
+    ]);
     // A file written for an enrolment whose transaction failed: nothing references it.
     const orphan = await t.app.files.put(Buffer.from('órfão'));
     const referenced = await t.app.files.put(Buffer.from('em uso'));
@@ -309,6 +314,8 @@ describe('LGPD retention', () => {
       rateLimits: 2,
       devices: 1,
       linkRequests: 1,
+      // Six days old, seven and a half at the purge; the other is six and a half.
+      realtimeEvents: 1,
     });
     expect(counts.linksCleared).toBe(2);
     expect(counts.orphanFiles).toBeGreaterThanOrEqual(1);

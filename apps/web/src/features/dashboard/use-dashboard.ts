@@ -1,13 +1,15 @@
 /**
  * The dashboard bound to React: the screen state in a reducer (dashboard-state.ts)
  * and the counters as server state, a TanStack Query keyed by the applied
- * period and refetched on the interval of the refresh timer.
+ * period and refetched on the interval of the refresh timer, and also soon
+ * after an exam of the unit changes (the realtime stream's `exam_changed`).
  */
 import { dayInZone, DASHBOARD_DATE_RELOAD_DELAY_MS, sumCounters } from '@exame/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { readString, STORAGE_KEYS, writeString } from '../../lib/storage';
-import { dashboardReportQuery } from './api/dashboard';
+import { useRealtimeEvents } from '../../lib/use-realtime';
+import { dashboardKeys, dashboardReportQuery } from './api/dashboard';
 import {
   dashboardReducer,
   DEFAULT_TIMER_SECONDS,
@@ -24,6 +26,32 @@ import {
 export type UseDashboardOptions = {
   onError: (error: Error) => void;
 };
+
+/** Changes that come together (an import, a busy morning) reload the counters once. */
+export const REALTIME_REFRESH_DELAY_MS = 500;
+
+/**
+ * Reloads the dashboard's queries `delayMs` after the first change of a
+ * burst; a load already running is not cancelled (spec 4) and the reload
+ * waits for it, so the change is counted by a load that began after it.
+ */
+function createRefresher(queryClient: QueryClient, delayMs: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const fire = () => {
+    if (queryClient.isFetching({ queryKey: dashboardKeys.all }) > 0) {
+      timer = setTimeout(fire, delayMs);
+      return;
+    }
+    timer = undefined;
+    void queryClient.invalidateQueries({ queryKey: dashboardKeys.all }, { cancelRefetch: false });
+  };
+  return {
+    soon: () => {
+      timer ??= setTimeout(fire, delayMs);
+    },
+    cancel: () => clearTimeout(timer),
+  };
+}
 
 export function useDashboard(options: UseDashboardOptions) {
   const [state, dispatch] = useReducer(dashboardReducer, undefined, () => {
@@ -51,6 +79,21 @@ export function useDashboard(options: UseDashboardOptions) {
   }, [pending, state.startDate, state.endDate]);
 
   const query = useQuery(dashboardReportQuery(state.period, state.timer));
+  const queryClient = useQueryClient();
+  const refresher = useMemo(
+    () => createRefresher(queryClient, REALTIME_REFRESH_DELAY_MS),
+    [queryClient],
+  );
+  useEffect(() => () => refresher.cancel(), [refresher]);
+  useRealtimeEvents(
+    {
+      onEvent: (event) => {
+        if (event.kind === 'exam_changed') refresher.soon();
+      },
+      onResync: refresher.soon,
+    },
+    [],
+  );
   // Without a period the data is reset, whatever the previous period left as placeholder.
   const report = state.period ? query.data : undefined;
   const locals = useMemo(() => report?.locals ?? [], [report]);

@@ -33,7 +33,7 @@ describe('session', () => {
     expect((init.headers as Record<string, string>).authorization).toBe(`Bearer ${user.token}`);
   });
 
-  it('logout clears user, proctoring user and saved keys, ends the server session and reloads after 500 ms', async () => {
+  it('logout clears user, proctoring user and saved keys, unsubscribes the exam-notification watcher, ends the server session and reloads after 500 ms', async () => {
     const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
     appStore.setUser(user);
@@ -43,9 +43,12 @@ describe('session', () => {
     localStorage.setItem('auditorCpf', '52998224725');
     localStorage.setItem('schedulingId', '123');
     localStorage.setItem('theme', 'valid-df-theme');
+    const watcher = vi.fn();
+    appStore.setUnsubscribeDocExamNotification(watcher);
     const reload = vi.fn();
 
     await logout({ reload });
+    expect(watcher).toHaveBeenCalledOnce();
 
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/Auth/logout');
