@@ -260,6 +260,29 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'relatório: exames de um contador', 'Relatório dos postos', () =>
       page.getByTestId('counter-exams').waitFor(),
     );
+    await page.goto(`${base}/room-management`);
+    await check(page, 'salas de prova', 'Salas de prova', () =>
+      page.getByTestId('room-card').first().waitFor(),
+    );
+    await page
+      .getByRole('button', { name: /^Estações/ })
+      .first()
+      .click();
+    await check(page, 'salas de prova: estações', 'Salas de prova', () => dialog(page).waitFor());
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    await page
+      .getByRole('link', { name: /^Abrir quadro/ })
+      .first()
+      .click();
+    await check(page, 'quadro da sala', 'Sala de prova', () =>
+      page.getByTestId('room-board').waitFor(),
+    );
+    await page.goto(`${base}/finished-exam-view`);
+    await check(page, 'exames finalizados', 'Emissão de certificados', () =>
+      page.getByRole('combobox', { name: 'Sala' }).waitFor(),
+    );
+
     await page.goto(`${base}/demo-register`);
     await check(page, 'cadastro de demonstração', 'Cadastro de demonstração', () =>
       page.locator('form').first().waitFor(),
@@ -348,6 +371,13 @@ describe('accessibility of every screen in Chromium', () => {
       room.getByTestId('open-room').waitFor(),
     );
     await viewer.context.close();
+
+    const transfer = await session(base, ROOM_INSPECTOR);
+    await transfer.page.goto(`${base}/change-examiner`);
+    await check(transfer.page, 'transferir a sala (sem sala aberta)', 'Transferir a sala', () =>
+      transfer.page.getByRole('heading', { name: 'Transferir a sala' }).waitFor(),
+    );
+    await transfer.context.close();
 
     const checkIns = await session(base, AUDITOR);
     await checkIns.page.goto(`${base}/check-ins`);

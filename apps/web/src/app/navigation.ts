@@ -17,6 +17,24 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Registrar a entrada e a saída dos examinadores na sala do posto',
   },
   {
+    label: 'Transferir a sala',
+    to: '/change-examiner',
+    roles: ['VIEWER', 'ROOM_INSPECTOR'],
+    description: 'Passar a sala a outro examinador da unidade',
+  },
+  {
+    label: 'Emissão de certificados',
+    to: '/finished-exam-view',
+    roles: ['VIEWER', 'ROOM_INSPECTOR', 'ADMIN'],
+    description: 'Exames finalizados da sala no dia',
+  },
+  {
+    label: 'Salas de prova',
+    to: '/room-management',
+    roles: ['ADMIN', 'ROOM_INSPECTOR'],
+    description: 'Salas e estações dos postos, e o quadro de cada sala',
+  },
+  {
     label: 'Entradas nas salas',
     to: '/check-ins',
     roles: ['ADMIN', 'auditor'],

@@ -9,6 +9,10 @@ import { CreateUserPage } from '../features/users/components/create-user-page';
 import { ExamReportPage } from '../features/exam-report/components/exam-report-page';
 import { CheckInsPage } from '../features/check-ins/components/check-ins-page';
 import { ViewerCheckinPage } from '../features/check-ins/components/viewer-checkin-page';
+import { ChangeExaminerPage } from '../features/check-ins/components/change-examiner-page';
+import { ExamRoomPage } from '../features/exam-rooms/components/exam-room-page';
+import { FinishedExamsPage } from '../features/exam-rooms/components/finished-exams-page';
+import { RoomManagementPage } from '../features/exam-rooms/components/room-management-page';
 import { DemoRegisterPage } from '../features/users/components/demo-register-page';
 import { ListUsersPage } from '../features/users/components/list-users-page';
 import { ExamDetailPage } from '../features/exams/components/exam-detail-page';
@@ -101,6 +105,34 @@ export const routes: RouteObject[] = [
                 <ViewerCheckinPage />
               </RequireRole>
             ),
+          },
+          {
+            path: 'room-management',
+            handle: handle({ documentTitle: 'Salas de prova' }),
+            element: (
+              <RequireRole roles={['ADMIN', 'ROOM_INSPECTOR']}>
+                <RoomManagementPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'exam-room/:examRoomId',
+            handle: handle({ title: 'Sala de prova' }),
+            element: <ExamRoomPage />,
+          },
+          {
+            path: 'change-examiner',
+            handle: handle({ documentTitle: 'Transferir a sala' }),
+            element: (
+              <RequireRole roles={[...EXAMINER_ROLES, 'ADMIN']}>
+                <ChangeExaminerPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'finished-exam-view',
+            handle: handle({ title: 'Emissão de certificados' }),
+            element: <FinishedExamsPage />,
           },
           {
             path: 'check-ins',

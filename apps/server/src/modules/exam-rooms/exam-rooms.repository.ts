@@ -7,6 +7,7 @@ import {
   examRooms,
   exams,
   examStations,
+  occurrences,
   schedulingLocals,
 } from '../../db/schema/index';
 
@@ -334,4 +335,17 @@ export async function findCustody(
     checkInDate: new Date(row.check_in_date),
     leftAt: row.left_at ? new Date(row.left_at) : null,
   }));
+}
+
+/** An occurrence the examiner records (no external id: each one is new); returns its id. */
+export async function insertRoomOccurrence(
+  tx: Executor,
+  row: Omit<typeof occurrences.$inferInsert, 'externalId'>,
+): Promise<string> {
+  const [created] = await tx
+    .insert(occurrences)
+    .values({ ...row, externalId: null })
+    .returning({ id: occurrences.id });
+  if (!created) throw new Error('insert returned no row');
+  return created.id;
 }

@@ -20,6 +20,7 @@ import {
   type BoardCounter,
   type BoardExam,
   type CreateRoomInput,
+  type OccurrenceAddedPayload,
   type RoomAction,
   type ExamRoom,
   type RoomBoard,
@@ -36,8 +37,8 @@ import type { FileStorage } from '../../lib/file-storage';
 import { changeWithActivity, insertActivity } from '../activity/activity.repository';
 import { storeExamPhoto } from '../exams/exam-photos.service';
 import { insertHistory, updateExam } from '../exams/exams.repository';
-import { planChange } from '../exams/exams.service';
-import { insertOccurrenceOnce } from '../integration/integration.repository';
+import { planChange, publishExamChanges } from '../exams/exams.service';
+import { publishRealtime } from '../realtime/realtime.repository';
 import { findFederativeUnit } from '../federative-units/federative-units.repository';
 import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.repository';
 import {
@@ -47,6 +48,7 @@ import {
   findRoomHolders,
   insertRoom,
   countAttachments,
+  insertRoomOccurrence,
   insertStations,
   listRooms,
   listStations,
@@ -474,6 +476,8 @@ export async function actOnRoomExam(
         result: next.result,
       },
     });
+    // Last in the transaction: every open board of the room follows (realtime.repository).
+    await publishExamChanges(tx, [next]);
     return next;
   });
   return toBoardExam(exam);
@@ -499,9 +503,8 @@ export async function recordRoomOccurrence(
     }
     const now = new Date();
     const photo = picture ? await storeExamPhoto(tx, deps.files, row.id, picture, now) : null;
-    await insertOccurrenceOnce(tx, {
+    const occurrenceId = await insertRoomOccurrence(tx, {
       examId: row.id,
-      externalId: null,
       type: input.type,
       description: input.description,
       occurredAt: now,
@@ -512,6 +515,21 @@ export async function recordRoomOccurrence(
       actorId: actor.id,
       federativeUnit: actor.federativeUnit,
       payload: { examId: row.id, schedulingId: row.schedulingId, roomId: room.id, photo: !!photo },
+    });
+    const payload: OccurrenceAddedPayload = {
+      examId: row.id,
+      schedulingId: row.schedulingId,
+      occurrenceId,
+      type: input.type,
+      description: input.description,
+      occurredAt: now.toISOString(),
+      hasPhoto: photo !== null,
+    };
+    await publishRealtime(tx, {
+      federativeUnit: row.federativeUnit,
+      schedulingLocal: row.schedulingLocal,
+      kind: 'occurrence_added',
+      payload,
     });
     return row;
   });

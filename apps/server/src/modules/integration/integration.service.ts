@@ -4,7 +4,6 @@
  * transaction (CPU work holds no locks); a batch is all or nothing. What is
  * added to an exam is announced as realtime events in the same transaction.
  */
-import { createHash } from 'node:crypto';
 import type {
   BatchResult,
   Exam,
@@ -15,7 +14,7 @@ import type {
   StatusUpdate,
 } from '@exame/shared';
 import { validateAndNormalizeImage, type NormalisedImage } from '../../biometrics/image';
-import type { Database, Executor } from '../../db/client';
+import type { Database } from '../../db/client';
 import type { IntegrationCaller } from '../../lib/actors';
 import type { FileStorage } from '../../lib/file-storage';
 import { findExam, type ExamRow } from '../exams/exams.repository';
@@ -27,7 +26,8 @@ import {
   type ExamWriter,
 } from '../exams/exams.service';
 import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
-import { findPhotoBySha, insertOccurrenceOnce, insertPhoto } from './integration.repository';
+import { storeExamPhoto } from '../exams/exam-photos.service';
+import { insertOccurrenceOnce } from './integration.repository';
 
 export type IntegrationDeps = { db: Database; files: FileStorage };
 
@@ -84,31 +84,6 @@ const photoAdded = (exam: ExamRow, photoId: string): RealtimeEventInput =>
     } satisfies PhotoAddedPayload,
   });
 
-/** Stores a re-encoded photo; the same picture sent twice is stored once. */
-async function storePhoto(
-  tx: Executor,
-  files: FileStorage,
-  examId: string,
-  picture: NormalisedImage,
-  capturedAt: Date,
-): Promise<{ id: string; created: boolean }> {
-  const sha256 = createHash('sha256').update(picture.jpeg).digest('hex');
-  const existing = await findPhotoBySha(tx, examId, sha256);
-  if (existing) return { id: existing.id, created: false };
-  const storageKey = await files.put(picture.jpeg);
-  const row = await insertPhoto(tx, {
-    examId,
-    capturedAt,
-    storageKey,
-    contentType: 'image/jpeg',
-    width: picture.width,
-    height: picture.height,
-    bytes: picture.jpeg.length,
-    sha256,
-  });
-  return { id: row.id, created: true };
-}
-
 export async function addPhoto(
   deps: IntegrationDeps,
   caller: IntegrationCaller,
@@ -119,7 +94,13 @@ export async function addPhoto(
   return deps.db.transaction(async (tx) => {
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
-    const photo = await storePhoto(tx, deps.files, exam.id, picture, new Date(input.capturedAt));
+    const photo = await storeExamPhoto(
+      tx,
+      deps.files,
+      exam.id,
+      picture,
+      new Date(input.capturedAt),
+    );
     if (photo.created) await publishRealtimeAll(tx, [photoAdded(exam, photo.id)]);
     return photo;
   });
@@ -143,7 +124,7 @@ export async function addOccurrences(
     for (const [index, item] of items.entries()) {
       const picture = pictures.get(index);
       const photo = picture
-        ? await storePhoto(tx, deps.files, exam.id, picture, new Date(item.occurredAt))
+        ? await storeExamPhoto(tx, deps.files, exam.id, picture, new Date(item.occurredAt))
         : undefined;
       if (photo?.created) events.push(photoAdded(exam, photo.id));
       const occurredAt = new Date(item.occurredAt);

@@ -6,6 +6,7 @@ import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { ROLE_LABELS } from '@exame/shared';
 import { Link } from 'react-router';
 import { DashboardPage } from '../../features/dashboard/components/dashboard-page';
+import { MyRooms } from '../../features/exam-rooms/components/my-rooms';
 import { useAppState } from '../../lib/app-store';
 import { menuFor } from '../navigation';
 
@@ -29,6 +30,9 @@ function MenuPage() {
           {user ? `${ROLE_LABELS[user.roleDescription]} · ${user.federativeUnit}` : ''}
         </Text>
       </div>
+      {(user?.roleDescription === 'VIEWER' || user?.roleDescription === 'ROOM_INSPECTOR') && (
+        <MyRooms />
+      )}
       {entries.length === 0 ? (
         <Text c="dimmed">Nenhuma funcionalidade disponível para o seu perfil no momento.</Text>
       ) : (

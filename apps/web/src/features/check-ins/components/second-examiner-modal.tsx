@@ -67,6 +67,8 @@ export type SecondExaminerModalProps = {
   };
   /** Examiner 1's CPF when it is not the signed-in user's (`cpfViewer`). */
   firstViewerCpf?: string;
+  /** The headings of the two sides (spec 2: 'Examinador 1' and 'Examinador 2'). */
+  headings?: readonly [string, string];
   /** Footer actions; with none, a single Ok closes the modal. */
   actions?: SecondExaminerAction[];
   title?: ReactNode;
@@ -138,7 +140,7 @@ export function SecondExaminerModal(props: SecondExaminerModalProps) {
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
           <Stack gap="xs" component="section" aria-labelledby="examinador-1">
             <Title order={3} size="h5" id="examinador-1">
-              Examinador 1
+              {props.headings?.[0] ?? 'Examinador 1'}
             </Title>
             <Text fw={600}>{first.name}</Text>
             <Text size="sm" c="dimmed">
@@ -147,7 +149,7 @@ export function SecondExaminerModal(props: SecondExaminerModalProps) {
           </Stack>
           <Stack gap="xs" component="section" aria-labelledby="examinador-2">
             <Title order={3} size="h5" id="examinador-2">
-              Examinador 2
+              {props.headings?.[1] ?? 'Examinador 2'}
             </Title>
             <form
               onSubmit={(event) => {

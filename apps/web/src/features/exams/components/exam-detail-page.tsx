@@ -83,6 +83,7 @@ export function ExamDetailPage() {
     );
   }
   const { exam, history, occurrences, photos } = detail.data;
+  const data = detail.data;
   const format = (value: string | null) => (value ? dayjs(value).format('DD/MM/YYYY HH:mm') : '—');
 
   return (
@@ -123,6 +124,30 @@ export function ExamDetailPage() {
                 {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
               </Field>
             </SimpleGrid>
+            <Title order={4} size="h6" mt="md" mb={4}>
+              Sala e examinadores
+            </Title>
+            <Text size="sm" data-testid="exam-room">
+              {data.room ? (
+                <Link to={`/exam-room/${data.room.id}`}>{data.room.name}</Link>
+              ) : (
+                'Nenhuma sala cadastrada com o local deste exame.'
+              )}
+            </Text>
+            {data.custody.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                Nenhum examinador registrado na sala durante o exame.
+              </Text>
+            ) : (
+              <Stack gap={2} mt={4} data-testid="exam-custody">
+                {data.custody.map((entry) => (
+                  <Text size="sm" key={`${entry.checkInId}-${entry.name}-${entry.checkInDate}`}>
+                    {entry.name}: entrada {format(entry.checkInDate)}
+                    {entry.leftAt ? ` · saída ${format(entry.leftAt)}` : ' · ainda na sala'}
+                  </Text>
+                ))}
+              </Stack>
+            )}
           </Card>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>

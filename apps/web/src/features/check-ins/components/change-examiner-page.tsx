@@ -1,0 +1,188 @@
+/**
+ * `/change-examiner`: the room passes from an examiner in it to another
+ * examiner of the unit, who logs in with e-mail and password (and validates
+ * the face where the unit requires it). Recorded as `examiner_transfered` and
+ * shown in the check-in record's history.
+ */
+import { Alert, Button, Card, Group, Radio, Stack, Text, Title } from '@mantine/core';
+import { IconArrowsExchange, IconInfoCircle } from '@tabler/icons-react';
+import { FACE_VALIDATION_UNIT, type BiometricViewerCheckinResponse } from '@exame/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { useFacialValidation } from '../../../components/face/use-facial-validation';
+import { QueryContent } from '../../../components/query-content';
+import { toast } from '../../../components/toast';
+import { useAppState, type ProctoringIdentity } from '../../../lib/app-store';
+import { api } from '../../../lib/api';
+import { checkInKeys, openCheckInQuery, validateExaminerFace } from '../api/check-ins';
+import { formatTime } from './check-in-parts';
+import { SecondExaminerModal, type SecondExaminerForm } from './second-examiner-modal';
+import type { CheckInRecord } from '@exame/shared';
+
+export function ChangeExaminerPage() {
+  const user = useAppState((state) => state.user);
+  const cpfViewer = useAppState((state) => state.cpfViewer);
+  const post = useAppState((state) => state.schedulingLocal);
+  const viewerCpf = cpfViewer ?? user?.cpf ?? '';
+  const open = useQuery({ ...openCheckInQuery(viewerCpf, post ?? ''), enabled: Boolean(post) });
+  return (
+    <Stack gap="md" maw={900}>
+      <div>
+        <Title order={2}>Transferir a sala</Title>
+        <Text c="dimmed" size="sm">
+          Passe a sala a outro examinador da unidade, que entra com e-mail e senha
+          {user?.federativeUnit === FACE_VALIDATION_UNIT ? ' e valida o rosto' : ''}.
+        </Text>
+      </div>
+      {!post ? (
+        <NoOpenRoom />
+      ) : (
+        <QueryContent
+          query={open}
+          loadingLabel="Carregando a sala"
+          isEmpty={(record) => record === null}
+          empty={<NoOpenRoom />}
+        >
+          {(record) => record && <Transfer record={record} />}
+        </QueryContent>
+      )}
+    </Stack>
+  );
+}
+
+function NoOpenRoom() {
+  return (
+    <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />}>
+      Você não tem uma entrada aberta. Abra a sala em{' '}
+      <Link to="/viewer-checkin">Sala de prova</Link> antes de transferi-la.
+    </Alert>
+  );
+}
+
+function Transfer({ record }: { record: CheckInRecord }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { showAlert } = useAlert();
+  const inRoom = record.viewers.filter((viewer) => !viewer.checkOutDate && !viewer.removedAt);
+  const [fromId, setFromId] = useState<string | null>(inRoom[0]?.id ?? null);
+  const [receiving, setReceiving] = useState<ProctoringIdentity | null>(null);
+  const [face, setFace] = useState<BiometricViewerCheckinResponse | null>(null);
+  const [modalOpen, setModalOpen] = useState(false);
+  const [form, setForm] = useState<SecondExaminerForm>({
+    email: '',
+    password: '',
+    validated: false,
+  });
+  const from = inRoom.find((viewer) => viewer.id === fromId) ?? null;
+
+  const faceCheck = useFacialValidation({
+    verify: (_who, capture, context) =>
+      validateExaminerFace({
+        proctoringToken: receiving?.proctoringToken,
+        capture,
+        uf: context.unit,
+        local: record.schedulingLocal,
+      }),
+    onVerified: (result) => setFace(result),
+  });
+
+  const transfer = useMutation({
+    mutationFn: () =>
+      api.post<CheckInRecord>('api/SchedulingLocalCheckIn/transfer', {
+        checkInId: record.id,
+        fromViewerId: fromId,
+        to: { proctoringToken: receiving?.proctoringToken, verificationId: face?.verificationId },
+      }),
+    onSuccess: async () => {
+      toast.success(`Sala transferida para ${receiving?.user.name ?? 'o examinador'}.`);
+      await queryClient.invalidateQueries({ queryKey: checkInKeys.all });
+      await navigate('/viewer-checkin');
+    },
+    onError: (error) => {
+      toast.error(error.message);
+      setFace(null);
+    },
+  });
+
+  const ready = () => {
+    if (!receiving) {
+      showAlert({
+        icon: 'warning',
+        title: 'Atenção',
+        message:
+          form.email || form.password
+            ? 'Clique em Enviar para confirmar o examinador que recebe a sala.'
+            : 'Informe o e-mail e a senha do examinador que recebe a sala.',
+      });
+      return false;
+    }
+    if (record.faceValidationRequired && !face) {
+      showAlert({
+        icon: 'warning',
+        title: 'Atenção',
+        message: 'Valide o rosto do examinador que recebe a sala.',
+      });
+      return false;
+    }
+    return true;
+  };
+
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack gap="md">
+        <Text>
+          Sala do posto <strong>{record.schedulingLocalDescription}</strong>, aberta às{' '}
+          {formatTime(record.checkInDate)}.
+        </Text>
+        <Radio.Group label="Examinador que entrega a sala" value={fromId} onChange={setFromId}>
+          <Stack gap={6} mt="xs">
+            {inRoom.map((viewer) => (
+              <Radio
+                key={viewer.id}
+                value={viewer.id}
+                label={`${viewer.name} (CPF ${viewer.cpf})`}
+              />
+            ))}
+          </Stack>
+        </Radio.Group>
+        <Group>
+          <Button
+            leftSection={<IconArrowsExchange size={16} aria-hidden />}
+            onClick={() => setModalOpen(true)}
+            disabled={!from}
+            loading={transfer.isPending}
+          >
+            Escolher quem recebe e transferir
+          </Button>
+        </Group>
+      </Stack>
+      {from && (
+        <SecondExaminerModal
+          opened={modalOpen}
+          onClose={() => setModalOpen(false)}
+          title="Transferir a sala"
+          headings={['Entrega a sala', 'Recebe a sala']}
+          first={{ name: from.name, cpf: from.cpf }}
+          second={receiving}
+          onSecondChange={(next) => {
+            setReceiving(next);
+            setFace(null);
+          }}
+          onFormChange={setForm}
+          face={{
+            required: record.faceValidationRequired,
+            verified: face,
+            onValidate: () => faceCheck.start('recebe', 'Validação facial — quem recebe a sala'),
+          }}
+          actions={[
+            { label: 'Cancelar', variant: 'default' },
+            { label: 'Transferir a sala', guard: ready, onClick: () => transfer.mutate() },
+          ]}
+        />
+      )}
+      {faceCheck.modal}
+    </Card>
+  );
+}

@@ -1,0 +1,74 @@
+/** The exam-room calls (`api/ExamRoom`); query keys live in these factories only. */
+import type {
+  BoardExam,
+  CreateRoomInput,
+  ExamRoom,
+  RoomAction,
+  RoomBoard,
+  RoomOccurrenceInput,
+  StationInput,
+  UpdateRoomInput,
+  UpdateStationInput,
+} from '@exame/shared';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+
+export const roomKeys = {
+  all: ['exam-rooms'] as const,
+  list: (post: string | null, includeInactive: boolean, mine: boolean) =>
+    ['exam-rooms', 'list', post, includeInactive, mine] as const,
+  board: (id: string, day: string | null) => ['exam-rooms', 'board', id, day] as const,
+  unplaced: (post: string, day: string | null) => ['exam-rooms', 'unplaced', post, day] as const,
+};
+
+/** The rooms of the unit (of a post; with the inactive ones; or only those the caller holds). */
+export function roomsQuery(post: string | null, includeInactive = false, mine = false) {
+  return queryOptions({
+    queryKey: roomKeys.list(post, includeInactive, mine),
+    queryFn: ({ signal }) =>
+      api.get<ExamRoom[]>('api/ExamRoom', {
+        query: {
+          schedulingLocal: post ?? undefined,
+          includeInactive: includeInactive ? 'true' : undefined,
+          mine: mine ? 'true' : undefined,
+        },
+        signal,
+      }),
+  });
+}
+
+export function boardQuery(id: string, day: string | null) {
+  return queryOptions({
+    queryKey: roomKeys.board(id, day),
+    queryFn: ({ signal }) =>
+      api.get<RoomBoard>(`api/ExamRoom/${id}/board`, {
+        query: { day: day ?? undefined },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function unplacedQuery(post: string, day: string | null) {
+  return queryOptions({
+    queryKey: roomKeys.unplaced(post, day),
+    queryFn: ({ signal }) =>
+      api.get<BoardExam[]>('api/ExamRoom/unplaced', {
+        query: { schedulingLocal: post, day: day ?? undefined },
+        signal,
+      }),
+  });
+}
+
+export const createRoom = (input: CreateRoomInput) => api.post<ExamRoom>('api/ExamRoom', input);
+export const editRoom = (id: string, input: UpdateRoomInput) =>
+  api.put<ExamRoom>(`api/ExamRoom/${id}`, input);
+export const addStation = (id: string, input: StationInput) =>
+  api.post<ExamRoom>(`api/ExamRoom/${id}/stations`, input);
+export const editStation = (id: string, stationId: string, input: UpdateStationInput) =>
+  api.put<ExamRoom>(`api/ExamRoom/${id}/stations/${stationId}`, input);
+
+export const actOnExam = (roomId: string, examId: string, action: RoomAction) =>
+  api.post<BoardExam>(`api/ExamRoom/${roomId}/exams/${examId}/action`, { action });
+export const recordOccurrence = (roomId: string, examId: string, input: RoomOccurrenceInput) =>
+  api.post<BoardExam>(`api/ExamRoom/${roomId}/exams/${examId}/occurrences`, input);

@@ -1,0 +1,124 @@
+/**
+ * `/finished-exam-view` (title 'Emissão de certificados'): the finished exams
+ * of the examiner's room and day. Issuing each exam's certificate is a
+ * feature of its own; this screen offers no action that would pretend to.
+ */
+import { Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { dayInZone, EXAM_RESULT_LABELS, STATION_STATUS_LABELS } from '@exame/shared';
+import { useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { QueryContent } from '../../../components/query-content';
+import { StationStatusIcon } from '../../../components/station-status';
+import { useAppState } from '../../../lib/app-store';
+import { boardQuery, roomsQuery } from '../api/exam-rooms';
+
+export function FinishedExamsPage() {
+  const role = useAppState((state) => state.user?.roleDescription);
+  const examiner = role === 'VIEWER' || role === 'ROOM_INSPECTOR';
+  // Examiners see the rooms they hold; ADMIN and AUDITOR any room of the unit.
+  const rooms = useQuery(roomsQuery(null, false, examiner));
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [day, setDay] = useState<string | null>(null);
+  const roomId = chosen ?? rooms.data?.[0]?.id ?? null;
+  const today = dayInZone(new Date());
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2}>Exames finalizados</Title>
+        <Text c="dimmed" size="sm">
+          Os exames finalizados da sala no dia, para a emissão dos certificados.
+        </Text>
+      </div>
+      <Group align="flex-end">
+        <Select
+          label="Sala"
+          placeholder={rooms.isPending ? 'Carregando salas…' : 'Escolha a sala'}
+          data={(rooms.data ?? []).map((room) => ({
+            value: room.id,
+            label: `${room.name} — ${room.schedulingLocalDescription}`,
+          }))}
+          value={roomId}
+          onChange={setChosen}
+          w={360}
+        />
+        <DatePickerInput
+          label="Dia"
+          value={day ?? today}
+          onChange={(value) => setDay(value && value !== today ? value : null)}
+          valueFormat="DD/MM/YYYY"
+          locale="pt-br"
+          maw={180}
+        />
+      </Group>
+      {rooms.data && rooms.data.length === 0 ? (
+        <Text c="dimmed">
+          {examiner
+            ? 'Você não tem uma sala aberta. Registre a entrada em Sala de prova.'
+            : 'Nenhuma sala cadastrada na unidade.'}
+        </Text>
+      ) : (
+        roomId && <FinishedExams roomId={roomId} day={day} />
+      )}
+    </Stack>
+  );
+}
+
+function FinishedExams({ roomId, day }: { roomId: string; day: string | null }) {
+  const board = useQuery(boardQuery(roomId, day));
+  return (
+    <QueryContent
+      query={board}
+      loadingLabel="Carregando exames finalizados"
+      isEmpty={(data) => data.exams.every((exam) => exam.status !== 'done')}
+      empty="Nenhum exame finalizado nesta sala no dia."
+    >
+      {(data) => (
+        <Table.ScrollContainer minWidth={760}>
+          <Table striped data-testid="finished-exams">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Horário</Table.Th>
+                <Table.Th>Estação</Table.Th>
+                <Table.Th>Candidato</Table.Th>
+                <Table.Th>Agendamento</Table.Th>
+                <Table.Th>Situação</Table.Th>
+                <Table.Th>Resultado</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.exams
+                .filter((exam) => exam.status === 'done')
+                .map((exam) => (
+                  <Table.Tr key={exam.id}>
+                    <Table.Td>{dayjs(exam.schedulingDate).format('HH:mm')}</Table.Td>
+                    <Table.Td>{exam.station ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {exam.candidateName}{' '}
+                      <Text span size="xs" c="dimmed">
+                        {exam.candidateCpf}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
+                        {exam.schedulingId}
+                      </Link>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={6} wrap="nowrap">
+                        <StationStatusIcon status={exam.stationStatus} size={22} decorative />
+                        <Text size="sm">{STATION_STATUS_LABELS[exam.stationStatus]}</Text>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
+                  </Table.Tr>
+                ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </QueryContent>
+  );
+}
