@@ -118,7 +118,7 @@ describe('exam room board in Chromium', () => {
     const examinerErrors = watchPageErrors(examiner);
     await signIn(examiner, server.baseUrl, EXAMINER.email, EXAMINER.password);
     const mine = examiner.getByTestId('my-rooms');
-    await mine.getByText('Sala Nove').waitFor();
+    await mine.getByText('Sala Nove', { exact: true }).waitFor();
     await mine.getByRole('link', { name: 'Abrir quadro da Sala Nove' }).click();
     await examiner.getByTestId('room-board').waitFor();
     expect(await examiner.title()).toBe('Sala de prova · Exame Teórico');

@@ -171,7 +171,11 @@ function RoomCard({
         </Group>
         <Text size="sm">
           {active.length === 1 ? '1 estação' : `${active.length} estações`}
-          {active.length > 0 ? `: ${active.map((station) => station.code).join(', ')}` : ''}
+          {active.length > 6
+            ? ` (${active[0]!.code} a ${active.at(-1)!.code})`
+            : active.length > 0
+              ? `: ${active.map((station) => station.code).join(', ')}`
+              : ''}
         </Text>
         {room.heldBy.length > 0 ? (
           room.heldBy.map((holder) => (
