@@ -14,6 +14,7 @@
  * (checked by scripts/check-imports.mjs).
  */
 import { createHash } from 'node:crypto';
+import { dayInZone, zonedDayStart } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { selectRows, type Database } from '../client';
 import { schedulingLocals } from '../schema/index';
@@ -249,6 +250,9 @@ export async function seedDemoHistory(db: Database, unit = 'DEMO'): Promise<void
   `);
 }
 
+/** Exams of today added to every demo post at start-up. */
+export const DEMO_TODAY_PER_POST = 6;
+
 /** Whether the unit has exams already. */
 async function hasExams(db: Database, unit: string): Promise<boolean> {
   const found = await db.execute(sql`select 1 from exams where federative_unit = ${unit} limit 1`);
@@ -276,6 +280,19 @@ export async function seedDemoOnEmpty(
       exams,
       from: new Date(Date.now() - 30 * day),
       to: new Date(Date.now() + 7 * day),
+    });
+    // Today (São Paulo) always has exams at every post, whatever the random
+    // spread above gave it: the examiner who checks in finds the day's exams.
+    const today = zonedDayStart(dayInZone(new Date()));
+    await seedDemoExams(db, {
+      unit,
+      exams: DEMO_LOCALS.length * DEMO_TODAY_PER_POST,
+      offset: exams,
+      seed: 0.17,
+      // date_trunc('day') of the seed is a UTC day: today's São Paulo day
+      // starts at 03:00 UTC of the same date, so the range stays in that date.
+      from: today,
+      to: new Date(today.getTime() + 20 * 3_600_000),
     });
     await seedDemoHistory(db, unit);
     await seedDemoRooms(db, unit);
