@@ -355,6 +355,11 @@ describe('accessibility of every screen in Chromium', () => {
     await check(room, 'sala de prova: examinador 1', 'Sala de prova', () =>
       room.getByRole('button', { name: 'Abrir a sala' }).waitFor(),
     );
+    // The demo posts have rooms: the examiner takes one.
+    const roomChoice = room.getByRole('combobox', { name: /Sala de prova/ });
+    await expect.poll(() => roomChoice.isEnabled()).toBe(true);
+    await roomChoice.click();
+    await room.getByRole('option', { name: 'Sala 1 (S1)' }).click();
     await room.getByRole('button', { name: 'Abrir a sala' }).click();
     await check(room, 'sala de prova: aviso', 'Sala de prova', () =>
       room.getByTestId('alert-modal').waitFor(),

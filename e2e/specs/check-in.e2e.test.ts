@@ -79,6 +79,14 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     await page.getByRole('option', { name: option }).click();
   }
 
+  /** The post has rooms (the demo's S1 to S3): the examiners take one. */
+  async function chooseRoom(page: Page, option: string) {
+    const select = page.getByRole('combobox', { name: /Sala de prova/ });
+    await expect.poll(() => select.isEnabled()).toBe(true);
+    await select.click();
+    await page.getByRole('option', { name: option }).click();
+  }
+
   /** Capture and confirm in the facial-validation modal; the alert that follows. */
   async function captureFace(page: Page) {
     const modal = page.getByTestId('facial-validation');
@@ -110,6 +118,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
       .click();
     await page.waitForURL('**/viewer-checkin');
     await choosePost(page, 'Posto Centro (DF.POSTO01)');
+    await chooseRoom(page, 'Sala 1 (S1)');
     await page.getByRole('button', { name: 'Validar o rosto' }).waitFor();
     expect(await page.getByRole('button', { name: 'Abrir a sala' }).isDisabled()).toBe(true);
     await screenshot(page, 'check-in-df-1-post');
@@ -212,6 +221,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     const errors = watchPageErrors(page);
     await signIn(page, server.baseUrl, DEMO_EXAMINER.email, ADMIN.password);
     await choosePost(page, 'Posto Centro (DEMO.POSTO01)');
+    await chooseRoom(page, 'Sala 2 (S2)');
     await page.getByRole('button', { name: 'Abrir a sala' }).click();
     const alert = page.getByTestId('alert-modal');
     await alert.getByText('Aviso').waitFor();

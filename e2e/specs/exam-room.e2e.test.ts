@@ -107,9 +107,12 @@ describe('exam room board in Chromium', () => {
     expect(pushed.status).toBe(200);
     const examinerToken = await tokenOf(EXAMINER);
     const me = (await call(examinerToken, 'GET', '/api/Auth/me')).body as { cpf: string };
+    const rooms = (await call(examinerToken, 'GET', '/api/ExamRoom?schedulingLocal=DEMO.POSTO01'))
+      .body as Array<{ id: string; code: string }>;
     const checkIn = await call(examinerToken, 'POST', '/api/SchedulingLocalCheckIn/checkIn', {
       viewers: [{ cpf: me.cpf }],
       schedulingLocal: 'DEMO.POSTO01',
+      examRoomId: rooms.find((room) => room.code === 'S9')?.id,
     });
     expect(checkIn.status).toBe(201);
 

@@ -95,6 +95,19 @@ export const CHECK_IN_ERRORS = errorCatalogue({
     status: 400,
     message: 'Informe o examinador que está saindo da sala.',
   },
+  CHECKIN_ROOM_REQUIRED: {
+    status: 400,
+    message: 'Escolha a sala de prova em que vai trabalhar.',
+  },
+  CHECKIN_ROOM_NOT_FOUND: {
+    status: 404,
+    message: 'Sala de prova não encontrada ou desativada neste posto.',
+  },
+  CHECKIN_ROOM_TAKEN: {
+    status: 409,
+    message:
+      'Esta sala já tem uma entrada aberta. Peça a um examinador da sala para incluí-lo ou escolha outra sala.',
+  },
   CHECKIN_UPDATE_EMPTY: {
     status: 400,
     message: 'Informe o examinador a incluir ou a remover.',
@@ -239,6 +252,11 @@ export const checkInRequestSchema = z.object({
     .max(CHECK_IN_MAX_VIEWERS, CHECK_IN_ERRORS.CHECKIN_TOO_MANY_VIEWERS.message),
   /** The post identifier (`DEMO.POSTO01`), as `EP_SCHEDULING_LOCAL` keeps it. */
   schedulingLocal: z.string().trim().max(80).nullable().optional(),
+  /**
+   * The room of the post the examiners take (required when the post has
+   * active rooms): its open record is the room's custody.
+   */
+  examRoomId: z.uuid('Sala de prova inválida.').nullable().optional(),
   deviceId: deviceIdSchema.nullable().optional(),
 });
 export type CheckInRequest = z.input<typeof checkInRequestSchema>;
@@ -348,6 +366,8 @@ export const checkInRecordSchema = z.object({
   federativeUnit: z.string(),
   schedulingLocal: z.string(),
   schedulingLocalDescription: z.string(),
+  /** The room the record holds; null when the post had no rooms at check-in. */
+  examRoom: z.object({ id: z.string(), name: z.string(), code: z.string() }).nullable(),
   status: z.enum(CHECK_IN_STATUSES),
   checkInDate: z.string(),
   checkOutDate: z.string().nullable(),
@@ -383,6 +403,8 @@ export const checkInSummarySchema = z.object({
   id: z.string(),
   schedulingLocal: z.string(),
   schedulingLocalDescription: z.string(),
+  /** The room's name, when the record holds one. */
+  examRoomName: z.string().nullable(),
   status: z.enum(CHECK_IN_STATUSES),
   checkInDate: z.string(),
   checkOutDate: z.string().nullable(),
@@ -436,6 +458,24 @@ export function examLocalBelongsToPost(
     return examLocal === identifier || `CE.${examLocal}` === identifier;
   }
   return examLocal.split('-')[0] === identifier;
+}
+
+/**
+ * The post and the room an exam's local names: outside CE the post up to the
+ * first dash and the room after it (`DEMO.POSTO01-S2`: `DEMO.POSTO01`, `S2`);
+ * CE's local is the post as a whole, written with its `CE.` prefix (spec 7).
+ */
+export function postAndRoomOf(
+  unit: string,
+  examLocal: string | null,
+): { post: string; room: string | null } | null {
+  if (!examLocal) return null;
+  if (unit.toUpperCase() === 'CE') {
+    return { post: examLocal.startsWith('CE.') ? examLocal : `CE.${examLocal}`, room: null };
+  }
+  const [post = '', ...rest] = examLocal.split('-');
+  if (post === '') return null;
+  return { post, room: rest.length > 0 ? rest.join('-') : null };
 }
 
 /**

@@ -21,7 +21,17 @@ export const ROOM_ERRORS = errorCatalogue({
     status: 400,
     message: 'A supervisão remota está desativada nesta unidade: não há salas de prova.',
   },
+  ROOM_CODE_IN_USE: {
+    status: 409,
+    message:
+      'Há exames que indicam esta sala pelo código atual: o código não pode mudar. Altere o nome ou crie outra sala.',
+  },
   STATION_NOT_FOUND: { status: 404, message: 'Estação não encontrada nesta sala.' },
+  STATION_CODE_IN_USE: {
+    status: 409,
+    message:
+      'Há exames que indicam esta estação pelo identificador atual: ele não pode mudar. Altere a posição ou cadastre outra estação.',
+  },
   STATION_CODE_TAKEN: {
     status: 409,
     message: 'Já existe uma estação com este identificador na sala.',

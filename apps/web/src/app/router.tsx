@@ -124,7 +124,8 @@ export const routes: RouteObject[] = [
             path: 'change-examiner',
             handle: handle({ documentTitle: 'Transferir a sala' }),
             element: (
-              <RequireRole roles={[...EXAMINER_ROLES, 'ADMIN']}>
+              // The examiner's own open room is transferred; ADMIN closes rooms in /check-ins.
+              <RequireRole roles={EXAMINER_ROLES}>
                 <ChangeExaminerPage />
               </RequireRole>
             ),

@@ -30,6 +30,30 @@ export function QueryContent<T>({
       </Center>
     );
   }
+  if (query.isError && query.data !== undefined) {
+    // A background refresh failed: what was read stays on screen, with the reason.
+    return (
+      <>
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertCircle size={18} />}
+          m={compact ? 0 : 'md'}
+          title="Não foi possível atualizar"
+          data-testid="refresh-error"
+        >
+          {query.error.message} Os dados abaixo podem estar desatualizados.
+        </Alert>
+        {isEmpty(query.data) ? (
+          <Text c="dimmed" size="sm" p={compact ? 0 : 'xl'} ta={compact ? undefined : 'center'}>
+            {empty}
+          </Text>
+        ) : (
+          children(query.data)
+        )}
+      </>
+    );
+  }
   if (query.isError) {
     return (
       <Alert color="red" icon={<IconAlertCircle size={18} />} m={compact ? 0 : 'md'} title="Erro">

@@ -62,6 +62,10 @@ export const checkIns = pgTable(
       table.schedulingLocal,
       table.openedAt,
     ),
+    // One open record per room: a second examiner joins it (update-checkIn) instead.
+    uniqueIndex('check_ins_one_open_per_room_key')
+      .on(table.examRoomId)
+      .where(sql`status = 'open' and exam_room_id is not null`),
   ],
 );
 

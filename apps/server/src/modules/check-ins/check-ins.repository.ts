@@ -6,6 +6,7 @@ import {
   checkInEvents,
   checkIns,
   checkInViewers,
+  examRooms,
   exams,
   schedulingLocals,
   users,
@@ -20,6 +21,7 @@ export type NewCheckInEventRow = typeof checkInEvents.$inferInsert;
 export type CheckInWithNames = CheckInRow & {
   schedulingLocalDescription: string;
   openedByName: string;
+  examRoom: { id: string; name: string; code: string } | null;
 };
 
 const openers = alias(users, 'openers');
@@ -31,10 +33,13 @@ function selectWithNames(db: Executor) {
       record: checkIns,
       schedulingLocalDescription: schedulingLocals.description,
       openedByName: openers.name,
+      examRoomName: examRooms.name,
+      examRoomCode: examRooms.code,
     })
     .from(checkIns)
     .innerJoin(schedulingLocals, eq(schedulingLocals.id, checkIns.schedulingLocalId))
-    .innerJoin(openers, eq(openers.id, checkIns.openedBy));
+    .innerJoin(openers, eq(openers.id, checkIns.openedBy))
+    .leftJoin(examRooms, eq(examRooms.id, checkIns.examRoomId));
 }
 
 type RowWithNames = Awaited<ReturnType<ReturnType<typeof selectWithNames>['execute']>>[number];
@@ -44,6 +49,10 @@ function withNames(row: RowWithNames): CheckInWithNames {
     ...row.record,
     schedulingLocalDescription: row.schedulingLocalDescription,
     openedByName: row.openedByName,
+    examRoom:
+      row.record.examRoomId && row.examRoomName !== null && row.examRoomCode !== null
+        ? { id: row.record.examRoomId, name: row.examRoomName, code: row.examRoomCode }
+        : null,
   };
 }
 

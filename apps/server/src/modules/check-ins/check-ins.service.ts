@@ -51,6 +51,9 @@ import type { IdentityDeps } from '../auth/identity-deps';
 import { consumeVerifiedCapture, findCaptureOwner } from '../biopass/biopass.repository';
 import { verifyBurst, type BiopassDeps } from '../biopass/biopass.service';
 import { findFederativeUnit } from '../federative-units/federative-units.repository';
+import { listRooms } from '../exam-rooms/exam-rooms.repository';
+import { roomLocal } from '../exam-rooms/exam-rooms.service';
+import { publishRealtimeAll } from '../realtime/realtime.repository';
 import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.repository';
 import { findUserInUnit, type UserRow } from '../users/users.repository';
 import {
@@ -273,6 +276,7 @@ async function toRecord(
     federativeUnit: record.federativeUnit,
     schedulingLocal: record.schedulingLocal,
     schedulingLocalDescription: record.schedulingLocalDescription,
+    examRoom: record.examRoom,
     status: record.status,
     checkInDate: record.openedAt.toISOString(),
     checkOutDate: record.closedAt?.toISOString() ?? null,
@@ -363,6 +367,7 @@ export async function searchRecords(
       id: record.id,
       schedulingLocal: record.schedulingLocal,
       schedulingLocalDescription: record.schedulingLocalDescription,
+      examRoomName: record.examRoom?.name ?? null,
       status: record.status,
       checkInDate: record.openedAt.toISOString(),
       checkOutDate: record.closedAt?.toISOString() ?? null,
@@ -516,7 +521,9 @@ async function alreadyOpen(deps: CheckInDeps, person: UserRow): Promise<AppError
 
 /** A unique violation of "one open record per examiner": the record that won, as a 409. */
 async function raceLost(deps: CheckInDeps, people: UserRow[], error: unknown): Promise<never> {
-  if (uniqueViolation(error) === 'check_in_viewers_one_open_key') {
+  const constraint = uniqueViolation(error);
+  if (constraint === 'check_ins_one_open_per_room_key') throw checkInError('CHECKIN_ROOM_TAKEN');
+  if (constraint === 'check_in_viewers_one_open_key') {
     for (const person of people) {
       const conflict = await alreadyOpen(deps, person);
       if (conflict) throw conflict;
@@ -539,16 +546,74 @@ async function recordActivity(
   });
 }
 
-/** `POST checkIn {viewers, schedulingLocal}`: opens the room of a post for one or two examiners. */
+/**
+ * The room a new record takes: required (and active, of that post) when the
+ * post has active rooms; none for a post without rooms, whose record then
+ * holds the post as a whole.
+ */
+async function roomToTake(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  post: { identifier: string },
+  examRoomId: string | null | undefined,
+): Promise<string | null> {
+  const rooms = await listRooms(deps.db, actor.federativeUnit, {
+    postIdentifier: post.identifier,
+    includeInactive: false,
+  });
+  if (!examRoomId) {
+    if (rooms.length > 0) throw checkInError('CHECKIN_ROOM_REQUIRED');
+    return null;
+  }
+  if (!rooms.some((room) => room.id === examRoomId)) throw checkInError('CHECKIN_ROOM_NOT_FOUND');
+  return examRoomId;
+}
+
+/**
+ * Announces a change of a record to the boards that follow it: the board of
+ * its room, or, for a record without a room, the post and every room of it.
+ * Last in the transaction (realtime.repository).
+ */
+async function announceCheckIn(
+  tx: Executor,
+  record: Pick<CheckInRow, 'id' | 'federativeUnit' | 'schedulingLocal' | 'examRoomId'>,
+  status: CheckInRow['status'],
+): Promise<void> {
+  const rooms = await listRooms(tx, record.federativeUnit, {
+    postIdentifier: record.schedulingLocal,
+    includeInactive: true,
+  });
+  const locals = record.examRoomId
+    ? rooms.filter((room) => room.id === record.examRoomId).map(roomLocal)
+    : [record.schedulingLocal, ...rooms.map(roomLocal)];
+  const payload = { checkInId: record.id, schedulingLocal: record.schedulingLocal, status };
+  await publishRealtimeAll(
+    tx,
+    locals.map((local) => ({
+      federativeUnit: record.federativeUnit,
+      schedulingLocal: local,
+      kind: 'check_in_changed' as const,
+      payload,
+    })),
+  );
+}
+
+/** `POST checkIn {viewers, schedulingLocal, examRoomId}`: opens a room of a post for one or two examiners. */
 export async function checkIn(
   deps: CheckInDeps,
   actor: SessionUser,
-  input: { viewers: ViewerEntry[]; schedulingLocal?: string | null; deviceId?: string | null },
+  input: {
+    viewers: ViewerEntry[];
+    schedulingLocal?: string | null;
+    examRoomId?: string | null;
+    deviceId?: string | null;
+  },
 ): Promise<CheckInResponse> {
   const identifier = input.schedulingLocal?.trim();
   if (!identifier) throw checkInError('CHECKIN_LOCAL_REQUIRED');
   const post = await findLocalByIdentifier(deps.db, actor.federativeUnit, identifier);
   if (!post || !post.isActive) throw checkInError('CHECKIN_LOCAL_NOT_FOUND');
+  const examRoomId = await roomToTake(deps, actor, post, input.examRoomId);
   if (input.viewers.length > CHECK_IN_MAX_VIEWERS) throw checkInError('CHECKIN_TOO_MANY_VIEWERS');
   const required = faceRequired(actor.federativeUnit);
   const admitted: Admitted[] = [];
@@ -572,6 +637,7 @@ export async function checkIn(
         federativeUnit: actor.federativeUnit,
         schedulingLocalId: post.id,
         schedulingLocal: post.identifier,
+        examRoomId,
         openedBy: actor.id,
         deviceId: input.deviceId ?? null,
         openedAt: now,
@@ -587,8 +653,10 @@ export async function checkIn(
       await recordActivity(tx, actor, 'checkin_open', {
         checkInId: created.id,
         schedulingLocal: post.identifier,
+        examRoomId,
         viewers: people.map((person) => person.id),
       });
+      await announceCheckIn(tx, created, 'open');
       return created;
     });
     return { id: record.id, checkInDate: record.openedAt.toISOString() };
@@ -676,6 +744,7 @@ export async function updateCheckIn(
         added: adding?.person.id ?? null,
         removed: input.removeViewerId ?? null,
       });
+      await announceCheckIn(tx, record, 'open');
     });
   } catch (error) {
     await raceLost(deps, adding ? [adding.person] : [], error);
@@ -717,6 +786,7 @@ export async function transferExaminer(
         from: leaving.userId,
         to: receiving.person.id,
       });
+      await announceCheckIn(tx, record, 'open');
     });
   } catch (error) {
     await raceLost(deps, [receiving.person], error);
@@ -792,6 +862,7 @@ export async function checkOut(
       checkInId: id,
       checkedOut: leaving.map((viewer) => viewer.userId),
     });
+    await announceCheckIn(tx, record, remaining === 0 ? 'closed' : 'open');
   });
   return recordAfterChange(deps, actor, id);
 }
@@ -804,7 +875,7 @@ export async function forceClose(
 ): Promise<CheckInRecord> {
   const id = input.checkInId;
   await deps.db.transaction(async (tx) => {
-    await lockOpenRecord(tx, actor, id);
+    const { record } = await lockOpenRecord(tx, actor, id);
     const now = new Date();
     await closeCheckIn(tx, id, {
       status: 'force_closed',
@@ -820,6 +891,7 @@ export async function forceClose(
       reason: input.reason,
     });
     await recordActivity(tx, actor, 'checkin_force_close', { checkInId: id, reason: input.reason });
+    await announceCheckIn(tx, record, 'force_closed');
   });
   return recordAfterChange(deps, actor, id);
 }

@@ -121,6 +121,7 @@ export async function findRoomHolders(
   db: Executor,
   unit: string,
   rooms: Array<Pick<RoomRow, 'id' | 'schedulingLocalId'>>,
+  options: { lock?: boolean } = {},
 ): Promise<
   Array<{
     checkInId: string;
@@ -132,7 +133,7 @@ export async function findRoomHolders(
   }>
 > {
   if (rooms.length === 0) return [];
-  return db
+  const query = db
     .select({
       checkInId: checkIns.id,
       examRoomId: checkIns.examRoomId,
@@ -164,6 +165,24 @@ export async function findRoomHolders(
       ),
     )
     .orderBy(asc(checkIns.openedAt), asc(checkInViewers.checkInDate));
+  // FOR SHARE of the records: a check-out (FOR UPDATE of its record) waits for the action.
+  return options.lock ? query.for('share', { of: checkIns }) : query;
+}
+
+/** How many exams (any day) name a room's local, or one station of it. */
+export async function countExamsNaming(
+  db: Executor,
+  unit: string,
+  examLocal: string,
+  station?: string,
+): Promise<number> {
+  const rows = await selectRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from exams
+        where federative_unit = ${unit} and scheduling_local = ${examLocal}
+          ${station === undefined ? sql`` : sql`and station = ${station}`}`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** How many occurrences and photos an exam has. */

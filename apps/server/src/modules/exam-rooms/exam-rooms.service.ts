@@ -29,7 +29,7 @@ import {
   type UpdateStationInput,
 } from '@exame/shared';
 import { validateAndNormalizeImage } from '../../biometrics/image';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
@@ -48,6 +48,7 @@ import {
   findRoomHolders,
   insertRoom,
   countAttachments,
+  countExamsNaming,
   insertRoomOccurrence,
   insertStations,
   listRooms,
@@ -216,9 +217,15 @@ export async function editRoom(
   id: string,
   input: UpdateRoomInput,
 ): Promise<ExamRoom> {
-  await visibleRoom(deps, actor, id);
+  const room = await visibleRoom(deps, actor, id);
   try {
     await changeWithActivity(deps.db, actor, async (tx) => {
+      // Exams name the room by its code (`DEMO.POSTO01-S2`): renaming it would strand them.
+      if (input.code !== undefined && input.code !== room.code) {
+        if ((await countExamsNaming(tx, actor.federativeUnit, roomLocal(room))) > 0) {
+          throw roomError('ROOM_CODE_IN_USE');
+        }
+      }
       const row = await updateRoom(tx, actor.federativeUnit, id, input);
       if (!row) throw roomError('ROOM_NOT_FOUND');
       return {
@@ -271,9 +278,20 @@ export async function editStation(
   stationId: string,
   input: UpdateStationInput,
 ): Promise<ExamRoom> {
-  await visibleRoom(deps, actor, roomId);
+  const room = await visibleRoom(deps, actor, roomId);
   try {
     await changeWithActivity(deps.db, actor, async (tx) => {
+      if (input.code !== undefined) {
+        const current = (await listStations(tx, [roomId])).find((s) => s.id === stationId);
+        if (!current) throw roomError('STATION_NOT_FOUND');
+        // Exams name their station by its code: renaming it would take them off the board.
+        if (
+          input.code !== current.code &&
+          (await countExamsNaming(tx, actor.federativeUnit, roomLocal(room), current.code)) > 0
+        ) {
+          throw roomError('STATION_CODE_IN_USE');
+        }
+      }
       const row = await updateStation(tx, roomId, stationId, {
         ...input,
         position: input.position === undefined ? undefined : Number(input.position),
@@ -305,7 +323,8 @@ function dayPeriod(day: string | undefined) {
 export function toBoardExam(
   exam: ExamRow & { occurrenceCount?: number; photoCount?: number },
 ): BoardExam {
-  const interrupted = exam.interruptedAt !== null;
+  // Only a running exam is interrupted (planChange clears it when the status moves on).
+  const interrupted = exam.interruptedAt !== null && exam.status === 'started';
   return {
     id: exam.id,
     schedulingId: exam.schedulingId,
@@ -334,26 +353,33 @@ function currentOf(exams: BoardExam[], now: Date): BoardExam | null {
   return exams.at(-1) ?? null;
 }
 
+/** The counters on top of the board; a cancelled exam is listed but not counted. */
 function countersOf(exams: BoardExam[]): Record<BoardCounter, number> {
   const count = (test: (exam: BoardExam) => boolean) => exams.filter(test).length;
   return {
-    total: exams.length,
+    total: count((exam) => exam.status !== 'cancelled'),
     scheduled: count((exam) => exam.status === 'scheduled'),
     started: count((exam) => exam.status === 'started' && !exam.interrupted),
-    interrupted: count((exam) => exam.interrupted),
+    interrupted: count((exam) => exam.status === 'started' && exam.interrupted),
     absent: count((exam) => exam.status === 'absence'),
     finished: count((exam) => exam.status === 'done'),
   };
 }
 
-/** Whether the actor may act on the room: an examiner in a check-in that holds it, or ADMIN. */
+/**
+ * Whether the actor may act on the room: an examiner in a check-in that
+ * holds it, or ADMIN. Inside an action's transaction (`lock`) the holding
+ * check-ins are locked too, so that a check-out cannot end between this
+ * check and the action.
+ */
 export async function mayActOn(
-  deps: ExamRoomDeps,
+  db: Executor,
   actor: SessionUser,
   room: RoomWithPost,
+  options: { lock?: boolean } = {},
 ): Promise<boolean> {
   if (actor.role === 'ADMIN') return true;
-  const holders = await findRoomHolders(deps.db, actor.federativeUnit, [room]);
+  const holders = await findRoomHolders(db, actor.federativeUnit, [room], options);
   return holdersOf(room, holders).userIds.has(actor.id);
 }
 
@@ -368,7 +394,7 @@ export async function getBoard(
   const [[details], rows, canAct] = await Promise.all([
     roomsWithDetails(deps, actor.federativeUnit, [room]),
     findRoomExams(deps.db, actor.federativeUnit, roomLocal(room), period),
-    mayActOn(deps, actor, room),
+    mayActOn(deps.db, actor, room),
   ]);
   const exams = rows.map(toBoardExam);
   const stations = details!.stations.filter((station) => station.isActive);
@@ -413,11 +439,9 @@ export async function listExamsWithoutRoom(
 /* The examiner's actions                                                    */
 /* ------------------------------------------------------------------------ */
 
-/** The room, when the actor may act on it (an examiner in a check-in that holds it, or ADMIN). */
-async function roomToActOn(deps: ExamRoomDeps, actor: SessionUser, roomId: string) {
-  const room = await visibleRoom(deps, actor, roomId);
-  if (!(await mayActOn(deps, actor, room))) throw roomError('ROOM_NOT_HELD');
-  return room;
+/** Refuses, inside the action's transaction, an actor who does not hold the room now. */
+async function holdOrRefuse(tx: Executor, actor: SessionUser, room: RoomWithPost): Promise<void> {
+  if (!(await mayActOn(tx, actor, room, { lock: true }))) throw roomError('ROOM_NOT_HELD');
 }
 
 /**
@@ -432,8 +456,9 @@ export async function actOnRoomExam(
   actor: SessionUser,
   input: { roomId: string; examId: string; action: RoomAction },
 ): Promise<BoardExam> {
-  const room = await roomToActOn(deps, actor, input.roomId);
+  const room = await visibleRoom(deps, actor, input.roomId);
   const exam = await deps.db.transaction(async (tx) => {
+    await holdOrRefuse(tx, actor, room);
     const row = await lockRoomExam(tx, actor.federativeUnit, roomLocal(room), input.examId);
     if (!row) throw roomError('ROOM_EXAM_NOT_FOUND');
     const problem = roomActionProblem(input.action, {
@@ -493,9 +518,12 @@ export async function recordRoomOccurrence(
   actor: SessionUser,
   input: { roomId: string; examId: string; type: string; description: string; photo?: string },
 ): Promise<BoardExam> {
-  const room = await roomToActOn(deps, actor, input.roomId);
+  const room = await visibleRoom(deps, actor, input.roomId);
+  // A quick refusal before the image work; checked again, locked, in the transaction.
+  if (!(await mayActOn(deps.db, actor, room))) throw roomError('ROOM_NOT_HELD');
   const picture = input.photo ? await validateAndNormalizeImage(input.photo) : null;
   const exam = await deps.db.transaction(async (tx) => {
+    await holdOrRefuse(tx, actor, room);
     const row = await lockRoomExam(tx, actor.federativeUnit, roomLocal(room), input.examId);
     if (!row) throw roomError('ROOM_EXAM_NOT_FOUND');
     if (row.status === 'cancelled') {

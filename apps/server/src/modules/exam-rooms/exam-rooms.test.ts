@@ -219,12 +219,49 @@ describe('exam rooms', () => {
     );
     expect(apart.json().map((e: { schedulingId: string }) => e.schedulingId)).toEqual(['S9-X']);
 
-    // An examiner's check-in at the post (naming no room) holds every room of the post.
-    const opened = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', viewer.auth, {
-      viewers: [{ cpf: viewer.user.cpf }],
-      schedulingLocal: 'SP.POSTO01',
+    // The post has rooms: the check-in names one of them, active and of that post.
+    const checkInAt = (auth: { authorization: string }, cpf: string, examRoomId?: string) =>
+      inject('POST', '/api/SchedulingLocalCheckIn/checkIn', auth, {
+        viewers: [{ cpf }],
+        schedulingLocal: 'SP.POSTO01',
+        ...(examRoomId ? { examRoomId } : {}),
+      });
+    expect((await checkInAt(viewer.auth, viewer.user.cpf)).json()).toEqual({
+      Error: 'Escolha a sala de prova em que vai trabalhar.',
+      code: 'CHECKIN_ROOM_REQUIRED',
     });
+    const otherPostRoom = (
+      await inject('GET', '/api/ExamRoom?schedulingLocal=SP.POSTO02', admin.auth)
+    ).json()[0].id as string;
+    expect((await checkInAt(viewer.auth, viewer.user.cpf, otherPostRoom)).json().code).toBe(
+      'CHECKIN_ROOM_NOT_FOUND',
+    );
+    const opened = await checkInAt(viewer.auth, viewer.user.cpf, room.id);
     expect(opened.statusCode, opened.body).toBe(201);
+    const record = await inject(
+      'GET',
+      `/api/SchedulingLocalCheckIn/findCheckInById/${opened.json().id}`,
+      viewer.auth,
+    );
+    expect(record.json().examRoom).toEqual({ id: room.id, name: 'Sala 2', code: 'S2' });
+    // One open record per room: another examiner joins it instead of opening a second.
+    const second = await checkInAt(inspector.auth, inspector.user.cpf, room.id);
+    expect(second.statusCode).toBe(409);
+    expect(second.json().code).toBe('CHECKIN_ROOM_TAKEN');
+    // The room's board heard of the check-in (check_in_changed, on the room's local).
+    const announced = await selectRows<{ scheduling_local: string }>(
+      t.database.db,
+      sql`select scheduling_local from realtime_events
+          where kind = 'check_in_changed' and payload->>'checkInId' = ${opened.json().id}`,
+    );
+    expect(announced.map((row) => row.scheduling_local)).toEqual(['SP.POSTO01-S2']);
+    // The post's other room is not held by it.
+    const s1 = (await inject('GET', '/api/ExamRoom?schedulingLocal=SP.POSTO01', admin.auth))
+      .json()
+      .find((r: { code: string }) => r.code === 'S1');
+    expect((await inject('GET', `/api/ExamRoom/${s1.id}/board`, viewer.auth)).json().canAct).toBe(
+      false,
+    );
     const held = await inject('GET', `/api/ExamRoom/${room.id}/board`, viewer.auth);
     expect(held.json().canAct).toBe(true);
     expect(held.json().room.heldBy).toEqual([
@@ -356,6 +393,7 @@ describe('exam rooms', () => {
     const checkIn = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', holder.auth, {
       viewers: [{ cpf: holder.user.cpf }],
       schedulingLocal: 'SP.POSTO02',
+      examRoomId: room.id,
     });
     expect(checkIn.statusCode, checkIn.body).toBe(201);
 
@@ -466,6 +504,131 @@ describe('exam rooms', () => {
         )
       ).statusCode,
     ).toBe(403);
+  });
+
+  it('a record of a post without rooms holds the rooms the post gets later; its changes reach them', async () => {
+    await inject('POST', '/api/SchedulingLocal', admin.auth, {
+      identifier: 'SP.POSTO03',
+      description: 'Posto sem salas',
+    });
+    const examiner = await seedSignedIn(t.app, {
+      role: 'VIEWER',
+      unit: 'SP',
+      name: 'Examinador P3',
+    });
+    const opened = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', examiner.auth, {
+      viewers: [{ cpf: examiner.user.cpf }],
+      schedulingLocal: 'SP.POSTO03',
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const room = (
+      await createRoom(admin.auth, { schedulingLocal: 'SP.POSTO03', code: 'S1', name: 'Sala 1' })
+    ).json();
+    expect(
+      (await inject('GET', `/api/ExamRoom/${room.id}/board`, examiner.auth)).json().canAct,
+    ).toBe(true);
+    const out = await inject('POST', '/api/SchedulingLocalCheckIn/checkOut', examiner.auth, {
+      checkInId: opened.json().id,
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    const announced = await selectRows<{ scheduling_local: string; status: string }>(
+      t.database.db,
+      sql`select scheduling_local, payload->>'status' as status from realtime_events
+          where kind = 'check_in_changed' and payload->>'checkInId' = ${opened.json().id}
+          order by id`,
+    );
+    expect(announced).toEqual([
+      { scheduling_local: 'SP.POSTO03', status: 'open' },
+      { scheduling_local: 'SP.POSTO03', status: 'closed' },
+      { scheduling_local: 'SP.POSTO03-S1', status: 'closed' },
+    ]);
+    expect(
+      (await inject('GET', `/api/ExamRoom/${room.id}/board`, examiner.auth)).json().canAct,
+    ).toBe(false);
+  });
+
+  it('an interruption ends with the run; cancelled exams are not counted; codes that exams name stay', async () => {
+    const room = (
+      await createRoom(admin.auth, {
+        schedulingLocal: 'SP.POSTO02',
+        code: 'S6',
+        name: 'Sala 6',
+        stations: [
+          { code: 'E1', position: 1 },
+          { code: 'E2', position: 2 },
+          { code: 'E3', position: 3 },
+        ],
+      })
+    ).json() as { id: string; stations: Array<{ id: string; code: string }> };
+    const push = (exams: object[]) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/Integration/exams',
+        headers: { 'x-api-key': key },
+        payload: { exams },
+      });
+    const base = {
+      schedulingDate: at('09:00'),
+      metadata: { schedulingLocal: 'SP.POSTO02-S6' },
+    };
+    await push([
+      examPayload({ ...base, schedulingId: 'S6-RUN', status: 'started', station: 'E1' }),
+      examPayload({ ...base, schedulingId: 'S6-OFF', status: 'cancelled', station: 'E2' }),
+    ]);
+    const board = async () =>
+      (await inject('GET', `/api/ExamRoom/${room.id}/board`, admin.auth)).json();
+    const run = (await board()).exams.find(
+      (e: { schedulingId: string }) => e.schedulingId === 'S6-RUN',
+    );
+    expect(
+      (
+        await inject('POST', `/api/ExamRoom/${room.id}/exams/${run.id}/action`, admin.auth, {
+          action: 'interrupt',
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await board()).counters).toMatchObject({ total: 1, started: 0, interrupted: 1 });
+    // The delivery system finishes the interrupted exam: no longer interrupted anywhere.
+    const done = await push([
+      examPayload({
+        ...base,
+        schedulingId: 'S6-RUN',
+        status: 'done',
+        result: 'approved',
+        station: 'E1',
+      }),
+    ]);
+    expect(done.statusCode, done.body).toBe(200);
+    const after = await board();
+    expect(after.counters).toMatchObject({ total: 1, interrupted: 0, finished: 1 });
+    expect(after.stations[0].exam).toMatchObject({
+      interrupted: false,
+      stationStatus: 'approved',
+    });
+    const [row] = await selectRows<{ interrupted_at: string | null }>(
+      t.database.db,
+      sql`select interrupted_at from exams where scheduling_id = 'S6-RUN'`,
+    );
+    expect(row!.interrupted_at).toBeNull();
+
+    // Exams name the room and its stations by code: those codes cannot change.
+    const recode = await inject('PUT', `/api/ExamRoom/${room.id}`, admin.auth, { code: 'S66' });
+    expect(recode.statusCode).toBe(409);
+    expect(recode.json().code).toBe('ROOM_CODE_IN_USE');
+    expect(
+      (await inject('PUT', `/api/ExamRoom/${room.id}`, admin.auth, { name: 'Sala Seis' })).json()
+        .name,
+    ).toBe('Sala Seis');
+    const [e1, , e3] = room.stations;
+    const named = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e1!.id}`, admin.auth, {
+      code: 'E10',
+    });
+    expect(named.json().code).toBe('STATION_CODE_IN_USE');
+    // A station no exam names may take another code.
+    const free = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e3!.id}`, admin.auth, {
+      code: 'E30',
+    });
+    expect(free.statusCode, free.body).toBe(200);
   });
 
   it('tenant isolation: another unit neither sees nor changes a room', async () => {

@@ -9,6 +9,7 @@ import {
   checkResultTransition,
   checkStatusTransition,
   EXAM_ERRORS,
+  postAndRoomOf,
   maskCpf,
   PERIOD_ERRORS,
   resolveOpenPeriod,
@@ -136,7 +137,10 @@ type Change = {
 
 /** Validates a status/result change of an existing exam; returns the patch, or the problem. */
 export function planChange(
-  current: Pick<ExamRow, 'status' | 'result' | 'score' | 'startedAt' | 'finishedAt'>,
+  current: Pick<
+    ExamRow,
+    'status' | 'result' | 'score' | 'startedAt' | 'finishedAt' | 'interruptedAt'
+  >,
   change: Change,
 ):
   | { ok: true; patch: Partial<ExamRow>; changed: boolean }
@@ -152,6 +156,8 @@ export function planChange(
     patch.status = change.status;
     if (change.status === 'started' && !current.startedAt) patch.startedAt = at;
     if (change.status === 'done' && !current.finishedAt) patch.finishedAt = at;
+    // Only a running exam is interrupted: leaving `started` ends the interruption.
+    if (change.status !== 'started' && current.interruptedAt) patch.interruptedAt = null;
   }
   if (nextResult !== current.result) patch.result = nextResult;
   if (change.score !== undefined && change.score !== current.score) patch.score = change.score;
@@ -447,11 +453,11 @@ export async function getExamDetail(
  * time, to its end, or now): "who had custody when this exam ran" is a query.
  */
 function custodyOf(db: Executor, unit: string, row: ExamRow) {
-  if (!row.schedulingLocal) return Promise.resolve([]);
-  const [postIdentifier = '', ...rest] = row.schedulingLocal.split('-');
+  const place = postAndRoomOf(unit, row.schedulingLocal);
+  if (!place) return Promise.resolve([]);
   return findCustody(db, unit, {
-    postIdentifier,
-    roomCode: rest.length > 0 ? rest.join('-') : null,
+    postIdentifier: place.post,
+    roomCode: place.room,
     from: row.startedAt ?? row.schedulingDate,
     to: row.finishedAt ?? new Date(),
   });

@@ -26,7 +26,12 @@ export function useRoomEvents(examLocal: string | null, roomId: string): Realtim
     };
     const close = openEventStream({
       local: examLocal,
-      onStatus: setStatus,
+      onStatus: (next) => {
+        setStatus(next);
+        // The board was read before the stream followed the room (or while it was down):
+        // once it follows, read it again so that nothing in between is missed.
+        if (next === 'open') refresh();
+      },
       onEvent: refresh,
       // More was missed than the server replays: the board is read again.
       onResync: refresh,

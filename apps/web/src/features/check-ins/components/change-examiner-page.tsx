@@ -17,6 +17,7 @@ import { toast } from '../../../components/toast';
 import { useAppState, type ProctoringIdentity } from '../../../lib/app-store';
 import { api } from '../../../lib/api';
 import { checkInKeys, openCheckInQuery, validateExaminerFace } from '../api/check-ins';
+import { roomKeys } from '../../../lib/unit-rooms';
 import { formatTime } from './check-in-parts';
 import { SecondExaminerModal, type SecondExaminerForm } from './second-examiner-modal';
 import type { CheckInRecord } from '@exame/shared';
@@ -97,7 +98,11 @@ function Transfer({ record }: { record: CheckInRecord }) {
       }),
     onSuccess: async () => {
       toast.success(`Sala transferida para ${receiving?.user.name ?? 'o examinador'}.`);
-      await queryClient.invalidateQueries({ queryKey: checkInKeys.all });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: checkInKeys.all }),
+        // Who holds the room changed: the room lists and boards say so.
+        queryClient.invalidateQueries({ queryKey: roomKeys.all }),
+      ]);
       await navigate('/viewer-checkin');
     },
     onError: (error) => {

@@ -17,10 +17,11 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconDoorExit, IconInfoCircle, IconUserMinus } from '@tabler/icons-react';
+import { IconDoorExit, IconInfoCircle, IconLayoutGrid, IconUserMinus } from '@tabler/icons-react';
 import { type CheckInRecord, type CheckInViewer } from '@exame/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { useFacialValidation } from '../../../components/face/use-facial-validation';
 import { toast } from '../../../components/toast';
@@ -130,7 +131,9 @@ export function OpenRoom({
           <Stack gap={2}>
             <Group gap="xs">
               <Title order={2} size="h3">
-                {record.schedulingLocalDescription}
+                {record.examRoom
+                  ? `${record.examRoom.name} — ${record.schedulingLocalDescription}`
+                  : record.schedulingLocalDescription}
               </Title>
               <CheckInStatusBadge status={record.status} />
             </Group>
@@ -142,16 +145,28 @@ export function OpenRoom({
               Tempo de sala: {formatDuration(record.checkInDate, record.checkOutDate, now)}
             </Text>
           </Stack>
-          {!record.faceValidationRequired && record.status === 'open' && (
-            <Button
-              color="red"
-              leftSection={<IconDoorExit size={16} aria-hidden />}
-              onClick={closeAll}
-              loading={leave.isPending}
-            >
-              Encerrar a sala
-            </Button>
-          )}
+          <Group gap="xs">
+            {record.examRoom && record.status === 'open' && (
+              <Button
+                component={Link}
+                to={`/exam-room/${record.examRoom.id}`}
+                variant="light"
+                leftSection={<IconLayoutGrid size={16} aria-hidden />}
+              >
+                Abrir o quadro da sala
+              </Button>
+            )}
+            {!record.faceValidationRequired && record.status === 'open' && (
+              <Button
+                color="red"
+                leftSection={<IconDoorExit size={16} aria-hidden />}
+                onClick={closeAll}
+                loading={leave.isPending}
+              >
+                Encerrar a sala
+              </Button>
+            )}
+          </Group>
         </Group>
         {record.faceValidationRequired && record.status === 'open' && (
           <Alert color="blue" variant="light" mt="md" icon={<IconInfoCircle size={18} />}>

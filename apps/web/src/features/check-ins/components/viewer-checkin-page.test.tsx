@@ -56,6 +56,7 @@ function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
     federativeUnit: 'SP',
     schedulingLocal: 'SP.POSTO01',
     schedulingLocalDescription: 'Posto Sé',
+    examRoom: null,
     status: 'open',
     checkInDate: new Date(Date.now() - 75 * 60_000).toISOString(),
     checkOutDate: null,
@@ -124,6 +125,8 @@ function base(extra: Record<string, (call: Call) => Response> = {}) {
     'GET /api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/SP': () => json(200, POSTS),
     'GET /api/SchedulingLocalCheckIn/findCheckIn': () =>
       json(404, { Error: 'Registro de entrada não encontrado.', code: 'CHECKIN_NOT_FOUND' }),
+    // A post without rooms, unless the test says otherwise.
+    'GET /api/ExamRoom': () => json(200, []),
     ...extra,
   };
 }
@@ -338,6 +341,59 @@ describe('viewer check-in page (unit without face validation)', () => {
     expect(kept).toHaveTextContent(open.id);
     await userEvent.click(within(kept).getByRole('button', { name: 'Ver a entrada aberta' }));
     expect(await screen.findByTestId('open-room')).toBeInTheDocument();
+  });
+
+  it('a post with rooms: the room is chosen (a room in use cannot be) and named in the check-in', async () => {
+    const room = (id: string, code: string, held: string[]) => ({
+      id,
+      federativeUnit: 'SP',
+      schedulingLocal: 'SP.POSTO01',
+      schedulingLocalDescription: 'Posto Sé',
+      code,
+      name: `Sala ${code.slice(1)}`,
+      examLocal: `SP.POSTO01-${code}`,
+      isActive: true,
+      stations: [],
+      heldBy: held.length
+        ? [{ checkInId: 'x', openedAt: new Date().toISOString(), examiners: held }]
+        : [],
+    });
+    const R1 = 'a0000000-0000-4000-8000-000000000001';
+    const R2 = 'a0000000-0000-4000-8000-000000000002';
+    const R3 = 'a0000000-0000-4000-8000-000000000003';
+    const calls = stubServer(
+      base({
+        'GET /api/ExamRoom': () =>
+          json(200, [room(R1, 'S1', ['Outra Pessoa']), room(R2, 'S2', []), room(R3, 'S3', [])]),
+        'POST /api/SchedulingLocalCheckIn/checkIn': () =>
+          json(201, {
+            id: 'c0ffee00-0000-4000-8000-000000000001',
+            checkInDate: new Date().toISOString(),
+          }),
+      }),
+    );
+    renderPage();
+    const select = await screen.findByRole('combobox', { name: /Sala de prova/ });
+    await waitFor(() => expect(select).toBeEnabled());
+    // Nothing chosen: the room is asked for before anything else.
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir a sala' }));
+    expect(
+      await screen.findByText('Escolha a sala de prova em que vai trabalhar.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByTestId('alert-modal')).toBeNull();
+    await userEvent.click(select);
+    const taken = await screen.findByRole('option', {
+      name: /Sala 1 \(S1\) — em uso por Outra Pessoa/,
+    });
+    expect(taken).toHaveAttribute('data-combobox-disabled', 'true');
+    await userEvent.click(screen.getByRole('option', { name: 'Sala 2 (S2)' }));
+    const modal = await openModal();
+    await userEvent.click(within(modal).getByRole('button', { name: 'Abrir a sala' }));
+    await waitFor(() => expect(calls.some((call) => call.path.endsWith('/checkIn'))).toBe(true));
+    expect(calls.find((call) => call.path.endsWith('/checkIn'))?.body).toMatchObject({
+      schedulingLocal: 'SP.POSTO01',
+      examRoomId: R2,
+    });
   });
 
   it('the open record: examiners by check-in date, time open, and closing after a confirmation', async () => {

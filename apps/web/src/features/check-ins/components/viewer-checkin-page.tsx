@@ -45,6 +45,7 @@ import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { appStore, useAppState } from '../../../lib/app-store';
 import { activePostsQuery } from '../../../lib/unit-posts';
+import { roomsQuery } from '../../../lib/unit-rooms';
 import {
   checkInConfigQuery,
   checkInKeys,
@@ -188,6 +189,14 @@ function OpenRoomForm({
     validated: false,
   });
   const [failed, setFailed] = useState<{ id: string; checkInDate: string } | null>(null);
+  // The room of the post the examiners take (required when the post has rooms).
+  const rooms = useQuery(roomsQuery(post));
+  const [chosenRoom, setChosenRoom] = useState<string | null>(null);
+  const [roomError, setRoomError] = useState<string | null>(null);
+  const free = (rooms.data ?? []).filter((room) => room.heldBy.length === 0);
+  // A single free room is the obvious choice.
+  const examRoomId = chosenRoom ?? (free.length === 1 && rooms.data ? free[0]!.id : null);
+  const needsRoom = (rooms.data?.length ?? 0) > 0;
   const onFormChange = useCallback((next: SecondExaminerForm) => setForm(next), []);
 
   // Examiner 1 is named by the CPF; examiner 2 by the proof of the password check.
@@ -219,6 +228,7 @@ function OpenRoomForm({
             : []),
         ],
         schedulingLocal: post,
+        examRoomId,
       }),
     onSuccess: async () => {
       appStore.setCpfViewer(viewerCpf);
@@ -238,6 +248,11 @@ function OpenRoomForm({
   const ready = !required || firstFace !== null;
 
   const startOpening = () => {
+    if (needsRoom && !examRoomId) {
+      setRoomError('Escolha a sala de prova em que vai trabalhar.');
+      document.getElementById('check-in-room')?.focus();
+      return;
+    }
     if (!required) {
       // Spec 5: outside DF the notice, then the room opens without face validation.
       showAlert({
@@ -275,6 +290,34 @@ function OpenRoomForm({
 
   return (
     <Stack gap="md">
+      {(rooms.isPending || needsRoom || rooms.isError) && (
+        <Card withBorder radius="md" padding="lg">
+          <Select
+            id="check-in-room"
+            label="Sala de prova"
+            description="A entrada aberta é a custódia desta sala: só os examinadores dela agem no seu quadro."
+            placeholder={rooms.isPending ? 'Carregando salas…' : 'Selecione a sala'}
+            data={(rooms.data ?? []).map((room) => ({
+              value: room.id,
+              label:
+                room.heldBy.length > 0
+                  ? `${room.name} (${room.code}) — em uso por ${room.heldBy.flatMap((h) => h.examiners).join(' e ')}`
+                  : `${room.name} (${room.code})`,
+              disabled: room.heldBy.length > 0,
+            }))}
+            value={examRoomId}
+            onChange={(value) => {
+              setChosenRoom(value);
+              setRoomError(null);
+            }}
+            disabled={rooms.isPending}
+            required
+            maw={520}
+            error={rooms.isError ? rooms.error.message : roomError}
+            data-testid="check-in-room"
+          />
+        </Card>
+      )}
       <Card withBorder radius="md" padding="lg">
         <Stack gap="sm">
           <Title order={3} size="h4">

@@ -12,30 +12,10 @@ import type {
 } from '@exame/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { roomKeys } from '../../../lib/unit-rooms';
 
-export const roomKeys = {
-  all: ['exam-rooms'] as const,
-  list: (post: string | null, includeInactive: boolean, mine: boolean) =>
-    ['exam-rooms', 'list', post, includeInactive, mine] as const,
-  board: (id: string, day: string | null) => ['exam-rooms', 'board', id, day] as const,
-  unplaced: (post: string, day: string | null) => ['exam-rooms', 'unplaced', post, day] as const,
-};
-
-/** The rooms of the unit (of a post; with the inactive ones; or only those the caller holds). */
-export function roomsQuery(post: string | null, includeInactive = false, mine = false) {
-  return queryOptions({
-    queryKey: roomKeys.list(post, includeInactive, mine),
-    queryFn: ({ signal }) =>
-      api.get<ExamRoom[]>('api/ExamRoom', {
-        query: {
-          schedulingLocal: post ?? undefined,
-          includeInactive: includeInactive ? 'true' : undefined,
-          mine: mine ? 'true' : undefined,
-        },
-        signal,
-      }),
-  });
-}
+// The keys and the room list live in lib (the check-in screens read them too).
+export { roomKeys, roomsQuery } from '../../../lib/unit-rooms';
 
 export function boardQuery(id: string, day: string | null) {
   return queryOptions({

@@ -76,6 +76,13 @@ const ACTION_CONFIRMATIONS: Readonly<Record<RoomAction, (exam: BoardExam) => str
     `Finalizar o exame de ${exam.candidateName} e enviar o resultado? Sem resultado do sistema de provas, ele segue para a auditoria.`,
 };
 
+const LIVE_LABELS: Readonly<Record<ReturnType<typeof useRoomEvents>, string>> = {
+  connecting: 'Conectando…',
+  open: 'Ao vivo',
+  reconnecting: 'Reconectando…',
+  closed: 'Sem atualização ao vivo — recarregue a página',
+};
+
 /** Whether the candidate has checked in at the station (the exam began). */
 const checkedIn = (exam: BoardExam) => exam.status === 'started' || exam.status === 'done';
 
@@ -124,11 +131,11 @@ function Board({
         </div>
         <Group align="flex-end">
           <Badge
-            color={live === 'open' ? 'teal' : 'gray'}
+            color={live === 'open' ? 'teal' : live === 'closed' ? 'red' : 'gray'}
             variant="light"
             data-testid="live-status"
           >
-            {live === 'open' ? 'Ao vivo' : 'Reconectando…'}
+            {LIVE_LABELS[live]}
           </Badge>
           <DatePickerInput
             label="Dia"
@@ -138,7 +145,11 @@ function Board({
             locale="pt-br"
             maw={180}
           />
-          <Button component={Link} to="/finished-exam-view" variant="light">
+          <Button
+            component={Link}
+            to={`/finished-exam-view?room=${encodeURIComponent(room.id)}`}
+            variant="light"
+          >
             Exames finalizados
           </Button>
         </Group>

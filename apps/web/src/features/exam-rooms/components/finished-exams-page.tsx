@@ -3,13 +3,13 @@
  * of the examiner's room and day. Issuing each exam's certificate is a
  * feature of its own; this screen offers no action that would pretend to.
  */
-import { Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { dayInZone, EXAM_RESULT_LABELS, STATION_STATUS_LABELS } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { QueryContent } from '../../../components/query-content';
 import { StationStatusIcon } from '../../../components/station-status';
 import { useAppState } from '../../../lib/app-store';
@@ -20,7 +20,10 @@ export function FinishedExamsPage() {
   const examiner = role === 'VIEWER' || role === 'ROOM_INSPECTOR';
   // Examiners see the rooms they hold; ADMIN and AUDITOR any room of the unit.
   const rooms = useQuery(roomsQuery(null, false, examiner));
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The board's "Exames finalizados" names its room (`?room=`).
+  const [params, setParams] = useSearchParams();
+  const named = params.get('room');
+  const chosen = rooms.data?.some((room) => room.id === named) ? named : null;
   const [day, setDay] = useState<string | null>(null);
   const roomId = chosen ?? rooms.data?.[0]?.id ?? null;
   const today = dayInZone(new Date());
@@ -41,7 +44,8 @@ export function FinishedExamsPage() {
             label: `${room.name} — ${room.schedulingLocalDescription}`,
           }))}
           value={roomId}
-          onChange={setChosen}
+          onChange={(value) => setParams(value ? { room: value } : {}, { replace: true })}
+          error={rooms.isError ? rooms.error.message : undefined}
           w={360}
         />
         <DatePickerInput
@@ -53,7 +57,11 @@ export function FinishedExamsPage() {
           maw={180}
         />
       </Group>
-      {rooms.data && rooms.data.length === 0 ? (
+      {rooms.isError ? (
+        <Alert color="red" title="Erro">
+          {rooms.error.message}
+        </Alert>
+      ) : rooms.data && rooms.data.length === 0 ? (
         <Text c="dimmed">
           {examiner
             ? 'Você não tem uma sala aberta. Registre a entrada em Sala de prova.'

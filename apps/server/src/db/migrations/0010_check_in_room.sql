@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "check_ins_one_open_per_room_key" ON "check_ins" USING btree ("exam_room_id") WHERE status = 'open' and exam_room_id is not null;
