@@ -164,6 +164,12 @@ export const STATION_STATUS_LABELS: Readonly<Record<StationStatus, string>> = {
   cancelled: 'Cancelado',
 };
 
+/**
+ * The station icon of an exam from its status and result. `audited`,
+ * `not_audited` and `not_approved` (spec 3) depend on the auditors' decision,
+ * which the audit feature records; until an exam carries one, a finished
+ * exam shows its result (or `processing` while it waits for the audit).
+ */
 export function stationStatusOf(exam: {
   status: ExamStatus;
   result: ExamResult | null;

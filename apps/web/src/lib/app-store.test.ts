@@ -60,6 +60,7 @@ describe('client state', () => {
     store.setUserProctoring(TEST_PROCTORING);
     store.setCpfViewer('52998224725');
     store.setSchedulingLocal('DF-001', 'Posto Asa Sul');
+    store.setStateExamMenu({ examRoomId: 'r1', name: 'Sala 1' });
     localStorage.setItem('auditorCpf', '52998224725');
     localStorage.setItem('schedulingId', '123');
     localStorage.setItem('sessionFireBase', 'x');
@@ -79,6 +80,7 @@ describe('client state', () => {
       expect(localStorage.getItem(key), key).toBeNull();
     }
     expect(store.getState().user).toBeNull();
+    expect(store.getState().stateExamMenu).toBeNull();
     expect(localStorage.getItem('theme')).toBe('valid-df-theme');
     expect(localStorage.getItem('deviceId')).toBe(deviceId);
   });

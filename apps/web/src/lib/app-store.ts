@@ -39,6 +39,12 @@ export type AppState = {
   federativeUnitSelected: string | null;
   theme: ThemeName;
   hiddenMenu: boolean;
+  /**
+   * The exam menu's state (spec 3 `stateExamMenu`): the room whose board the
+   * examiner has open or opened last, so that the room's other screens
+   * (the finished exams) start on it. Not persisted; cleared on logout.
+   */
+  stateExamMenu: { examRoomId: string; name: string } | null;
   appVersion: string;
   /**
    * Closes the exam-notification watcher (the realtime stream of an open
@@ -76,6 +82,7 @@ export function initialState(
     federativeUnitSelected: tenant.federativeUnit,
     theme: tenant.theme,
     hiddenMenu: false,
+    stateExamMenu: null,
     appVersion: import.meta.env.VITE_APP_VERSION ?? '0.1.0',
     unsubscribeDocExamNotification: null,
   };
@@ -132,6 +139,16 @@ export function createAppStore(state: AppState = initialState()) {
       set({ federativeUnitSelected: unit.uf, theme });
     },
     setHiddenMenu: (hiddenMenu: boolean) => set({ hiddenMenu }),
+    setStateExamMenu: (stateExamMenu: AppState['stateExamMenu']) => {
+      const previous = current.stateExamMenu;
+      if (
+        previous?.examRoomId === stateExamMenu?.examRoomId &&
+        previous?.name === stateExamMenu?.name
+      ) {
+        return;
+      }
+      set({ stateExamMenu });
+    },
     /** Keeps the exam-notification watcher's close function; one watcher at a time, a previous one is closed. */
     setUnsubscribeDocExamNotification: (unsubscribe: (() => void) | null) => {
       const previous = current.unsubscribeDocExamNotification;
@@ -164,6 +181,7 @@ export function createAppStore(state: AppState = initialState()) {
         cpfViewer: null,
         schedulingLocal: null,
         schedulingLocalDescription: null,
+        stateExamMenu: null,
       });
     },
   };

@@ -23,14 +23,17 @@ export function useRealtimeEvents(
   options: UseRealtimeOptions,
   deps: DependencyList,
 ): RealtimeStatus {
-  const [status, setStatus] = useState<RealtimeStatus>('closed');
+  const enabled = options.enabled ?? true;
+  const local = options.local;
+  const signedIn = useAppState((state) => state.user !== null);
+  // A stream about to open is 'connecting' from the first render, not 'closed'.
+  const [status, setStatus] = useState<RealtimeStatus>(() =>
+    enabled && signedIn ? 'connecting' : 'closed',
+  );
   const latest = useRef(options);
   useEffect(() => {
     latest.current = options;
   });
-  const enabled = options.enabled ?? true;
-  const local = options.local;
-  const signedIn = useAppState((state) => state.user !== null);
 
   useEffect(() => {
     if (!enabled || !signedIn) return;

@@ -50,12 +50,13 @@ import {
 } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { QueryContent } from '../../../components/query-content';
 import { CheckInIndicator, StationStatusIcon } from '../../../components/station-status';
 import { toast } from '../../../components/toast';
+import { appStore } from '../../../lib/app-store';
 import { stripDataUrlPrefix } from '../../../lib/face-capture';
 import { validateForm } from '../../../lib/forms';
 import { actOnExam, boardQuery, recordOccurrence, roomKeys } from '../api/exam-rooms';
@@ -91,6 +92,10 @@ export function ExamRoomPage() {
   const [day, setDay] = useState<string | null>(null);
   const board = useQuery(boardQuery(examRoomId, day));
   const live = useRoomEvents(board.data?.room.examLocal ?? null, examRoomId);
+  const roomName = board.data?.room.name;
+  useEffect(() => {
+    if (roomName) appStore.setStateExamMenu({ examRoomId, name: roomName });
+  }, [examRoomId, roomName]);
   return (
     <QueryContent
       query={board}

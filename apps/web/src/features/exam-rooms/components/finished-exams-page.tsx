@@ -22,7 +22,9 @@ export function FinishedExamsPage() {
   const rooms = useQuery(roomsQuery(null, false, examiner));
   // The board's "Exames finalizados" names its room (`?room=`).
   const [params, setParams] = useSearchParams();
-  const named = params.get('room');
+  // Else the room of the board opened last (`stateExamMenu`).
+  const lastBoard = useAppState((state) => state.stateExamMenu?.examRoomId ?? null);
+  const named = params.get('room') ?? lastBoard;
   const chosen = rooms.data?.some((room) => room.id === named) ? named : null;
   const [day, setDay] = useState<string | null>(null);
   const roomId = chosen ?? rooms.data?.[0]?.id ?? null;
