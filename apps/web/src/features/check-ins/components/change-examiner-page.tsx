@@ -138,7 +138,14 @@ function Transfer({ record }: { record: CheckInRecord }) {
     <Card withBorder radius="md" padding="lg">
       <Stack gap="md">
         <Text>
-          Sala do posto <strong>{record.schedulingLocalDescription}</strong>, aberta às{' '}
+          {record.examRoom ? (
+            <>
+              <strong>{record.examRoom.name}</strong> do posto{' '}
+            </>
+          ) : (
+            'Sala do posto '
+          )}
+          <strong>{record.schedulingLocalDescription}</strong>, aberta às{' '}
           {formatTime(record.checkInDate)}.
         </Text>
         <Radio.Group label="Examinador que entrega a sala" value={fromId} onChange={setFromId}>
