@@ -3,6 +3,7 @@ export * from './pagination';
 export * from './identifiers';
 export * from './period';
 export * from './scheduling-locals';
+export * from './disqualification-reasons';
 export * from './errors';
 export * from './federative-units';
 export * from './roles';

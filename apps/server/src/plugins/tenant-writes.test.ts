@@ -45,6 +45,8 @@ type Fixture = {
   stationId: string;
   /** A scheduled exam on the station of that room. */
   roomExamId: string;
+  /** A disqualification reason of the unit. */
+  reasonId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -139,11 +141,19 @@ describe('tenant isolation of writes', () => {
     });
     expect(room.statusCode, room.body).toBe(201);
     const roomBody = room.json() as { id: string; stations: Array<{ id: string }> };
+    const reason = await t.app.inject({
+      method: 'POST',
+      url: '/api/DisqualificationReason',
+      headers: admin.auth,
+      payload: { code: 'D77', text: `Justificativa da unidade ${unit}.` },
+    });
+    expect(reason.statusCode, reason.body).toBe(201);
     const [roomExam] = await selectRows<{ id: string }>(
       t.database.db,
       sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-SALA-1`}`,
     );
     return {
+      reasonId: (reason.json() as { id: string }).id,
       roomExamId: roomExam!.id,
       roomId: roomBody.id,
       stationId: roomBody.stations[0]!.id,
@@ -217,6 +227,7 @@ describe('tenant isolation of writes', () => {
       ['/api/SchedulingLocalCheckIn/searchCheckIn?pageSize=100', fixture.admin],
       ['/api/ExamRoom?includeInactive=true', fixture.viewer],
       [`/api/ExamRoom/${fixture.roomId}/board`, fixture.viewer],
+      ['/api/DisqualificationReason?pageSize=100', fixture.auditor],
     ];
     const seen: Record<string, string> = {};
     for (const [url, caller] of reads) {
@@ -399,6 +410,30 @@ describe('tenant isolation of writes', () => {
         }),
       ),
       foreign: null,
+    },
+    'POST /api/DisqualificationReason': {
+      own: asAdmin(
+        'POST',
+        () => '/api/DisqualificationReason',
+        () => ({ code: 'D78', text: 'Justificativa nova da unidade A.', federativeUnit: 'SP' }),
+      ),
+      foreign: null,
+    },
+    'PUT /api/DisqualificationReason/:id': {
+      own: asAdmin(
+        'PUT',
+        (f) => `/api/DisqualificationReason/${f.reasonId}`,
+        () => ({ text: 'Justificativa reescrita.', isActive: false }),
+      ),
+      foreign: asAdmin(
+        'PUT',
+        (f) => `/api/DisqualificationReason/${f.reasonId}`,
+        () => ({
+          code: 'D77',
+          text: 'Justificativa reescrita por outra unidade.',
+          isActive: false,
+        }),
+      ),
     },
     'PUT /api/SchedulingLocal/:id': {
       own: asAdmin(

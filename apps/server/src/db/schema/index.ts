@@ -6,3 +6,4 @@ export * from './biometrics';
 export * from './rooms';
 export * from './check-ins';
 export * from './realtime';
+export * from './audits';

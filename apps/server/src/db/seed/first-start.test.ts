@@ -33,6 +33,15 @@ describe('first start', () => {
       'DF VIEWER',
     ]);
     expect(result?.password).toMatch(/^[A-Za-z2-9]{16}$/);
+    // Each unit of the first start begins with the usual disqualification reasons.
+    const reasons = await t.database.db.execute(
+      sql`select federative_unit as unit, count(*)::int as n from disqualification_reasons
+          where federative_unit in ('DEMO', 'DF') group by 1 order by 1`,
+    );
+    expect((reasons as unknown as { rows: unknown[] }).rows).toEqual([
+      { unit: 'DEMO', n: 5 },
+      { unit: 'DF', n: 5 },
+    ]);
     expect(describeFirstStart(result!)).toContain(result!.password);
     const login = await t.app.inject({
       method: 'POST',

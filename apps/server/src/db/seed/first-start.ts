@@ -10,6 +10,7 @@ import type { Role } from '@exame/shared';
 import { ConfigError, type AppConfig } from '../../config/env';
 import { randomPassword } from '../../lib/crypto';
 import type { PasswordHasher } from '../../lib/password-hash';
+import { seedDefaultReasons } from '../../modules/disqualification-reasons/disqualification-reasons.service';
 import { countUsers, insertUser } from '../../modules/users/users.repository';
 import type { Database } from '../client';
 
@@ -113,7 +114,12 @@ export async function seedFirstStart(
       role: 'ADMIN',
       passwordHash,
     });
+    // The unit starts with the usual disqualification reasons; its ADMIN edits them.
+    await seedDefaultReasons(tx, unit);
     if (!config.seedDemo) return;
+    for (const demoUnit of new Set(DEMO_PEOPLE.map((person) => person.unit))) {
+      await seedDefaultReasons(tx, demoUnit);
+    }
     for (const person of DEMO_PEOPLE) {
       await insertUser(tx, {
         name: person.name,
