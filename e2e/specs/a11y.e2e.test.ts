@@ -245,6 +245,25 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'postos: novo posto', 'Postos de atendimento', () => dialog(page).waitFor());
     await page.keyboard.press('Escape');
 
+    await page.goto(`${base}/justificativas`);
+    await check(page, 'justificativas', 'Justificativas', () =>
+      page.getByTestId('reasons-table').locator('tbody tr').first().waitFor(),
+    );
+    await page.getByRole('button', { name: 'Nova justificativa' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Salvar' }).click();
+    await check(page, 'justificativas: campos obrigatórios', 'Justificativas', () =>
+      page.getByRole('dialog').locator('[aria-invalid="true"]').first().waitFor(),
+    );
+    await page.keyboard.press('Escape');
+    await page
+      .getByRole('button', { name: /^Desativar/ })
+      .first()
+      .click();
+    await check(page, 'justificativas: confirmar desativação', 'Justificativas', () =>
+      page.getByTestId('alert-modal').waitFor(),
+    );
+    await page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+
     await page.goto(`${base}/integracao`);
     await check(page, 'integração', 'Integração', () => page.locator('main form').waitFor());
     await page.getByRole('textbox', { name: 'Nome da nova chave' }).fill('Sistema de provas');

@@ -59,6 +59,12 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Cadastrar e desativar postos',
   },
   {
+    label: 'Justificativas',
+    to: '/justificativas',
+    roles: ['ADMIN'],
+    description: 'Motivos de desclassificação dos exames',
+  },
+  {
     label: 'Integração',
     to: '/integracao',
     roles: ['ADMIN'],

@@ -19,6 +19,7 @@ import { ExamDetailPage } from '../features/exams/components/exam-detail-page';
 import { ExamListPage } from '../features/exams/components/exam-list-page';
 import { IntegrationKeysPage } from '../features/integration/components/integration-keys-page';
 import { SchedulingLocalsPage } from '../features/scheduling-locals/components/scheduling-locals-page';
+import { DisqualificationReasonsPage } from '../features/disqualification-reasons/components/reasons-page';
 import { AdminGuardLayout } from './layouts/admin-guard-layout';
 import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
@@ -94,6 +95,15 @@ export const routes: RouteObject[] = [
             element: (
               <AdminOnly>
                 <SchedulingLocalsPage />
+              </AdminOnly>
+            ),
+          },
+          {
+            path: 'justificativas',
+            handle: handle({ documentTitle: 'Justificativas' }),
+            element: (
+              <AdminOnly>
+                <DisqualificationReasonsPage />
               </AdminOnly>
             ),
           },
