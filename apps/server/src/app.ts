@@ -29,6 +29,7 @@ import { examRoutes } from './modules/exams/exams.routes';
 import { integrationRoutes } from './modules/integration/integration.routes';
 import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-locals.routes';
 import { disqualificationReasonRoutes } from './modules/disqualification-reasons/disqualification-reasons.routes';
+import { auditRoutes } from './modules/audits/audits.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
 import type { FaceService } from './biometrics/face-engine';
 import { faceServiceFromConfig } from './biometrics/face-service';
@@ -215,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(examReportRoutes({ db, prefixes: config.reportLocalPrefixes }));
   await app.register(schedulingLocalRoutes({ db }));
   await app.register(disqualificationReasonRoutes({ db }));
+  await app.register(auditRoutes({ db, claimMs: config.auditClaimMs }));
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));
   await app.register(integrationRoutes({ db, files }));
   const face = options.faceService ?? faceServiceFromConfig(config.face);

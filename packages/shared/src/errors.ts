@@ -13,6 +13,8 @@ export const errorBodySchema = z.object({
   /** Spec 8: a failed check-in carries the record it met, kept by the client. */
   id: z.string().optional(),
   checkInDate: z.string().optional(),
+  /** An exam another auditor holds: the auditor alert to show (spec 2, 3; `auditorAlertSchema`). */
+  alert: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

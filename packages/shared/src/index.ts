@@ -4,6 +4,7 @@ export * from './identifiers';
 export * from './period';
 export * from './scheduling-locals';
 export * from './disqualification-reasons';
+export * from './audits';
 export * from './errors';
 export * from './federative-units';
 export * from './roles';

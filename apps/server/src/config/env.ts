@@ -118,6 +118,8 @@ const envSchema = z.object({
    */
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   RETENTION_DAYS_BY_UNIT: z.string().trim().optional(),
+  /** How long an auditor's claim on an exam of the audit queue lasts (load_audit), in minutes. */
+  AUDIT_CLAIM_MINUTES: z.coerce.number().int().min(5).max(480).default(30),
   /** How long a signed address of a stored image stays valid. */
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** argon2id cost: memory in KiB and iterations (security guide: >= 19 MiB, t=2, p=1). */
@@ -162,6 +164,8 @@ export type AppConfig = {
   face: { matchThreshold: number | undefined; workers: number | undefined };
   retention: { defaultDays: number; byUnit: Record<string, number> };
   signedUrlTtlMs: number;
+  /** How long an auditor's claim on an exam lasts. */
+  auditClaimMs: number;
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -297,6 +301,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? Buffer.from(env.FILE_ENCRYPTION_KEY, 'base64')
       : undefined,
     signedUrlTtlMs: env.SIGNED_URL_TTL_SECONDS * 1000,
+    auditClaimMs: env.AUDIT_CLAIM_MINUTES * 60_000,
     face: { matchThreshold: env.FACE_MATCH_THRESHOLD, workers: env.FACE_WORKERS },
     retention: {
       defaultDays: env.RETENTION_DAYS,

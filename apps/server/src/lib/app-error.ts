@@ -5,6 +5,7 @@
 import { ERROR_MESSAGES, type CommonErrorCode, type ErrorCatalogue } from '@exame/shared';
 
 export type ErrorDetail = { path: string; message: string };
+type ErrorFields = { id?: string; checkInDate?: string; alert?: Record<string, unknown> };
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -34,10 +35,13 @@ export class AppError extends Error {
     return new AppError(code, message ?? entry.message, entry.status);
   }
 
-  /** Fields the error body carries beside `Error` and `code` (spec 8: a failed check-in's record). */
-  fields: { id?: string; checkInDate?: string } = {};
+  /**
+   * Fields the error body carries beside `Error` and `code` (spec 8: a
+   * failed check-in's record; an exam another auditor holds: the alert).
+   */
+  fields: ErrorFields = {};
 
-  withFields(fields: { id?: string; checkInDate?: string }): this {
+  withFields(fields: ErrorFields): this {
     this.fields = { ...this.fields, ...fields };
     return this;
   }

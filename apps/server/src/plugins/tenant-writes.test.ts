@@ -47,6 +47,8 @@ type Fixture = {
   roomExamId: string;
   /** A disqualification reason of the unit. */
   reasonId: string;
+  /** A done exam waiting for audit. */
+  auditExamId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -110,6 +112,12 @@ describe('tenant isolation of writes', () => {
             metadata: { schedulingLocal: `${unit}.POSTO77-S2` },
           }),
           examPayload({
+            schedulingId: `${unit}-AUDITORIA`,
+            status: 'done',
+            result: 'in_analysis',
+            metadata: { schedulingLocal: `${unit}.POSTO77-S2` },
+          }),
+          examPayload({
             schedulingId: `${unit}-SALA-1`,
             station: 'Estação 01',
             metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
@@ -152,7 +160,12 @@ describe('tenant isolation of writes', () => {
       t.database.db,
       sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-SALA-1`}`,
     );
+    const [auditExam] = await selectRows<{ id: string }>(
+      t.database.db,
+      sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-AUDITORIA`}`,
+    );
     return {
+      auditExamId: auditExam!.id,
       reasonId: (reason.json() as { id: string }).id,
       roomExamId: roomExam!.id,
       roomId: roomBody.id,
@@ -228,6 +241,8 @@ describe('tenant isolation of writes', () => {
       ['/api/ExamRoom?includeInactive=true', fixture.viewer],
       [`/api/ExamRoom/${fixture.roomId}/board`, fixture.viewer],
       ['/api/DisqualificationReason?pageSize=100', fixture.auditor],
+      ['/api/Audit/queue?pageSize=100', fixture.auditor],
+      ['/api/Audit/mine', fixture.auditor],
     ];
     const seen: Record<string, string> = {};
     for (const [url, caller] of reads) {
@@ -434,6 +449,31 @@ describe('tenant isolation of writes', () => {
           isActive: false,
         }),
       ),
+    },
+    // Unit A's auditor takes its exam, then gives it back.
+    'POST /api/Audit/:examId/claim': {
+      own: (f) => ({
+        method: 'POST',
+        url: `/api/Audit/${f.auditExamId}/claim`,
+        headers: a().auditor.auth,
+      }),
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/Audit/${f.auditExamId}/claim`,
+        headers: a().auditor.auth,
+      }),
+    },
+    'POST /api/Audit/:examId/release': {
+      own: (f) => ({
+        method: 'POST',
+        url: `/api/Audit/${f.auditExamId}/release`,
+        headers: a().auditor.auth,
+      }),
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/Audit/${f.auditExamId}/release`,
+        headers: a().auditor.auth,
+      }),
     },
     'PUT /api/SchedulingLocal/:id': {
       own: asAdmin(

@@ -32,6 +32,7 @@ export type ActivityType =
   | 'room_action'
   | 'room_occurrence'
   | 'load_audit'
+  | 'release_audit'
   | 'load_exam'
   | 'stream_log'
   | 'page_view'
