@@ -13,6 +13,7 @@ import { appStore } from '../../../lib/app-store';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { ViewerCheckinPage } from './viewer-checkin-page';
+import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
 
 const examiner = {
   ...TEST_USER,
@@ -90,33 +91,6 @@ function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
     ],
     ...overrides,
   };
-}
-
-type Call = { method: string; path: string; body: unknown };
-
-/** A server for the page: `routes` answer by method and path; every call is recorded. */
-function stubServer(routes: Record<string, (call: Call) => Response>) {
-  const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const call = {
-      method,
-      path: url.pathname,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const handler = routes[`${method} ${url.pathname}`];
-    return handler ? handler(call) : json(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' });
-  });
-  return calls;
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 }
 
 function base(extra: Record<string, (call: Call) => Response> = {}) {

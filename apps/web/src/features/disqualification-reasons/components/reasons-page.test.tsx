@@ -11,33 +11,7 @@ import { appStore } from '../../../lib/app-store';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { DisqualificationReasonsPage, validateReason } from './reasons-page';
-
-type Call = { method: string; path: string; query: string; body: unknown };
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
-function stubServer(routes: Record<string, (call: Call) => Response>) {
-  const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const call = {
-      method,
-      path: url.pathname,
-      query: url.search,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const handler = routes[`${method} ${url.pathname}`];
-    return handler ? handler(call) : json(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' });
-  });
-  return calls;
-}
+import { json, stubServer } from '../../../test/stub-server';
 
 const reason = (code: string, text: string, isActive = true): DisqualificationReason => ({
   id: `id-${code}`,
@@ -86,7 +60,7 @@ describe('disqualification reasons screen', () => {
   it('lists the reasons with their state; "Somente as ativas" asks the server for them', async () => {
     const calls = stubServer({
       'GET /api/DisqualificationReason': (call) =>
-        page(call.query.includes('onlyActive=true') ? LIST.slice(0, 1) : LIST),
+        page(call.query.onlyActive === 'true' ? LIST.slice(0, 1) : LIST),
     });
     renderPage();
     const table = await screen.findByTestId('reasons-table');
@@ -94,7 +68,7 @@ describe('disqualification reasons screen', () => {
     expect(within(table).getByText('Inativa')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Somente as ativas' }));
     await waitFor(() => expect(within(table).queryByRole('cell', { name: 'D02' })).toBeNull());
-    expect(calls.at(-1)?.query).toContain('onlyActive=true');
+    expect(calls.at(-1)?.query.onlyActive).toBe('true');
   });
 
   it('creates a reason; a code already taken is shown under the code field', async () => {

@@ -14,6 +14,12 @@ import { appStore } from '../../../lib/app-store';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { ExamRoomPage } from './exam-room-page';
+import {
+  json,
+  stubServer,
+  type StubCall as Call,
+  type StubHandler,
+} from '../../../test/stub-server';
 
 const examiner = {
   ...TEST_USER,
@@ -114,37 +120,6 @@ function board(overrides: Partial<RoomBoard> = {}): RoomBoard {
   };
 }
 
-type Call = { method: string; path: string; query: Record<string, string>; body: unknown };
-type Handler = (call: Call, init?: RequestInit) => Response | Promise<Response>;
-
-/** A server for the page: `routes` answer by method and path; every call is recorded. */
-function stubServer(routes: Record<string, Handler>) {
-  const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const call = {
-      method,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const handler = routes[`${method} ${url.pathname}`];
-    return handler
-      ? handler(call, init)
-      : json(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' });
-  });
-  return calls;
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
 /** The signals of the realtime streams opened, to see them closed. */
 let streams: AbortSignal[] = [];
 
@@ -161,7 +136,7 @@ function eventStream(_call: Call, init?: RequestInit): Response {
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
-function base(extra: Record<string, Handler> = {}) {
+function base(extra: Record<string, StubHandler> = {}) {
   return {
     [`GET ${BOARD_PATH}`]: () => json(200, board()),
     'GET /api/Realtime/events': eventStream,

@@ -12,6 +12,7 @@ import { appStore } from '../../../lib/app-store';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { FinishedExamsPage } from './finished-exams-page';
+import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
 
 const examiner = {
   ...TEST_USER,
@@ -106,34 +107,6 @@ const ABSENT = exam({
   stationStatus: 'absent',
   station: 'E04',
 });
-
-type Call = { method: string; path: string; query: Record<string, string>; body: unknown };
-
-/** A server for the page: `routes` answer by method and path; every call is recorded. */
-function stubServer(routes: Record<string, (call: Call) => Response>) {
-  const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const call = {
-      method,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const handler = routes[`${method} ${url.pathname}`];
-    return handler ? handler(call) : json(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' });
-  });
-  return calls;
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
 
 function base(extra: Record<string, (call: Call) => Response> = {}) {
   return {
