@@ -216,13 +216,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(examReportRoutes({ db, prefixes: config.reportLocalPrefixes }));
   await app.register(schedulingLocalRoutes({ db }));
   await app.register(disqualificationReasonRoutes({ db }));
-  await app.register(auditRoutes({ db, claimMs: config.auditClaimMs }));
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));
   await app.register(integrationRoutes({ db, files }));
   const face = options.faceService ?? faceServiceFromConfig(config.face);
   app.addHook('onClose', async () => {
     if (!options.faceService) await face.close();
   });
+  await app.register(
+    auditRoutes({
+      db,
+      files,
+      face,
+      claimMs: config.auditClaimMs,
+      signedUrlTtlMs: config.signedUrlTtlMs,
+      twoPersonRule: config.audit.twoPersonRule,
+      recheckRate: config.audit.recheckRate,
+    }),
+  );
   const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter };
   await app.register(biopassRoutes(biopass));
   await app.register(checkInRoutes({ ...biopass, identity }));

@@ -10,6 +10,7 @@ import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { seedDemoOnEmpty } from './db/seed/demo-exams';
 import { ensureReferenceData } from './db/seed/reference-data';
 import { upgradeSealedData } from './db/sealed-data-upgrade';
+import { scheduleFaceSweep } from './modules/audits/photo-faces.service';
 import { scheduleRetention } from './modules/retention/retention.service';
 
 async function main(): Promise<void> {
@@ -88,6 +89,12 @@ async function main(): Promise<void> {
     app.log,
   );
   app.addHook('onClose', async () => stopRetention());
+  const stopFaceSweep = scheduleFaceSweep(
+    { db: database.db, files: app.files, face: faceService },
+    config.audit.faceSweepMs,
+    app.log,
+  );
+  app.addHook('onClose', async () => stopFaceSweep());
   await app.listen({ host: config.host, port: config.port });
   const where = database.kind === 'pglite' ? `PGlite em ${config.dataDir}` : 'PostgreSQL';
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

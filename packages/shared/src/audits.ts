@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { errorCatalogue } from './errors';
+import { examHistoryEntrySchema, examSchema } from './exams';
 import { pageOf, pageQueryParams } from './pagination';
 import { periodDateSchema } from './period';
 
@@ -27,8 +28,36 @@ export const AUDIT_ERRORS = errorCatalogue({
     message: 'Este exame está em auditoria por outro auditor.',
   },
   AUDIT_CLAIM_NOT_FOUND: {
+    status: 409,
+    message: 'Você não está auditando este exame. Abra-o novamente pela fila de auditoria.',
+  },
+  AUDIT_SCORE_MISSING: {
+    status: 409,
+    message: 'O exame não tem nota: não é possível liberar o resultado.',
+  },
+  AUDIT_REASON_INVALID: {
+    status: 400,
+    message: 'Selecione um motivo de desclassificação ativo da unidade.',
+  },
+  AUDIT_AWAITING_CONFIRMATION: {
+    status: 409,
+    message: 'Este exame já tem uma decisão aguardando a confirmação de outro auditor.',
+  },
+  AUDIT_NO_PENDING_DECISION: {
+    status: 409,
+    message: 'Este exame não tem decisão aguardando confirmação.',
+  },
+  AUDIT_SAME_AUDITOR: {
+    status: 409,
+    message: 'A confirmação precisa ser feita por outro auditor, não por quem decidiu.',
+  },
+  AUDIT_NOT_DECIDED: {
+    status: 409,
+    message: 'Este exame não tem decisão de auditoria em vigor para reabrir.',
+  },
+  AUDIT_PHOTO_NOT_FOUND: {
     status: 404,
-    message: 'Você não está auditando este exame.',
+    message: 'Captura não encontrada neste exame.',
   },
 });
 export type AuditErrorCode = keyof typeof AUDIT_ERRORS;
@@ -76,6 +105,12 @@ export const auditQueueItemSchema = z.object({
   finishedAt: z.string().nullable(),
   occurrences: z.number().int(),
   photos: z.number().int(),
+  /** The lowest face similarity of a capture to the reference, once the engine read them. */
+  faceMinSimilarity: z.number().nullable(),
+  /** A decision waits for a second auditor (two-person rule or re-check). */
+  awaitingConfirmation: z
+    .object({ auditorName: z.string(), outcome: z.enum(['approved', 'reproved', 'disqualified']) })
+    .nullable(),
   /** The live claim on the exam, if any. */
   claim: auditClaimSchema.nullable(),
 });
@@ -99,6 +134,10 @@ export const auditQueueQuerySchema = z.object({
     .enum(['true', 'false'])
     .optional()
     .transform((value) => value === 'true'),
+  /** Which exams: all, those waiting for a decision, or those waiting for a second auditor. */
+  stage: z.enum(['all', 'decision', 'confirmation']).default('all'),
+  /** Oldest exam first (default), or the lowest face similarity first. */
+  sort: z.enum(['oldest', 'similarity']).default('oldest'),
 });
 export type AuditQueueQuery = z.input<typeof auditQueueQuerySchema>;
 
@@ -107,3 +146,219 @@ export const AUDITOR_ALERT_TEXTS = {
   messageAuditor: 'Este exame está sendo auditado por:',
   message: 'Auditores que já trabalharam neste exame:',
 } as const;
+
+/**
+ * The pass mark of the theory exam (the score is 0-100): releasing a result
+ * approves the candidate at or above it and reproves below it.
+ */
+export const PASSING_SCORE = 70;
+export const AUDIT_NOTE_MAX = 2000;
+export const REOPEN_REASON_MIN = 10;
+
+/** The outcome a release gives from the score, or null when the exam has no score. */
+export function outcomeFromScore(score: number | null): 'approved' | 'reproved' | null {
+  if (score === null) return null;
+  return score >= PASSING_SCORE ? 'approved' : 'reproved';
+}
+
+export const AUDIT_OUTCOMES = ['approved', 'reproved', 'disqualified'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+export const AUDIT_DECISION_STATES = [
+  'awaiting_confirmation',
+  'effective',
+  'rejected',
+  'reopened',
+] as const;
+export type AuditDecisionState = (typeof AUDIT_DECISION_STATES)[number];
+
+export const AUDIT_DECISION_STATE_LABELS: Readonly<Record<AuditDecisionState, string>> = {
+  awaiting_confirmation: 'Aguardando confirmação',
+  effective: 'Em vigor',
+  rejected: 'Não confirmada',
+  reopened: 'Reaberta',
+};
+
+const note = z
+  .string({ error: 'Descreva o motivo da desclassificação na observação.' })
+  .trim()
+  .min(1, 'Descreva o motivo da desclassificação na observação.')
+  .max(AUDIT_NOTE_MAX, `Use no máximo ${AUDIT_NOTE_MAX} caracteres na observação.`);
+
+/**
+ * `POST api/Audit/{examId}/decision`: release the result (approved or
+ * reproved from the score) or disqualify with a reason and a note.
+ */
+export const auditDecisionInputSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.literal('release') }),
+    z.object({
+      action: z.literal('disqualify'),
+      reasonId: z.uuid('Selecione o motivo da desclassificação.'),
+      note,
+    }),
+  ],
+  { error: 'Escolha liberar o resultado ou desclassificar.' },
+);
+export type AuditDecisionInput = z.infer<typeof auditDecisionInputSchema>;
+
+/** `POST api/Audit/{examId}/confirmation`: a second auditor confirms or rejects a pending decision. */
+export const auditConfirmationInputSchema = z
+  .object({
+    accept: z.boolean({ error: 'Informe se a decisão é confirmada.' }),
+    note: z
+      .string()
+      .trim()
+      .max(AUDIT_NOTE_MAX, `Use no máximo ${AUDIT_NOTE_MAX} caracteres na observação.`)
+      .optional(),
+  })
+  .refine((value) => value.accept || (value.note ?? '').length > 0, {
+    path: ['note'],
+    message: 'Diga por que a decisão não é confirmada.',
+  });
+export type AuditConfirmationInput = z.infer<typeof auditConfirmationInputSchema>;
+
+/** `POST api/Audit/{examId}/reopen` (ADMIN): why the decision is reopened. */
+export const auditReopenInputSchema = z.object({
+  reason: z
+    .string({ error: 'Informe o motivo da reabertura.' })
+    .trim()
+    .min(
+      REOPEN_REASON_MIN,
+      `Informe o motivo da reabertura (ao menos ${REOPEN_REASON_MIN} caracteres).`,
+    )
+    .max(AUDIT_NOTE_MAX, `Use no máximo ${AUDIT_NOTE_MAX} caracteres no motivo.`),
+});
+export type AuditReopenInput = z.infer<typeof auditReopenInputSchema>;
+
+export const PHOTO_VERDICTS = ['compatible', 'incompatible'] as const;
+export type PhotoVerdict = (typeof PHOTO_VERDICTS)[number];
+export const PHOTO_VERDICT_LABELS: Readonly<Record<PhotoVerdict, string>> = {
+  compatible: 'Compatível',
+  incompatible: 'Incompatível',
+};
+
+/** `PUT api/Audit/{examId}/photos/{photoId}/mark`: the photo audit's verdict on a capture. */
+export const photoMarkInputSchema = z.object({
+  verdict: z.enum(PHOTO_VERDICTS, { error: 'Marque a captura como compatível ou incompatível.' }),
+});
+export type PhotoMarkInput = z.infer<typeof photoMarkInputSchema>;
+
+/** What the face engine read in a picture, and, for a capture, how like the reference it is. */
+export const photoFaceSchema = z.object({
+  status: z.enum(['pending', 'found', 'no_face']),
+  /** 1 - distance to the reference (display score); null without both faces. */
+  similarity: z.number().nullable(),
+  distance: z.number().nullable(),
+  /** Under the engine's threshold: the same person by the engine's reading. Never decides alone. */
+  match: z.boolean().nullable(),
+});
+export type PhotoFace = z.infer<typeof photoFaceSchema>;
+
+export const auditPhotoSchema = z.object({
+  id: z.string(),
+  capturedAt: z.string(),
+  url: z.string(),
+  width: z.number(),
+  height: z.number(),
+  face: photoFaceSchema,
+  /** The photo audit's mark, with the marking auditor. */
+  mark: z
+    .object({
+      verdict: z.enum(PHOTO_VERDICTS),
+      auditorName: z.string(),
+      markedAt: z.string(),
+    })
+    .nullable(),
+});
+export type AuditPhoto = z.infer<typeof auditPhotoSchema>;
+
+export const auditDecisionSchema = z.object({
+  id: z.string(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  state: z.enum(AUDIT_DECISION_STATES),
+  /** Why it waits (or waited) for a second auditor. */
+  confirmation: z.enum(['two_person', 'recheck']).nullable(),
+  reason: z.object({ code: z.string(), text: z.string() }).nullable(),
+  note: z.string().nullable(),
+  auditorName: z.string(),
+  /** Whether the caller made it. */
+  mine: z.boolean(),
+  decidedAt: z.string(),
+  confirmedBy: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
+  confirmationNote: z.string().nullable(),
+  reopenedBy: z.string().nullable(),
+  reopenedAt: z.string().nullable(),
+  reopenReason: z.string().nullable(),
+});
+export type AuditDecision = z.infer<typeof auditDecisionSchema>;
+
+/** `GET api/Audit/{examId}`: everything the auditor judges with (spec 2 `auditoria/:id`). */
+export const auditDetailSchema = z.object({
+  exam: examSchema,
+  history: z.array(examHistoryEntrySchema),
+  occurrences: z.array(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      description: z.string(),
+      occurredAt: z.string(),
+      photoUrl: z.string().nullable(),
+    }),
+  ),
+  reference: auditPhotoSchema.nullable(),
+  /** The captures, least like the reference first (not yet read, or without a face, last). */
+  captures: z.array(auditPhotoSchema),
+  /** The engine's match threshold on the distance. */
+  threshold: z.number(),
+  /** The live claim on the exam, if any. */
+  claim: auditClaimSchema.nullable(),
+  /** When another auditor holds it: the auditor alert. */
+  alert: auditorAlertSchema.nullable(),
+  /** Every decision, oldest first; the last open one is in `current`. */
+  decisions: z.array(auditDecisionSchema),
+  current: auditDecisionSchema.nullable(),
+  /** The result a release would give (from the score). */
+  releaseOutcome: z.enum(['approved', 'reproved']).nullable(),
+  twoPersonRule: z.boolean(),
+});
+export type AuditDetail = z.infer<typeof auditDetailSchema>;
+
+export const auditDecisionResultSchema = z.object({
+  state: z.enum(AUDIT_DECISION_STATES),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  /** The exam's result now. */
+  result: z.enum(['in_analysis', 'approved', 'reproved', 'disqualified']),
+});
+export type AuditDecisionResult = z.infer<typeof auditDecisionResultSchema>;
+
+/** My audit: the exams I hold now and the decisions I made, newest first. */
+export const myAuditSchema = z.object({
+  holding: z.array(auditClaimSchema),
+  decided: z.array(
+    z.object({
+      examId: z.string(),
+      schedulingId: z.string(),
+      candidateName: z.string(),
+      outcome: z.enum(AUDIT_OUTCOMES),
+      state: z.enum(AUDIT_DECISION_STATES),
+      decidedAt: z.string(),
+    }),
+  ),
+});
+export type MyAudit = z.infer<typeof myAuditSchema>;
+
+/** My photo audit: the exams whose captures I marked, newest first. */
+export const myPhotoAuditSchema = z.array(
+  z.object({
+    examId: z.string(),
+    schedulingId: z.string(),
+    candidateName: z.string(),
+    marked: z.number().int(),
+    incompatible: z.number().int(),
+    captures: z.number().int(),
+    lastMarkedAt: z.string(),
+  }),
+);
+export type MyPhotoAudit = z.infer<typeof myPhotoAuditSchema>;

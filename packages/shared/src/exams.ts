@@ -179,7 +179,10 @@ export const examDetailSchema = z.object({
       photoUrl: z.string().nullable(),
     }),
   ),
+  /** The captures made during the exam. */
   photos: z.array(examPhotoLinkSchema),
+  /** The candidate's reference photo (the picture on file), when the integration sent one. */
+  referencePhoto: examPhotoLinkSchema.nullable(),
   /** The room the exam's local names, when one does. */
   room: z.object({ id: z.string(), name: z.string(), code: z.string() }).nullable(),
   /** The examiners who held the room while the exam ran (from the check-in records). */

@@ -80,6 +80,11 @@ export const photoInputSchema = z.object({
   capturedAt: isoDateTime,
 });
 
+/** The candidate's reference photo (the picture on file), to compare the captures with. */
+export const referencePhotoInputSchema = z.object({
+  image: z.string().min(1).max(8_000_000),
+});
+
 export const batchResultSchema = z.object({
   created: z.number().int(),
   updated: z.number().int(),

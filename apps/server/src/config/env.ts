@@ -120,6 +120,16 @@ const envSchema = z.object({
   RETENTION_DAYS_BY_UNIT: z.string().trim().optional(),
   /** How long an auditor's claim on an exam of the audit queue lasts (load_audit), in minutes. */
   AUDIT_CLAIM_MINUTES: z.coerce.number().int().min(5).max(480).default(30),
+  /** Two-person rule: a disqualification takes effect only when a second auditor confirms it. */
+  AUDIT_TWO_PERSON_RULE: booleanFromString.default(false),
+  /** Share of approvals, in percent, drawn at random for a re-check by a different auditor. */
+  AUDIT_RECHECK_PERCENT: z.coerce.number().min(0).max(100).default(10),
+  /**
+   * Every so many seconds the server reads the faces of the photos of exams
+   * waiting for audit (the queue's similarity order); 0 turns it off (the
+   * audit screen still reads them when opened).
+   */
+  FACE_ANALYSIS_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** How long a signed address of a stored image stays valid. */
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /** argon2id cost: memory in KiB and iterations (security guide: >= 19 MiB, t=2, p=1). */
@@ -166,6 +176,7 @@ export type AppConfig = {
   signedUrlTtlMs: number;
   /** How long an auditor's claim on an exam lasts. */
   auditClaimMs: number;
+  audit: { twoPersonRule: boolean; recheckRate: number; faceSweepMs: number };
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -302,6 +313,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : undefined,
     signedUrlTtlMs: env.SIGNED_URL_TTL_SECONDS * 1000,
     auditClaimMs: env.AUDIT_CLAIM_MINUTES * 60_000,
+    audit: {
+      twoPersonRule: env.AUDIT_TWO_PERSON_RULE,
+      recheckRate: env.AUDIT_RECHECK_PERCENT / 100,
+      faceSweepMs: env.FACE_ANALYSIS_SWEEP_SECONDS * 1000,
+    },
     face: { matchThreshold: env.FACE_MATCH_THRESHOLD, workers: env.FACE_WORKERS },
     retention: {
       defaultDays: env.RETENTION_DAYS,

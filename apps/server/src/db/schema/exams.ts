@@ -12,6 +12,7 @@ import {
   integer,
   numeric,
   pgTable,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -69,6 +70,12 @@ export const exams = pgTable(
     /** While set, the examiner has interrupted the exam on its station (spec 3 icon `interrupted`). */
     interruptedAt: timestamp('interrupted_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * The lowest face similarity of the exam's captures to its reference photo
+     * (1 - distance), once the engine has read them: it ranks the audit queue
+     * and never decides anything by itself.
+     */
+    faceMinSimilarity: real('face_min_similarity'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -123,17 +130,37 @@ export const examPhotos = pgTable(
       .notNull()
       .references(() => exams.id, { onDelete: 'cascade' }),
     capturedAt: timestamp('captured_at', { withTimezone: true }).notNull(),
+    /** A capture made during the exam, or the candidate's reference photo (the picture on file). */
+    kind: text('kind', { enum: ['capture', 'reference'] })
+      .notNull()
+      .default('capture'),
     storageKey: text('storage_key').notNull(),
     contentType: text('content_type').notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     bytes: integer('bytes').notNull(),
     sha256: text('sha256').notNull(),
+    /**
+     * What the face engine read in it: pending until analysed, then `found`
+     * (with its descriptor) or `no_face` (no usable face: the auditor looks).
+     */
+    faceStatus: text('face_status', { enum: ['pending', 'found', 'no_face'] })
+      .notNull()
+      .default('pending'),
+    faceDescriptor: real('face_descriptor').array(),
+    faceAnalysedAt: timestamp('face_analysed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('exam_photos_exam_idx').on(table.examId, table.capturedAt),
-    uniqueIndex('exam_photos_exam_sha_key').on(table.examId, table.sha256),
+    uniqueIndex('exam_photos_exam_sha_key').on(table.examId, table.kind, table.sha256),
+    // One reference photo per exam; a new one replaces it.
+    uniqueIndex('exam_photos_one_reference_key')
+      .on(table.examId)
+      .where(sql`kind = 'reference'`),
+    index('exam_photos_face_pending_idx')
+      .on(table.examId)
+      .where(sql`face_status = 'pending'`),
   ],
 );
 

@@ -33,6 +33,8 @@ export type ActivityType =
   | 'room_occurrence'
   | 'load_audit'
   | 'release_audit'
+  | 'reopen_audit'
+  | 'photo_mark'
   | 'load_exam'
   | 'stream_log'
   | 'page_view'

@@ -1,15 +1,36 @@
 /** The audit queue and the auditors' claims (auditor and ADMIN; ADMIN reads, auditors audit). */
 import {
   auditClaimSchema,
+  auditConfirmationInputSchema,
+  auditDecisionInputSchema,
+  auditDecisionResultSchema,
+  auditDetailSchema,
   auditQueuePageSchema,
   auditQueueQuerySchema,
+  auditReopenInputSchema,
   errorBodySchema,
+  myAuditSchema,
+  myPhotoAuditSchema,
+  photoMarkInputSchema,
+  PHOTO_VERDICTS,
 } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth';
-import { claimExam, myClaims, releaseExam, searchQueue, type AuditDeps } from './audits.service';
+import {
+  claimExam,
+  confirmDecision,
+  decideExam,
+  getAuditDetail,
+  markPhoto,
+  myAudit,
+  myPhotoAudit,
+  releaseExam,
+  reopenDecision,
+  searchQueue,
+  type AuditDeps,
+} from './audits.service';
 
 const errors = {
   400: errorBodySchema,
@@ -19,6 +40,8 @@ const errors = {
 };
 const tags = ['audits'];
 const examParams = z.object({ examId: z.uuid('Exame inválido.') });
+const photoParams = examParams.extend({ photoId: z.uuid('Captura inválida.') });
+const judged = { 200: auditDecisionResultSchema, 409: errorBodySchema, ...errors };
 
 export function auditRoutes(deps: AuditDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
@@ -44,11 +67,112 @@ export function auditRoutes(deps: AuditDeps) {
         config: { access: ['auditor'] },
         schema: {
           tags,
-          summary: 'Minha auditoria: os exames que o auditor está auditando agora',
-          response: { 200: z.array(auditClaimSchema), ...errors },
+          summary: 'Minha auditoria: os exames que o auditor audita agora e as decisões que tomou',
+          response: { 200: myAuditSchema, ...errors },
         },
       },
-      async (request) => myClaims(deps, currentUser(request)),
+      async (request) => myAudit(deps, currentUser(request)),
+    );
+
+    routes.get(
+      '/api/Audit/photo-audits/mine',
+      {
+        config: { access: ['auditor'] },
+        schema: {
+          tags,
+          summary: 'Minha auditoria de fotos: os exames cujas capturas o auditor marcou',
+          response: { 200: myPhotoAuditSchema, ...errors },
+        },
+      },
+      async (request) => myPhotoAudit(deps, currentUser(request)),
+    );
+
+    routes.get(
+      '/api/Audit/:examId',
+      {
+        config: { access: ['ADMIN', 'auditor'] },
+        schema: {
+          tags,
+          summary:
+            'O exame como o auditor o julga: candidato, linha do tempo, ocorrências, foto de referência e capturas com a semelhança facial, decisões',
+          params: examParams,
+          response: { 200: auditDetailSchema, ...errors },
+        },
+      },
+      async (request) => getAuditDetail(deps, currentUser(request), request.params.examId),
+    );
+
+    routes.post(
+      '/api/Audit/:examId/decision',
+      {
+        config: { access: ['auditor'] },
+        schema: {
+          tags,
+          summary:
+            'Decidir (send_result): liberar o resultado pela nota ou desclassificar com motivo e observação',
+          params: examParams,
+          body: auditDecisionInputSchema,
+          response: judged,
+        },
+      },
+      async (request) =>
+        decideExam(deps, currentUser(request), request.params.examId, request.body),
+    );
+
+    routes.post(
+      '/api/Audit/:examId/confirmation',
+      {
+        config: { access: ['auditor'] },
+        schema: {
+          tags,
+          summary:
+            'Confirmar ou não a decisão de outro auditor (regra de duas pessoas, reverificação)',
+          params: examParams,
+          body: auditConfirmationInputSchema,
+          response: judged,
+        },
+      },
+      async (request) =>
+        confirmDecision(deps, currentUser(request), request.params.examId, request.body),
+    );
+
+    routes.post(
+      '/api/Audit/:examId/reopen',
+      {
+        config: { access: ['ADMIN'] },
+        schema: {
+          tags,
+          summary: 'Reabrir a decisão em vigor, com o motivo; o exame volta à fila de auditoria',
+          params: examParams,
+          body: auditReopenInputSchema,
+          response: judged,
+        },
+      },
+      async (request) =>
+        reopenDecision(deps, currentUser(request), request.params.examId, request.body),
+    );
+
+    routes.put(
+      '/api/Audit/:examId/photos/:photoId/mark',
+      {
+        config: { access: ['auditor'] },
+        schema: {
+          tags,
+          summary: 'Auditoria de fotos: marcar a captura como compatível ou incompatível',
+          params: photoParams,
+          body: photoMarkInputSchema,
+          response: {
+            200: z.object({
+              verdict: z.enum(PHOTO_VERDICTS),
+              auditorName: z.string(),
+              markedAt: z.string(),
+            }),
+            409: errorBodySchema,
+            ...errors,
+          },
+        },
+      },
+      async (request) => markPhoto(deps, currentUser(request), request.params, request.body),
     );
 
     routes.post(
@@ -74,7 +198,7 @@ export function auditRoutes(deps: AuditDeps) {
           tags,
           summary: 'Devolver o exame à fila de auditoria',
           params: examParams,
-          response: { 204: z.null(), ...errors },
+          response: { 204: z.null(), 409: errorBodySchema, ...errors },
         },
       },
       async (request, reply) => {

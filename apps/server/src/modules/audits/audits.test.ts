@@ -143,10 +143,13 @@ describe('audit queue and claims', () => {
       'AUD-NOVO',
     ]);
     const mine = await call('GET', '/api/Audit/mine', ana);
-    expect(mine.json().map((c: { schedulingId: string }) => c.schedulingId)).toEqual([
+    expect(mine.json().holding.map((c: { schedulingId: string }) => c.schedulingId)).toEqual([
       'AUD-ANTIGO',
     ]);
-    expect((await call('GET', '/api/Audit/mine', bruno)).json()).toEqual([]);
+    expect((await call('GET', '/api/Audit/mine', bruno)).json()).toEqual({
+      holding: [],
+      decided: [],
+    });
     const log = await selectRows<{ n: number }>(
       t.database.db,
       sql`select count(*)::int as n from activity_log where type = 'load_audit' and actor_id = ${ana.user.id}`,
@@ -160,7 +163,10 @@ describe('audit queue and claims', () => {
     await t.database.db.execute(
       sql`update audit_claims set expires_at = now() - interval '1 minute' where exam_id = ${exam} and ended_at is null`,
     );
-    expect((await call('GET', '/api/Audit/mine', ana)).json()).toEqual([]);
+    expect((await call('GET', '/api/Audit/mine', ana)).json()).toEqual({
+      holding: [],
+      decided: [],
+    });
     expect((await call('POST', `/api/Audit/${exam}/claim`, bruno)).statusCode).toBe(200);
     const refused = (await call('POST', `/api/Audit/${exam}/claim`, carla)).json();
     expect(refused.alert.auditor.auditorName).toBe('Bruno Auditor');

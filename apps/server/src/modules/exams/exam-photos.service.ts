@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto';
 import type { NormalisedImage } from '../../biometrics/image';
 import type { Executor } from '../../db/client';
 import type { FileStorage } from '../../lib/file-storage';
-import { findPhotoBySha, insertPhoto } from '../integration/integration.repository';
+import {
+  findPhotoBySha,
+  findReferencePhoto,
+  insertPhoto,
+  replacePhoto,
+} from '../integration/integration.repository';
 
 export async function storeExamPhoto(
   tx: Executor,
@@ -30,5 +35,37 @@ export async function storeExamPhoto(
     bytes: picture.jpeg.length,
     sha256,
   });
+  return { id: row.id, created: true };
+}
+
+/**
+ * The candidate's reference photo (the picture on file): one per exam, a new
+ * one replaces the previous (whose face reading no longer applies).
+ */
+export async function storeReferencePhoto(
+  tx: Executor,
+  files: FileStorage,
+  examId: string,
+  picture: NormalisedImage,
+): Promise<{ id: string; created: boolean; replacedKey?: string }> {
+  const sha256 = createHash('sha256').update(picture.jpeg).digest('hex');
+  const current = await findReferencePhoto(tx, examId);
+  if (current?.sha256 === sha256) return { id: current.id, created: false };
+  const storageKey = await files.put(picture.jpeg);
+  const fields = {
+    capturedAt: new Date(),
+    storageKey,
+    contentType: 'image/jpeg',
+    width: picture.width,
+    height: picture.height,
+    bytes: picture.jpeg.length,
+    sha256,
+  };
+  if (current) {
+    await replacePhoto(tx, current.id, fields);
+    // The caller removes the old file once the transaction is committed.
+    return { id: current.id, created: true, replacedKey: current.storageKey };
+  }
+  const row = await insertPhoto(tx, { examId, kind: 'reference', ...fields });
   return { id: row.id, created: true };
 }

@@ -392,7 +392,7 @@ export async function getExamDetail(
   actor: SessionUser,
   schedulingId: string,
 ): Promise<ExamDetail> {
-  const { db, files } = deps;
+  const { db } = deps;
   const row = await findExam(db, actor.federativeUnit, schedulingId);
   if (!row) throw examNotFound();
   const [history, occurrenceRows, photos, name, room, custody] = await Promise.all([
@@ -411,9 +411,8 @@ export async function getExamDetail(
     federativeUnit: actor.federativeUnit,
     payload: { schedulingId },
   });
-  const expiresAt = Date.now() + deps.signedUrlTtlMs;
-  const link = (photoId: string) =>
-    signedPath(files, 'exam-photo', `/api/ExamPhoto/${photoId}`, photoId, actor.id, expiresAt);
+  const link = examPhotoLinker(deps, actor);
+  const reference = photos.find((photo) => photo.kind === 'reference');
   return {
     exam: toExam(row, name),
     history: history.map((entry) => ({
@@ -431,13 +430,10 @@ export async function getExamDetail(
       occurredAt: occurrence.occurredAt.toISOString(),
       photoUrl: occurrence.photoId ? link(occurrence.photoId) : null,
     })),
-    photos: photos.map((photo): ExamPhotoLink => ({
-      id: photo.id,
-      capturedAt: photo.capturedAt.toISOString(),
-      url: link(photo.id),
-      width: photo.width,
-      height: photo.height,
-    })),
+    photos: photos
+      .filter((photo) => photo.kind === 'capture')
+      .map((photo): ExamPhotoLink => photoLink(photo, link)),
+    referencePhoto: reference ? photoLink(reference, link) : null,
     room: room ?? null,
     custody: custody.map((entry) => ({
       checkInId: entry.checkInId,
@@ -445,6 +441,29 @@ export async function getExamDetail(
       checkInDate: entry.checkInDate.toISOString(),
       leftAt: entry.leftAt?.toISOString() ?? null,
     })),
+  };
+}
+
+/** Signs the addresses of exam photos for one viewer, valid for the configured time. */
+export function examPhotoLinker(
+  deps: Pick<ExamDeps, 'files' | 'signedUrlTtlMs'>,
+  actor: SessionUser,
+): (photoId: string) => string {
+  const expiresAt = Date.now() + deps.signedUrlTtlMs;
+  return (photoId) =>
+    signedPath(deps.files, 'exam-photo', `/api/ExamPhoto/${photoId}`, photoId, actor.id, expiresAt);
+}
+
+export function photoLink(
+  photo: { id: string; capturedAt: Date; width: number; height: number },
+  link: (photoId: string) => string,
+): ExamPhotoLink {
+  return {
+    id: photo.id,
+    capturedAt: photo.capturedAt.toISOString(),
+    url: link(photo.id),
+    width: photo.width,
+    height: photo.height,
   };
 }
 

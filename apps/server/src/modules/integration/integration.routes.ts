@@ -13,6 +13,7 @@ import {
   integrationBatchSchema,
   occurrenceInputSchema,
   photoInputSchema,
+  referencePhotoInputSchema,
   statusUpdateSchema,
 } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
@@ -24,6 +25,7 @@ import {
   addOccurrences,
   addPhoto,
   pushExams,
+  putReferencePhoto,
   updateExamStatus,
   type IntegrationDeps,
 } from './integration.service';
@@ -164,6 +166,30 @@ export function integrationRoutes(deps: IntegrationDeps) {
       },
       async (request) =>
         addPhoto(deps, currentIntegration(request), request.params.schedulingId, request.body),
+    );
+
+    routes.put(
+      '/api/Integration/exams/:schedulingId/reference-photo',
+      {
+        config: { access: 'integration' },
+        bodyLimit: IMAGE_BODY_LIMIT,
+        schema: {
+          tags: ['integration'],
+          summary:
+            'Enviar a foto de referência do candidato (a foto cadastrada), com que a auditoria compara as capturas; substitui a anterior',
+          security: [{ apiKey: [] }],
+          params: schedulingParams,
+          body: referencePhotoInputSchema,
+          response: { 200: z.object({ id: z.string(), created: z.boolean() }), ...errors },
+        },
+      },
+      async (request) =>
+        putReferencePhoto(
+          deps,
+          currentIntegration(request),
+          request.params.schedulingId,
+          request.body,
+        ),
     );
   };
 }

@@ -26,8 +26,8 @@ import {
   type ExamWriter,
 } from '../exams/exams.service';
 import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
-import { storeExamPhoto } from '../exams/exam-photos.service';
-import { insertOccurrenceOnce } from './integration.repository';
+import { storeExamPhoto, storeReferencePhoto } from '../exams/exam-photos.service';
+import { clearFaceMinSimilarity, insertOccurrenceOnce } from './integration.repository';
 
 export type IntegrationDeps = { db: Database; files: FileStorage };
 
@@ -104,6 +104,33 @@ export async function addPhoto(
     if (photo.created) await publishRealtimeAll(tx, [photoAdded(exam, photo.id)]);
     return photo;
   });
+}
+
+/**
+ * The candidate's reference photo (the picture on file), stored next to the
+ * exam's captures so that the audit compares them with it; a new one
+ * replaces the previous.
+ */
+export async function putReferencePhoto(
+  deps: IntegrationDeps,
+  caller: IntegrationCaller,
+  schedulingId: string,
+  input: { image: string },
+): Promise<{ id: string; created: boolean }> {
+  const picture = await validateAndNormalizeImage(input.image);
+  const stored = await deps.db.transaction(async (tx) => {
+    const exam = await findExam(tx, caller.federativeUnit, schedulingId);
+    if (!exam) throw examNotFound();
+    const photo = await storeReferencePhoto(tx, deps.files, exam.id, picture);
+    if (photo.created) {
+      // The similarities of the captures are read again against the new reference.
+      await clearFaceMinSimilarity(tx, exam.id);
+      await publishRealtimeAll(tx, [photoAdded(exam, photo.id)]);
+    }
+    return photo;
+  });
+  if (stored.replacedKey) await deps.files.remove(stored.replacedKey).catch(() => undefined);
+  return { id: stored.id, created: stored.created };
 }
 
 export async function addOccurrences(
