@@ -342,6 +342,45 @@ describe('accessibility of every screen in Chromium', () => {
     await check(auditor.page, 'exame (auditor)', 'Exame', () =>
       auditor.page.getByRole('heading').first().waitFor(),
     );
+    // The audit: the queue, an exam with its photos and the disqualify dialog, the photo
+    // audit, my audit and my photo audit (the demo queue has reference photos and captures).
+    await auditor.page.goto(`${base}/auditoria`);
+    await check(auditor.page, 'fila de auditoria', 'Fila de auditoria', () =>
+      auditor.page.getByTestId('audit-queue').locator('tbody tr').first().waitFor(),
+    );
+    await auditor.page
+      .getByTestId('audit-queue')
+      .getByRole('button', { name: /^Auditar/ })
+      .first()
+      .click();
+    await check(auditor.page, 'auditoria do exame', 'Auditoria do exame', () =>
+      auditor.page.getByTestId('claim-state').waitFor(),
+    );
+    await auditor.page.getByRole('button', { name: 'Desclassificar' }).click();
+    await check(auditor.page, 'auditoria: desclassificar', 'Auditoria do exame', () =>
+      auditor.page.getByTestId('alert-modal').waitFor(),
+    );
+    await auditor.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+    await auditor.page.getByRole('link', { name: 'Auditoria de fotos' }).click();
+    await check(auditor.page, 'auditoria de fotos', 'Auditoria de fotos', () =>
+      auditor.page.getByTestId('current-capture').waitFor(),
+    );
+    await auditor.page.keyboard.press('i');
+    await check(auditor.page, 'auditoria de fotos: captura marcada', 'Auditoria de fotos', () =>
+      auditor.page.getByText('1 de ').waitFor(),
+    );
+    await auditor.page.goto(`${base}/minha-auditoria`);
+    await check(auditor.page, 'minha auditoria', 'Minha auditoria', () =>
+      auditor.page.getByTestId('my-holding').waitFor(),
+    );
+    await auditor.page.goto(`${base}/minha-auditoria-de-fotos`);
+    await check(auditor.page, 'minha auditoria de fotos', 'Minha auditoria de fotos', () =>
+      auditor.page.getByTestId('my-photo-audits').waitFor(),
+    );
+    await auditor.page.goto(`${base}/justificativas`);
+    await check(auditor.page, 'acesso restrito a justificativas (auditor)', 'Justificativas', () =>
+      auditor.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),
+    );
     await auditor.page.goto(`${base}/list-users`);
     await check(auditor.page, 'acesso restrito (auditor)', 'Usuários', () =>
       auditor.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),

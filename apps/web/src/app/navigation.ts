@@ -47,6 +47,24 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Contadores por posto, exames de cada contador e exportação',
   },
   {
+    label: 'Auditoria',
+    to: '/auditoria',
+    roles: ['ADMIN', 'auditor'],
+    description: 'Fila de exames aguardando auditoria, decisões e auditoria de fotos',
+  },
+  {
+    label: 'Minha auditoria',
+    to: '/minha-auditoria',
+    roles: ['auditor'],
+    description: 'Os exames com você e as decisões que tomou',
+  },
+  {
+    label: 'Minha auditoria de fotos',
+    to: '/minha-auditoria-de-fotos',
+    roles: ['auditor'],
+    description: 'Os exames cujas capturas você marcou',
+  },
+  {
     label: 'Exames',
     to: '/exames',
     roles: ['ADMIN', 'auditor'],

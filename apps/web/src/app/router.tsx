@@ -20,6 +20,11 @@ import { ExamListPage } from '../features/exams/components/exam-list-page';
 import { IntegrationKeysPage } from '../features/integration/components/integration-keys-page';
 import { SchedulingLocalsPage } from '../features/scheduling-locals/components/scheduling-locals-page';
 import { DisqualificationReasonsPage } from '../features/disqualification-reasons/components/reasons-page';
+import { AuditPage } from '../features/audits/components/audit-page';
+import { AuditQueuePage } from '../features/audits/components/audit-queue-page';
+import { MyAuditPage } from '../features/audits/components/my-audit-page';
+import { MyPhotoAuditPage } from '../features/audits/components/my-photo-audit-page';
+import { PhotoAuditPage } from '../features/audits/components/photo-audit-page';
 import { AdminGuardLayout } from './layouts/admin-guard-layout';
 import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
@@ -105,6 +110,51 @@ export const routes: RouteObject[] = [
               <AdminOnly>
                 <DisqualificationReasonsPage />
               </AdminOnly>
+            ),
+          },
+          {
+            path: 'auditoria',
+            handle: handle({ documentTitle: 'Fila de auditoria' }),
+            element: (
+              <RequireRole roles={['ADMIN', 'auditor']}>
+                <AuditQueuePage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'auditoria/:id',
+            handle: handle({ documentTitle: 'Auditoria do exame' }),
+            element: (
+              <RequireRole roles={['ADMIN', 'auditor']}>
+                <AuditPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'photo-audit/:examId',
+            handle: handle({ documentTitle: 'Auditoria de fotos' }),
+            element: (
+              <RequireRole roles={['ADMIN', 'auditor']}>
+                <PhotoAuditPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'minha-auditoria',
+            handle: handle({ documentTitle: 'Minha auditoria' }),
+            element: (
+              <RequireRole roles={['auditor']}>
+                <MyAuditPage />
+              </RequireRole>
+            ),
+          },
+          {
+            path: 'minha-auditoria-de-fotos',
+            handle: handle({ documentTitle: 'Minha auditoria de fotos' }),
+            element: (
+              <RequireRole roles={['auditor']}>
+                <MyPhotoAuditPage />
+              </RequireRole>
             ),
           },
           {

@@ -28,6 +28,8 @@ export class ApiError extends Error {
   details: ApiErrorDetail[] = [];
   /** Spec 8: the record a failed check-in met (its id and check-in date), when the answer names it. */
   record: { id: string; checkInDate: string } | null = null;
+  /** The auditor alert (spec 2, 3) of an exam another auditor holds, when the answer carries it. */
+  alert: unknown = null;
   constructor(
     message: string,
     readonly status: number | null,
@@ -132,7 +134,14 @@ export function defaultErrorText(description: string): string {
 }
 
 type ServerBody =
-  | { Error?: unknown; code?: unknown; details?: unknown; id?: unknown; checkInDate?: unknown }
+  | {
+      Error?: unknown;
+      code?: unknown;
+      details?: unknown;
+      id?: unknown;
+      checkInDate?: unknown;
+      alert?: unknown;
+    }
   | undefined;
 
 /** The error of a failed answer: the server's `Error` and `code`, or the default text. */
@@ -145,6 +154,7 @@ function errorOf(status: number, payload: unknown): ApiError {
   if (typeof body?.id === 'string' && typeof body.checkInDate === 'string') {
     error.record = { id: body.id, checkInDate: body.checkInDate };
   }
+  if (body?.alert && typeof body.alert === 'object') error.alert = body.alert;
   return error;
 }
 

@@ -220,6 +220,24 @@ export function ExamDetailPage() {
             Fotos do exame
           </Title>
         </Group>
+        <Group align="flex-start" gap="md" mb="sm" data-testid="exam-reference-photo">
+          {data.referencePhoto ? (
+            <Stack gap={4} w={160}>
+              <Image
+                src={data.referencePhoto.url}
+                radius="sm"
+                alt="Foto de referência do candidato"
+              />
+              <Text size="xs" c="dimmed">
+                Foto de referência (cadastro do candidato)
+              </Text>
+            </Stack>
+          ) : (
+            <Text size="sm" c="dimmed">
+              Sem foto de referência do candidato.
+            </Text>
+          )}
+        </Group>
         {photos.length === 0 ? (
           <Text size="sm" c="dimmed">
             Nenhuma foto capturada.
