@@ -47,6 +47,18 @@ export type AppState = {
   stateExamMenu: { examRoomId: string; name: string } | null;
   appVersion: string;
   /**
+   * The disqualification being written in the global alert modal (spec 3
+   * `desclassificationSelectValue`, `vModelTextArea`): the chosen reason and
+   * the free-text note. Not persisted; a new alert starts them empty.
+   */
+  desclassificationSelectValue: string;
+  vModelTextArea: string;
+  /**
+   * The image alerts of the exam being audited (spec 3 `imageAlerts`): its
+   * captures marked incompatible with the reference, with who marked them.
+   */
+  imageAlerts: ReadonlyArray<{ photoId: string; capturedAt: string; auditorName: string }>;
+  /**
    * Closes the exam-notification watcher (the realtime stream of an open
    * board), if one runs: logout calls it (spec 3, 4). Not persisted.
    */
@@ -84,6 +96,9 @@ export function initialState(
     hiddenMenu: false,
     stateExamMenu: null,
     appVersion: import.meta.env.VITE_APP_VERSION ?? '0.1.0',
+    desclassificationSelectValue: '',
+    vModelTextArea: '',
+    imageAlerts: [],
     unsubscribeDocExamNotification: null,
   };
 }
@@ -139,6 +154,20 @@ export function createAppStore(state: AppState = initialState()) {
       set({ federativeUnitSelected: unit.uf, theme });
     },
     setHiddenMenu: (hiddenMenu: boolean) => set({ hiddenMenu }),
+    setDesclassificationSelectValue: (desclassificationSelectValue: string) =>
+      set({ desclassificationSelectValue }),
+    setVModelTextArea: (vModelTextArea: string) => set({ vModelTextArea }),
+    setImageAlerts: (imageAlerts: AppState['imageAlerts']) => {
+      const previous = current.imageAlerts;
+      const same =
+        previous.length === imageAlerts.length &&
+        previous.every(
+          (alert, index) =>
+            alert.photoId === imageAlerts[index]?.photoId &&
+            alert.auditorName === imageAlerts[index]?.auditorName,
+        );
+      if (!same) set({ imageAlerts });
+    },
     setStateExamMenu: (stateExamMenu: AppState['stateExamMenu']) => {
       const previous = current.stateExamMenu;
       if (
@@ -182,6 +211,9 @@ export function createAppStore(state: AppState = initialState()) {
         schedulingLocal: null,
         schedulingLocalDescription: null,
         stateExamMenu: null,
+        desclassificationSelectValue: '',
+        vModelTextArea: '',
+        imageAlerts: [],
       });
     },
   };

@@ -18,6 +18,7 @@ import { dayInZone, zonedDayStart } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { selectRows, type Database } from '../client';
 import { schedulingLocals } from '../schema/index';
+import { seedDemoAuditQueue } from './demo-audits';
 
 export const DEMO_LOCALS: ReadonlyArray<{
   identifier: string;
@@ -202,7 +203,13 @@ export async function seedDemoExams(db: Database, options: DemoSeedOptions): Pro
                 when r_result < 0.13 then 'disqualified'
                 when r_result < 0.40 then 'reproved'
                 else 'approved' end,
-           case when status = 'done' then round((10 + r_result * 20)::numeric, 2) else null end,
+           -- The score (0-100) from the right answers of 30 questions, in line with the
+           -- result: approved from 21 right (70, the pass mark), reproved below it.
+           case when status <> 'done' then null
+                else round((case when r_result < 0.10 then 15 + floor(r_meta * 16)
+                                 when r_result < 0.13 then 12 + floor(r_meta * 19)
+                                 when r_result < 0.40 then 10 + floor(r_meta * 11)
+                                 else 21 + floor(r_meta * 10) end)::numeric * 100 / 30, 2) end,
            (${sqlTextArray(locals)})[1 + (n % ${locals.length})] || '-S' || (1 + (n % 3))::text,
            case when status = 'done' and r_result < 0.10 then 1 else 0 end,
            case when status = 'absence' then 1 else 0 end,
@@ -261,8 +268,9 @@ async function hasExams(db: Database, unit: string): Promise<boolean> {
 
 /**
  * Start-up seed of the embedded default: a small demo data set for each unit
- * that has no exams yet: DEMO (the dashboard and the reports) and DF, where
- * the demo examiners try the check-in with face validation at the DF posts.
+ * that has no exams yet: DEMO (the dashboard, the reports and the audit
+ * queue, see demo-audits.ts) and DF, where the demo examiners try the
+ * check-in with face validation at the DF posts.
  */
 export async function seedDemoOnEmpty(
   db: Database,
@@ -297,6 +305,9 @@ export async function seedDemoOnEmpty(
     await seedDemoHistory(db, unit);
     await seedDemoRooms(db, unit);
     if (photos > 0) await seedDemoPhotos(db, files, photos);
+    // The demo auditors find exams to judge, with reference photo and captures.
+    // A first page of the audit queue (20) with reference photos and captures.
+    if (unit === 'DEMO') await seedDemoAuditQueue(db, files, { unit, count: 20 });
   }
 }
 

@@ -27,6 +27,8 @@ describe('first start', () => {
       'DEMO ROOM_INSPECTOR',
       'DEMO VIEWER',
       'DEMO auditor',
+      // The second auditor confirms a decision of the first (two-person rule, re-check).
+      'DEMO auditor',
       'DF ADMIN',
       // The two DF examiners who try the check-in with face validation.
       'DF ROOM_INSPECTOR',

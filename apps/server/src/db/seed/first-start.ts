@@ -2,9 +2,9 @@
  * First start: an empty database gets a first ADMIN (from ADMIN_EMAIL /
  * ADMIN_PASSWORD, or a random password printed once) in the unit named by
  * ADMIN_FEDERATIVE_UNIT, which is DEMO only in demo mode and must be given
- * otherwise. In demo mode (the embedded default) there is also one demo user
- * of each other role with the same password, so a newcomer can try every
- * screen.
+ * otherwise. In demo mode (the embedded default) there is also a demo user
+ * of each other role (two auditors, so that one confirms the other's
+ * decision) with the same password, so a newcomer can try every screen.
  */
 import type { Role } from '@exame/shared';
 import { ConfigError, type AppConfig } from '../../config/env';
@@ -48,6 +48,15 @@ const DEMO_PEOPLE: ReadonlyArray<{
     role: 'auditor',
     unit: 'DEMO',
     cpfBase: '100200301',
+  },
+  // A second DEMO auditor: a decision confirmed by a different auditor (the
+  // two-person rule, the re-check of approvals) can be tried in the demo.
+  {
+    name: 'Auditor Revisor Demonstração',
+    email: 'auditor2@demo.exame.local',
+    role: 'auditor',
+    unit: 'DEMO',
+    cpfBase: '100200307',
   },
   {
     name: 'Examinador Demonstração',

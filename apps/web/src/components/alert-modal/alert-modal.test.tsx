@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { appStore } from '../../lib/app-store';
 import { useEffect } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
@@ -107,13 +108,16 @@ describe('global alert modal', () => {
     expect(action).toBeDisabled();
     await userEvent.type(screen.getByLabelText(/Observação/), 'Outra pessoa na sala.');
     expect(action).toBeEnabled();
+    // Spec 3: the reason and the note are client state.
+    expect(appStore.getState().desclassificationSelectValue).toBe('terceiro');
+    expect(appStore.getState().vModelTextArea).toBe('   Outra pessoa na sala.');
 
     await userEvent.click(action);
     expect(onDisqualify).toHaveBeenCalledWith({
       reason: 'terceiro',
       note: '   Outra pessoa na sala.',
     });
-  });
+  }, 20_000);
 
   it('isActionEnabled is the gating rule', () => {
     const gated = { label: 'X', requiresDisqualificationReason: true };

@@ -15,6 +15,7 @@ import {
 import DOMPurify from 'dompurify';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { DEFAULT_ALERT_ACTION, DEFAULT_ALERT_TITLE, DEFAULT_MODAL_WIDTH } from '@exame/shared';
+import { appStore, useAppState } from '../../lib/app-store';
 
 export type AlertIcon = 'error' | 'success' | 'warning' | 'info';
 
@@ -81,11 +82,16 @@ function renderIcon(icon: AlertOptions['icon']): ReactNode {
 
 export function AlertModalProvider({ children }: { children: ReactNode }) {
   const [options, setOptions] = useState<AlertOptions | null>(null);
-  const [input, setInput] = useState<DisqualificationInput>({ reason: '', note: '' });
+  // The reason and the note live in the client state (spec 3 `desclassificationSelectValue`,
+  // `vModelTextArea`); each new alert starts them empty.
+  const reason = useAppState((state) => state.desclassificationSelectValue);
+  const note = useAppState((state) => state.vModelTextArea);
+  const input: DisqualificationInput = { reason, note };
 
   const closeAlert = useCallback(() => setOptions(null), []);
   const showAlert = useCallback((next: AlertOptions) => {
-    setInput({ reason: '', note: '' });
+    appStore.setDesclassificationSelectValue('');
+    appStore.setVModelTextArea('');
     setOptions(next);
   }, []);
   const value = useMemo(() => ({ showAlert, closeAlert }), [showAlert, closeAlert]);
@@ -143,7 +149,7 @@ export function AlertModalProvider({ children }: { children: ReactNode }) {
                   placeholder="Selecione o motivo"
                   data={options.disqualificationReasons ?? []}
                   value={input.reason || null}
-                  onChange={(reason) => setInput((prev) => ({ ...prev, reason: reason ?? '' }))}
+                  onChange={(value) => appStore.setDesclassificationSelectValue(value ?? '')}
                   comboboxProps={{ withinPortal: false }}
                   required
                 />
@@ -153,10 +159,7 @@ export function AlertModalProvider({ children }: { children: ReactNode }) {
                   autosize
                   minRows={2}
                   value={input.note}
-                  onChange={(event) => {
-                    const note = event.currentTarget.value;
-                    setInput((prev) => ({ ...prev, note }));
-                  }}
+                  onChange={(event) => appStore.setVModelTextArea(event.currentTarget.value)}
                   required
                 />
               </Stack>

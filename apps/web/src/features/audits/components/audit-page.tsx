@@ -34,7 +34,8 @@ import {
   AUDIT_DECISION_STATE_LABELS,
   EXAM_RESULT_LABELS,
   EXAM_STATUS_LABELS,
-  REOPEN_REASON_MIN,
+  auditConfirmationInputSchema,
+  auditReopenInputSchema,
   STATION_STATUS_LABELS,
   stationStatusOf,
   type AuditDecision,
@@ -45,14 +46,14 @@ import {
 } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { AppModal } from '../../../components/app-modal';
 import { QueryContent } from '../../../components/query-content';
 import { STATION_STATUS_LOOK, StationStatusIcon } from '../../../components/station-status';
 import { toast } from '../../../components/toast';
-import { useAppState } from '../../../lib/app-store';
+import { appStore, useAppState } from '../../../lib/app-store';
 import {
   activeReasonsQuery,
   auditDetailQuery,
@@ -202,13 +203,18 @@ function DecisionSummary({ decision }: { decision: AuditDecision }) {
   );
 }
 
+/** The first pt-BR message of a shared schema's check, or null when it passes. */
+const issueOf = (
+  result: { success: true } | { success: false; error: { issues: Array<{ message: string }> } },
+) => (result.success ? null : (result.error.issues[0]?.message ?? null));
+
 function NoteModal({
   opened,
   title,
   label,
   description,
   confirmLabel,
-  minLength,
+  validate,
   saving,
   onClose,
   onConfirm,
@@ -218,7 +224,8 @@ function NoteModal({
   label: string;
   description: string;
   confirmLabel: string;
-  minLength: number;
+  /** The pt-BR message that refuses the text, or null. */
+  validate: (text: string) => string | null;
   saving: boolean;
   onClose: () => void;
   onConfirm: (text: string) => void;
@@ -231,8 +238,9 @@ function NoteModal({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (text.trim().length < minLength) {
-            setError(`Escreva ao menos ${minLength} caracteres.`);
+          const problem = validate(text);
+          if (problem) {
+            setError(problem);
             return;
           }
           onConfirm(text.trim());
@@ -277,6 +285,7 @@ function DecisionPanel({
   examId: string;
 }) {
   const role = useAppState((state) => state.user?.roleDescription);
+  const imageAlerts = useAppState((state) => state.imageAlerts);
   const queryClient = useQueryClient();
   const { showAlert } = useAlert();
   const reasons = useQuery({ ...activeReasonsQuery, enabled: role === 'auditor' });
@@ -422,6 +431,23 @@ function DecisionPanel({
         </Title>
       </Group>
       <Stack gap="sm">
+        {imageAlerts.length > 0 && (
+          <Alert
+            color="red"
+            variant="light"
+            title="Capturas incompatíveis"
+            data-testid="image-alerts"
+          >
+            <Stack gap={2}>
+              {imageAlerts.map((alert) => (
+                <Text size="sm" key={alert.photoId}>
+                  Captura de {dayjs(alert.capturedAt).format('DD/MM/YYYY HH:mm:ss')} marcada
+                  incompatível com a referência por {alert.auditorName}.
+                </Text>
+              ))}
+            </Stack>
+          </Alert>
+        )}
         {current ? (
           <>
             <Text size="sm" fw={600}>
@@ -465,7 +491,9 @@ function DecisionPanel({
         label="Por que a decisão não é confirmada"
         description="O exame volta à fila de auditoria para uma nova decisão."
         confirmLabel="Não confirmar"
-        minLength={1}
+        validate={(note) =>
+          issueOf(auditConfirmationInputSchema.safeParse({ accept: false, note }))
+        }
         saving={confirm.isPending}
         onClose={() => setDialog(null)}
         onConfirm={(note) => confirm.mutate({ accept: false, note })}
@@ -476,7 +504,7 @@ function DecisionPanel({
         label="Motivo da reabertura"
         description="A decisão fica no histórico e o exame volta à fila de auditoria."
         confirmLabel="Reabrir"
-        minLength={REOPEN_REASON_MIN}
+        validate={(reason) => issueOf(auditReopenInputSchema.safeParse({ reason }))}
         saving={reopen.isPending}
         onClose={() => setDialog(null)}
         onConfirm={(reason) => reopen.mutate(reason)}
@@ -498,6 +526,20 @@ export function AuditPage() {
     },
     onError: (error) => toast.error(error.message),
   });
+  // Spec 3 `imageAlerts`: the captures of this exam marked incompatible, with who marked them.
+  const captures = detail.data?.captures;
+  useEffect(() => {
+    appStore.setImageAlerts(
+      (captures ?? [])
+        .filter((photo) => photo.mark?.verdict === 'incompatible')
+        .map((photo) => ({
+          photoId: photo.id,
+          capturedAt: photo.capturedAt,
+          auditorName: photo.mark?.auditorName ?? '',
+        })),
+    );
+  }, [captures]);
+  useEffect(() => () => appStore.setImageAlerts([]), []);
   const holding =
     state.kind === 'holding' ||
     (detail.data?.claim?.mine === true && state.kind !== 'held-by-other');
