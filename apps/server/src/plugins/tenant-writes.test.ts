@@ -19,7 +19,7 @@ import { hasFaceFixtures } from '../../test/faces/fixtures';
 import { selectRows } from '../db/client';
 import { isPluginRoute } from '../lib/route-policy';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../test/exams';
-import { buildTestApp, type TestApp } from '../../test/helper';
+import { buildTestApp, testConfig, type TestApp } from '../../test/helper';
 import { DEFAULT_PASSWORD, lastMailTo, nextCpf, seedSignedIn, seedUser } from '../../test/identity';
 
 const A = 'DF';
@@ -185,7 +185,12 @@ describe('tenant isolation of writes', () => {
 
   beforeAll(async () => {
     if (withFaces) face = await createFaceService({ inProcess: true });
-    t = await buildTestApp({ faceService: face });
+    // The two-person rule on, no re-check: the audit's decision, confirmation and
+    // reopening below each have something to do, the same way every run.
+    t = await buildTestApp({
+      faceService: face,
+      config: { audit: { ...testConfig().audit, twoPersonRule: true, recheckRate: 0 } },
+    });
     for (const unit of [A, ...OTHERS]) units.set(unit, await seedUnit(unit));
   }, 180_000);
   afterAll(async () => {
@@ -475,6 +480,112 @@ describe('tenant isolation of writes', () => {
         headers: a().auditor.auth,
       }),
     },
+    // Unit A's auditor disqualifies its exam (the two-person rule makes it wait) ...
+    'POST /api/Audit/:examId/decision': {
+      own: async (f) => {
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/Audit/${f.auditExamId}/claim`,
+          headers: a().auditor.auth,
+        });
+        const reason = await t.app.inject({
+          method: 'POST',
+          url: '/api/DisqualificationReason',
+          headers: a().admin.auth,
+          payload: { code: 'D79', text: 'Justificativa ativa da unidade A.' },
+        });
+        return {
+          method: 'POST',
+          url: `/api/Audit/${f.auditExamId}/decision`,
+          headers: a().auditor.auth,
+          payload: {
+            action: 'disqualify',
+            reasonId: (reason.json() as { id: string }).id,
+            note: 'Consulta a material durante a prova.',
+          },
+        };
+      },
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/Audit/${f.auditExamId}/decision`,
+        headers: a().auditor.auth,
+        payload: { action: 'release' },
+      }),
+    },
+    // ... a second auditor of A confirms it ...
+    'POST /api/Audit/:examId/confirmation': {
+      own: async (f) => {
+        const second = await seedSignedIn(t.app, { role: 'auditor', unit: A });
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/Audit/${f.auditExamId}/claim`,
+          headers: second.auth,
+        });
+        return {
+          method: 'POST',
+          url: `/api/Audit/${f.auditExamId}/confirmation`,
+          headers: second.auth,
+          payload: { accept: true },
+        };
+      },
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/Audit/${f.auditExamId}/confirmation`,
+        headers: a().auditor.auth,
+        payload: { accept: true },
+      }),
+    },
+    // ... its ADMIN reopens it ...
+    'POST /api/Audit/:examId/reopen': {
+      own: asAdmin(
+        'POST',
+        (f) => `/api/Audit/${f.auditExamId}/reopen`,
+        () => ({ reason: 'Reabertura de teste pela administração.' }),
+      ),
+      foreign: asAdmin(
+        'POST',
+        (f) => `/api/Audit/${f.auditExamId}/reopen`,
+        () => ({ reason: 'Reabertura por outra unidade.' }),
+      ),
+    },
+    // ... and its auditor, holding it again, marks a capture of it.
+    'PUT /api/Audit/:examId/photos/:photoId/mark': {
+      own: async (f) => {
+        const photo = await t.app.inject({
+          method: 'POST',
+          url: `/api/Integration/exams/${A}-AUDITORIA/photos`,
+          headers: { 'x-api-key': a().key },
+          payload: {
+            image: (await sampleJpeg(240, 11)).toString('base64'),
+            capturedAt: '2026-11-20T10:07:00-03:00',
+          },
+        });
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/Audit/${f.auditExamId}/claim`,
+          headers: a().auditor.auth,
+        });
+        return {
+          method: 'PUT',
+          url: `/api/Audit/${f.auditExamId}/photos/${(photo.json() as { id: string }).id}/mark`,
+          headers: a().auditor.auth,
+          payload: { verdict: 'incompatible' },
+        };
+      },
+      foreign: async (f) => {
+        // A capture of unit A's exam, named under another unit's exam.
+        const [photo] = await selectRows<{ id: string }>(
+          t.database.db,
+          sql`select id from exam_photos where exam_id = ${a().auditExamId} and kind = 'capture' limit 1`,
+        );
+        return {
+          method: 'PUT',
+          url: `/api/Audit/${f.auditExamId}/photos/${photo?.id ?? '00000000-0000-4000-8000-000000000000'}/mark`,
+          headers: a().auditor.auth,
+          payload: { verdict: 'compatible' },
+        };
+      },
+    },
     'PUT /api/SchedulingLocal/:id': {
       own: asAdmin(
         'PUT',
@@ -603,6 +714,20 @@ describe('tenant isolation of writes', () => {
           image: (await sampleJpeg(240, 9)).toString('base64'),
           capturedAt: '2026-11-20T10:05:00-03:00',
         },
+      }),
+    },
+    'PUT /api/Integration/exams/:schedulingId/reference-photo': {
+      own: async (f) => ({
+        method: 'PUT',
+        url: `/api/Integration/exams/${f.schedulingId}/reference-photo`,
+        headers: { 'x-api-key': a().key },
+        payload: { image: (await sampleJpeg(240, 4)).toString('base64') },
+      }),
+      foreign: async (f) => ({
+        method: 'PUT',
+        url: `/api/Integration/exams/${f.schedulingId}/reference-photo`,
+        headers: { 'x-api-key': a().key },
+        payload: { image: (await sampleJpeg(240, 5)).toString('base64') },
       }),
     },
     'POST /api/BiopassID/Create': {
