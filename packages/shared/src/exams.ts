@@ -221,6 +221,11 @@ export const EXAM_ERRORS = errorCatalogue({
     message: 'Não é possível mudar o resultado do exame desta forma.',
   },
   EXAM_RESULT_REQUIRES_DONE: { status: 409, message: 'Só um exame finalizado tem resultado.' },
+  EXAM_RESULT_UNDER_AUDIT: {
+    status: 409,
+    message:
+      'O resultado deste exame está com a auditoria: uma decisão aguarda a confirmação de outro auditor.',
+  },
 });
 
 export type ExamTransitionErrorCode =

@@ -681,6 +681,7 @@ describe('two-person rule: a disqualification waits for a second auditor', () =>
       ['DUAS-CONFIRMA', 90],
       ['DUAS-LIVRE', 90],
       ['DUAS-REJEITA', 90],
+      ['DUAS-INTEGRACAO', 90],
     ]);
     reason = await createReason(w, w.admin, 'AUD-OLHAR');
   });
@@ -721,9 +722,13 @@ describe('two-person rule: a disqualification waits for a second auditor', () =>
       outcome: 'disqualified',
     });
     const deciding = await w.queue(w.bruno, '?stage=decision');
-    expect(deciding.items.map((item) => item.schedulingId)).toEqual(['DUAS-LIVRE', 'DUAS-REJEITA']);
+    expect(deciding.items.map((item) => item.schedulingId)).toEqual([
+      'DUAS-LIVRE',
+      'DUAS-REJEITA',
+      'DUAS-INTEGRACAO',
+    ]);
     expect(deciding.items.every((item) => item.awaitingConfirmation === null)).toBe(true);
-    expect((await w.queue(w.bruno)).total).toBe(3);
+    expect((await w.queue(w.bruno)).total).toBe(4);
 
     // The auditor who decided cannot confirm, nor decide again.
     await w.claim(exam, w.ana);
@@ -778,6 +783,47 @@ describe('two-person rule: a disqualification waits for a second auditor', () =>
       [w.ana.user.id, 'awaiting_confirmation'],
       [w.bruno.user.id, 'effective'],
     ]);
+  });
+
+  it('while a decision waits for confirmation, the integration cannot set the result', async () => {
+    const exam = 'DUAS-INTEGRACAO';
+    await w.claim(exam, w.ana);
+    const proposed = await w.decide(exam, w.ana, {
+      action: 'disqualify',
+      reasonId: reason.id,
+      note,
+    });
+    expect(proposed.statusCode, proposed.body).toBe(200);
+    const { key } = await createApiKeyFor(w.t.app, w.admin.auth);
+    const single = await w.t.app.inject({
+      method: 'PATCH',
+      url: `/api/Integration/exams/${exam}/status`,
+      headers: { 'x-api-key': key },
+      payload: { status: 'done', result: 'approved' },
+    });
+    expect(single.statusCode, single.body).toBe(409);
+    expect(single.json().code).toBe('EXAM_RESULT_UNDER_AUDIT');
+    const batch = await w.t.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': key },
+      payload: {
+        exams: [
+          examPayload({
+            schedulingId: exam,
+            schedulingDate: at(13, 9),
+            status: 'done',
+            result: 'approved',
+            score: 90,
+            metadata: { schedulingLocal: 'SP.POSTO01-S1' },
+          }),
+        ],
+      },
+    });
+    expect(batch.statusCode, batch.body).toBe(400);
+    expect(batch.json().code).toBe('EXAM_BATCH_REJECTED');
+    expect(batch.json().details[0].message).toContain('aguarda a confirmação');
+    expect((await w.exam(exam)).result).toBe('in_analysis');
   });
 
   it('confirming without a pending decision: 409 AUDIT_NO_PENDING_DECISION', async () => {

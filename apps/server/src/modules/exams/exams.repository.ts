@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gte, inArray, like, lt, sql, type SQL } from
 import type { Executor } from '../../db/client';
 import { escapeLike } from '../../db/sql-text';
 import {
+  auditDecisions,
   examPhotos,
   examStatusHistory,
   exams,
@@ -206,4 +207,22 @@ export async function localName(
     )
     .limit(1);
   return row?.description ?? null;
+}
+
+/**
+ * The exams, among `ids`, whose audit decision waits for a second auditor:
+ * their result belongs to the audit until it is confirmed or rejected.
+ */
+export async function examsAwaitingAuditConfirmation(
+  db: Executor,
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ examId: auditDecisions.examId })
+    .from(auditDecisions)
+    .where(
+      and(inArray(auditDecisions.examId, ids), eq(auditDecisions.state, 'awaiting_confirmation')),
+    );
+  return new Set(rows.map((row) => row.examId));
 }

@@ -34,6 +34,7 @@ import { insertActivity } from '../activity/activity.repository';
 import { findCustody, findRoomByLocal } from '../exam-rooms/exam-rooms.repository';
 import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
 import {
+  examsAwaitingAuditConfirmation,
   findExam,
   findExamsForUpdate,
   findPhotoWithUnit,
@@ -272,6 +273,24 @@ export async function upsertExams(
         statusChanged: patch.status !== undefined || patch.result !== undefined,
       });
   });
+  // A result whose audit decision waits for a second auditor is the audit's, not the integration's.
+  const underAudit = await examsAwaitingAuditConfirmation(
+    tx,
+    plans.flatMap((plan) =>
+      plan.kind === 'update' && plan.patch.result !== undefined ? [plan.row.id] : [],
+    ),
+  );
+  if (underAudit.size > 0) {
+    items.forEach((item, index) => {
+      const row = existing.get(item.schedulingId);
+      if (row && underAudit.has(row.id)) {
+        problems.push({
+          path: `exams.${index}.result`,
+          message: `${item.schedulingId}: ${EXAM_ERRORS.EXAM_RESULT_UNDER_AUDIT.message}`,
+        });
+      }
+    });
+  }
   if (problems.length > 0) {
     const { status, message } = EXAM_ERRORS.EXAM_BATCH_REJECTED;
     throw new AppError('EXAM_BATCH_REJECTED', message, status, problems);
@@ -346,6 +365,12 @@ export async function changeExamStatus(
     const plan = planChange(row, change);
     if (!plan.ok) throw AppError.from(EXAM_ERRORS, plan.code, plan.message);
     if (!plan.changed) return row;
+    if (
+      plan.patch.result !== undefined &&
+      (await examsAwaitingAuditConfirmation(tx, [row.id])).size > 0
+    ) {
+      throw AppError.from(EXAM_ERRORS, 'EXAM_RESULT_UNDER_AUDIT');
+    }
     await updateExam(tx, row.id, plan.patch);
     await insertHistory(tx, {
       examId: row.id,
