@@ -361,7 +361,7 @@ describe('accessibility of every screen in Chromium', () => {
       auditor.page.getByTestId('alert-modal').waitFor(),
     );
     await auditor.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
-    await auditor.page.getByRole('link', { name: 'Auditoria de fotos' }).click();
+    await auditor.page.getByRole('link', { name: 'Auditoria de fotos', exact: true }).click();
     await check(auditor.page, 'auditoria de fotos', 'Auditoria de fotos', () =>
       auditor.page.getByTestId('current-capture').waitFor(),
     );

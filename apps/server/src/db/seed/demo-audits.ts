@@ -174,9 +174,8 @@ const toTarget = (row: TargetRow): Target => ({
 });
 
 /**
- * Exams waiting for audit before today without any photo: the oldest first
- * (they lead the queue), at most three a day while there are others, so that
- * several days and posts show.
+ * Exams waiting for audit before today without any photo, the oldest first:
+ * they lead the queue, so its first page is all exams with photos.
  */
 async function pickWaiting(
   db: Database,
@@ -188,15 +187,13 @@ async function pickWaiting(
     db,
     sql`select id, scheduling_local, station, started_at from (
           select e.id, e.scheduling_id, e.scheduling_local, e.station, e.scheduling_date,
-                 coalesce(e.started_at, e.scheduling_date) as started_at,
-                 row_number() over (partition by date_trunc('day', e.scheduling_date)
-                                    order by e.scheduling_date, e.scheduling_id) as nth
+                 coalesce(e.started_at, e.scheduling_date) as started_at
           from exams e
           where e.federative_unit = ${unit} and e.status = 'done' and e.result = 'in_analysis'
             and e.scheduling_date < ${before.toISOString()}::timestamptz
             and not exists (select 1 from exam_photos p where p.exam_id = e.id)
         ) waiting
-        order by nth > 3, scheduling_date, scheduling_id
+        order by scheduling_date, scheduling_id
         limit ${limit}`,
   );
   return rows.map(toTarget);

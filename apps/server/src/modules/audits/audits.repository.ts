@@ -97,7 +97,7 @@ export async function listQueue(
       .select({
         exam: exams,
         occurrenceCount: sql<number>`(select count(*)::int from occurrences o where o.exam_id = "exams"."id")`,
-        photoCount: sql<number>`(select count(*)::int from exam_photos p where p.exam_id = "exams"."id")`,
+        photoCount: sql<number>`(select count(*)::int from exam_photos p where p.exam_id = "exams"."id" and p.kind = 'capture')`,
       })
       .from(exams)
       .where(where)
