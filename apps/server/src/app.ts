@@ -30,6 +30,8 @@ import { integrationRoutes } from './modules/integration/integration.routes';
 import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-locals.routes';
 import { disqualificationReasonRoutes } from './modules/disqualification-reasons/disqualification-reasons.routes';
 import { auditRoutes } from './modules/audits/audits.routes';
+import { certificateRoutes } from './modules/certificates/certificates.routes';
+import { demoRoutes } from './modules/demo/demo.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
 import type { FaceService } from './biometrics/face-engine';
 import { faceServiceFromConfig } from './biometrics/face-service';
@@ -217,6 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(schedulingLocalRoutes({ db }));
   await app.register(disqualificationReasonRoutes({ db }));
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));
+  await app.register(certificateRoutes({ db, publicAppUrl: config.publicAppUrl, limiter }));
   await app.register(integrationRoutes({ db, files }));
   const face = options.faceService ?? faceServiceFromConfig(config.face);
   app.addHook('onClose', async () => {
@@ -235,6 +238,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter };
   await app.register(biopassRoutes(biopass));
+  await app.register(demoRoutes(biopass));
   await app.register(checkInRoutes({ ...biopass, identity }));
   await app.register(examRoomRoutes({ db, files }));
   const realtime = createRealtimeHub({ db, listen: database.listen, log: app.log });

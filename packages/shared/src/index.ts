@@ -20,3 +20,5 @@ export * from './biometrics';
 export * from './check-ins';
 export * from './exam-rooms';
 export * from './realtime';
+export * from './certificates';
+export * from './demo';

@@ -39,6 +39,8 @@ export const RATE_LIMITS = {
   /** Face enrolment (ADMIN): each call runs the engine on up to five pictures. */
   enrolPerUser: { name: 'enrol-user', limit: 30, windowMs: 15 * 60_000 },
   enrolPerCpf: { name: 'enrol-cpf', limit: 5, windowMs: 15 * 60_000 },
+  /** The public certificate check: a person checks a few codes; guessing takes billions. */
+  certificatePerIp: { name: 'certificate-ip', limit: 30, windowMs: 15 * 60_000 },
 } as const satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -3,7 +3,7 @@
  * guide: every registered route against each role, a disabled user and an
  * anonymous caller.
  */
-import { ROLES, type Role } from '@exame/shared';
+import { DEMO_UNIT, ROLES, type Role } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,14 +21,25 @@ function concretePath(url: string): string {
   return url.replace(/:([A-Za-z]+)/g, (_match, name: string) => PLACEHOLDERS[name] ?? 'x');
 }
 
+/**
+ * The unit whose users call the route: the demonstration flows exist in the
+ * DEMO unit only (another unit's ADMIN gets 403 DEMO_UNIT_ONLY, tested in
+ * demo.test.ts); every other route, in DF.
+ */
+function unitOf(url: string): string {
+  return url.startsWith('/api/Demo/') ? DEMO_UNIT : 'DF';
+}
+
 describe('authorization matrix', () => {
   let t: TestApp;
   const tokens = new Map<Role | 'disabled', string>();
+  const demoTokens = new Map<Role, string>();
 
   beforeAll(async () => {
     t = await buildTestApp();
     for (const role of ROLES) {
       tokens.set(role, (await seedSignedIn(t.app, { role, unit: 'DF' })).token);
+      demoTokens.set(role, (await seedSignedIn(t.app, { role, unit: DEMO_UNIT })).token);
     }
     const disabled = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     await t.database.db.execute(
@@ -75,8 +86,9 @@ describe('authorization matrix', () => {
         }
         continue;
       }
+      const unitTokens = unitOf(route.url) === DEMO_UNIT ? demoTokens : tokens;
       for (const role of ROLES) {
-        const response = await t.app.inject(request(tokens.get(role)));
+        const response = await t.app.inject(request(unitTokens.get(role)));
         const allowed = access.includes(role);
         const denied = response.statusCode === 401 || response.statusCode === 403;
         if (allowed === denied)

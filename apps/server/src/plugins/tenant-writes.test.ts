@@ -9,6 +9,7 @@
  * where it names a resource, the same request aimed at another unit's
  * resource. A new write route without an entry fails the first test.
  */
+import { BIOMETRIC_CONSENT_VERSION, DEMO_UNIT } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,8 @@ type Fixture = {
   reasonId: string;
   /** A done exam waiting for audit. */
   auditExamId: string;
+  /** A done exam with its result released (approved): it may have a certificate. */
+  certificateExamId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -118,6 +121,13 @@ describe('tenant isolation of writes', () => {
             metadata: { schedulingLocal: `${unit}.POSTO77-S2` },
           }),
           examPayload({
+            schedulingId: `${unit}-CERTIFICADO`,
+            status: 'done',
+            result: 'approved',
+            score: 84,
+            metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
+          }),
+          examPayload({
             schedulingId: `${unit}-SALA-1`,
             station: 'Estação 01',
             metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
@@ -164,8 +174,13 @@ describe('tenant isolation of writes', () => {
       t.database.db,
       sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-AUDITORIA`}`,
     );
+    const [certificateExam] = await selectRows<{ id: string }>(
+      t.database.db,
+      sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-CERTIFICADO`}`,
+    );
     return {
       auditExamId: auditExam!.id,
+      certificateExamId: certificateExam!.id,
       reasonId: (reason.json() as { id: string }).id,
       roomExamId: roomExam!.id,
       roomId: roomBody.id,
@@ -585,6 +600,31 @@ describe('tenant isolation of writes', () => {
           payload: { verdict: 'compatible' },
         };
       },
+    },
+    // Unit A's examiner issues the certificate of its approved exam; the integration gets it again.
+    'POST /api/Certificate/:examId': {
+      own: (f) => ({
+        method: 'POST',
+        url: `/api/Certificate/${f.certificateExamId}`,
+        headers: a().viewer.auth,
+      }),
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/Certificate/${f.certificateExamId}`,
+        headers: a().admin.auth,
+      }),
+    },
+    'POST /api/Integration/exams/:schedulingId/certificate': {
+      own: () => ({
+        method: 'POST',
+        url: `/api/Integration/exams/${A}-CERTIFICADO/certificate`,
+        headers: { 'x-api-key': a().key },
+      }),
+      foreign: (f) => ({
+        method: 'POST',
+        url: `/api/Integration/exams/${f === units.get('SP') ? 'SP' : 'DEMO'}-CERTIFICADO/certificate`,
+        headers: { 'x-api-key': a().key },
+      }),
     },
     'PUT /api/SchedulingLocal/:id': {
       own: asAdmin(
@@ -1080,6 +1120,75 @@ describe('tenant isolation of writes', () => {
     },
   } satisfies Record<string, { own: Write; foreign: Write | null }>);
 
+  /**
+   * The demonstration flows exist in the DEMO unit only (any other unit gets
+   * 403 DEMO_UNIT_ONLY), so unit A cannot make them: `own` is the call of
+   * DEMO's ADMIN, in DEMO, and `foreign(f)` the same call by the ADMIN of the
+   * unit of `f`. DEMO being one of OTHERS, they have their own test below
+   * (DEMO's writes leave A and SP untouched; A's and SP's are refused and
+   * leave DEMO untouched), and the test of unit A's writes passes over them.
+   */
+  const demo = () => units.get(DEMO_UNIT)!;
+  const demoCpf = nextCpf();
+  const asDemoAdmin =
+    (
+      method: InjectOptions['method'],
+      url: string,
+      payload?: () => Promise<unknown> | unknown,
+    ): ((admin: Signed) => Promise<InjectOptions>) =>
+    async (admin) => ({
+      method,
+      url,
+      headers: admin.auth,
+      ...(payload ? { payload: (await payload()) as InjectOptions['payload'] } : {}),
+    });
+  const demoCalls = {
+    'POST /api/Demo/candidates': asDemoAdmin('POST', '/api/Demo/candidates', () => ({
+      name: 'Candidata de Demonstração',
+      cpf: demoCpf,
+      birthDate: '1990-05-17',
+    })),
+    'PUT /api/Demo/candidates/:cpf/contact': asDemoAdmin(
+      'PUT',
+      `/api/Demo/candidates/${demoCpf}/contact`,
+      () => ({
+        email: 'candidata.demo@exemplo.com.br',
+        phone: '(61) 99999-1234',
+        consent: true,
+        consentVersion: BIOMETRIC_CONSENT_VERSION,
+      }),
+    ),
+    'POST /api/Demo/candidates/:cpf/enrol': asDemoAdmin(
+      'POST',
+      `/api/Demo/candidates/${demoCpf}/enrol`,
+      async () => ({
+        images: [
+          withFaces ? (await devPhoto('p01-1.jpg')).toString('base64') : (await captures()).image,
+        ],
+      }),
+    ),
+    'POST /api/Demo/candidates/:cpf/verify': asDemoAdmin(
+      'POST',
+      `/api/Demo/candidates/${demoCpf}/verify`,
+      async () => {
+        const [image, ...frames] = withFaces
+          ? (await burstAround(await webcamFrame('p01-2.jpg'))).map((frame) =>
+              frame.toString('base64'),
+            )
+          : [(await captures()).image, (await captures()).image];
+        return { image, frames };
+      },
+    ),
+    'DELETE /api/Demo/data': asDemoAdmin('DELETE', '/api/Demo/data'),
+  };
+  const DEMO_WRITES = Object.fromEntries(
+    Object.entries(demoCalls).map(([route, call]) => [
+      route,
+      { own: () => call(demo().admin), foreign: (f: Fixture) => call(f.admin) },
+    ]),
+  ) satisfies Record<string, { own: Write; foreign: Write }>;
+  Object.assign(WRITES, DEMO_WRITES);
+
   /** Calls that need the face engine and enrolled faces to succeed (without them: any 4xx). */
   const FACE_ROUTES = [
     'Biopass',
@@ -1108,6 +1217,7 @@ describe('tenant isolation of writes', () => {
 
     const outcomes: string[] = [];
     for (const [route, write] of Object.entries(WRITES)) {
+      if (route in DEMO_WRITES) continue; // DEMO's own: see the next test.
       const own = await t.app.inject(await write.own(a()));
       outcomes.push(`${route} própria -> ${own.statusCode}`);
       // The call as unit A must really have done something, or this test proves nothing.
@@ -1135,5 +1245,43 @@ describe('tenant isolation of writes', () => {
     }
     expect(other().schedulingId).toBe('SP-ISOLAMENTO-1');
     expect(outcomes.length).toBeGreaterThan(Object.keys(WRITES).length);
+  }, 120_000);
+
+  it("DEMO's demonstration writes leave every other unit untouched; other units' ADMINs are refused and leave DEMO untouched", async () => {
+    const elsewhere = [A, 'SP'];
+    const snapshot = async (unit: string) => ({
+      rows: await fingerprint(unit),
+      seen: await views(unit),
+    });
+    const before = new Map<string, Awaited<ReturnType<typeof snapshot>>>();
+    for (const unit of [...elsewhere, DEMO_UNIT]) before.set(unit, await snapshot(unit));
+
+    for (const [route, write] of Object.entries(DEMO_WRITES)) {
+      for (const unit of elsewhere) {
+        const foreign = await t.app.inject(await write.foreign(units.get(unit)!));
+        expect(foreign.statusCode, `${route} por ${unit}: ${foreign.body}`).toBe(403);
+        expect((foreign.json() as { code: string }).code, route).toBe('DEMO_UNIT_ONLY');
+      }
+    }
+    const demoAfterRefusals = await snapshot(DEMO_UNIT);
+    expect(demoAfterRefusals.rows, `linhas de ${DEMO_UNIT}`).toEqual(before.get(DEMO_UNIT)?.rows);
+    expect(demoAfterRefusals.seen, `o que ${DEMO_UNIT} vê`).toEqual(before.get(DEMO_UNIT)?.seen);
+
+    for (const [route, write] of Object.entries(DEMO_WRITES)) {
+      const own = await t.app.inject(await write.own());
+      // DEMO's ADMIN must really have done something, or this test proves nothing.
+      expect(own.statusCode, `${route}: ${own.body}`).toBeLessThan(
+        withFaces || !/enrol|verify/.test(route) ? 300 : 500,
+      );
+    }
+    expect((await fingerprint(DEMO_UNIT)).demo_candidates).toBe('');
+    expect((await fingerprint(DEMO_UNIT)).activity_log).not.toEqual(
+      before.get(DEMO_UNIT)?.rows.activity_log,
+    );
+    for (const unit of elsewhere) {
+      const after = await snapshot(unit);
+      expect(after.rows, `linhas de ${unit}`).toEqual(before.get(unit)?.rows);
+      expect(after.seen, `o que ${unit} vê`).toEqual(before.get(unit)?.seen);
+    }
   }, 120_000);
 });

@@ -104,7 +104,13 @@ export const MENU: readonly MenuEntry[] = [
     label: 'Cadastro de demonstração',
     to: '/demo-register/',
     roles: ['ADMIN'],
-    description: 'Criar um usuário de demonstração na sua unidade',
+    description: 'Cadastrar um candidato de demonstração ou um usuário de demonstração',
+  },
+  {
+    label: 'Demonstração: verificação facial',
+    to: '/demo-finished/',
+    roles: ['ADMIN'],
+    description: 'Candidatos de demonstração, verificação do rosto e limpeza dos dados',
   },
 ];
 

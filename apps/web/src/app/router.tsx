@@ -4,6 +4,8 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { currentTenant } from '../lib/tenant';
 import { LoginPage } from '../features/auth/components/login-page';
 import { DemoBiometryPage } from '../features/biometrics/components/demo-biometry-page';
+import { DemoContactPage } from '../features/demo/components/demo-contact-page';
+import { DemoFinishedPage } from '../features/demo/components/demo-finished-page';
 import { PasswordPage } from '../features/auth/components/password-page';
 import { CreateUserPage } from '../features/users/components/create-user-page';
 import { ExamReportPage } from '../features/exam-report/components/exam-report-page';
@@ -13,7 +15,6 @@ import { ChangeExaminerPage } from '../features/check-ins/components/change-exam
 import { ExamRoomPage } from '../features/exam-rooms/components/exam-room-page';
 import { FinishedExamsPage } from '../features/exam-rooms/components/finished-exams-page';
 import { RoomManagementPage } from '../features/exam-rooms/components/room-management-page';
-import { DemoRegisterPage } from '../features/users/components/demo-register-page';
 import { ListUsersPage } from '../features/users/components/list-users-page';
 import { ExamDetailPage } from '../features/exams/components/exam-detail-page';
 import { ExamListPage } from '../features/exams/components/exam-list-page';
@@ -21,6 +22,7 @@ import { IntegrationKeysPage } from '../features/integration/components/integrat
 import { SchedulingLocalsPage } from '../features/scheduling-locals/components/scheduling-locals-page';
 import { DisqualificationReasonsPage } from '../features/disqualification-reasons/components/reasons-page';
 import { AuditPage } from '../features/audits/components/audit-page';
+import { CertificateCheckPage } from '../features/certificates/components/certificate-check-page';
 import { AuditQueuePage } from '../features/audits/components/audit-queue-page';
 import { MyAuditPage } from '../features/audits/components/my-audit-page';
 import { MyPhotoAuditPage } from '../features/audits/components/my-photo-audit-page';
@@ -30,6 +32,7 @@ import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
 import { RootLayout } from './layouts/root-layout';
 import type { RouteHandle } from './route-handle';
+import { DemoRegisterPage } from './routes/demo-register';
 import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorPage } from './routes/route-error';
@@ -46,6 +49,16 @@ export const routes: RouteObject[] = [
         path: '/reset-password/:cpf',
         element: <PasswordPage purpose="reset" />,
         handle: handle({ documentTitle: 'Redefinir senha' }),
+      },
+      {
+        path: '/certificate',
+        element: <CertificateCheckPage />,
+        handle: handle({ documentTitle: 'Conferir certificado' }),
+      },
+      {
+        path: '/certificate/:schedulingId',
+        element: <CertificateCheckPage />,
+        handle: handle({ title: 'Certificados' }),
       },
       {
         path: '/register-password/:cpf',
@@ -228,6 +241,16 @@ export const routes: RouteObject[] = [
             path: '/demo-register',
             element: <DemoRegisterPage />,
             handle: handle({ adminGuarded: true, documentTitle: 'Cadastro de demonstração' }),
+          },
+          {
+            path: '/demo-register2',
+            element: <DemoContactPage />,
+            handle: handle({ adminGuarded: true, documentTitle: 'Contato e consentimento' }),
+          },
+          {
+            path: '/demo-finished',
+            element: <DemoFinishedPage />,
+            handle: handle({ adminGuarded: true, documentTitle: 'Demonstração concluída' }),
           },
           {
             path: '/exam-report/:id',

@@ -5,7 +5,16 @@
  * deactivated, so every decision keeps naming it.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { examPhotos, exams } from './exams';
 import { federativeUnits } from './federative-units';
 import { users } from './identity';
@@ -139,5 +148,38 @@ export const photoMarks = pgTable(
   (table) => [
     uniqueIndex('photo_marks_photo_key').on(table.photoId),
     index('photo_marks_auditor_idx').on(table.auditorId, table.markedAt),
+  ],
+);
+
+/**
+ * A certificate of a finished exam: what it states is written once, at
+ * issue (`content`), so that it never changes under the reader; its
+ * verification code is random (80 bits) and unique. It is revoked, never
+ * deleted, when the exam is later disqualified or its decision reopened.
+ * At most one certificate per exam is valid at a time.
+ */
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    examId: uuid('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    content: jsonb('content').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The user who issued it; null when the integration did. */
+    issuedBy: uuid('issued_by').references(() => users.id),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason', { enum: ['disqualified', 'reopened'] }),
+  },
+  (table) => [
+    uniqueIndex('certificates_code_key').on(table.code),
+    uniqueIndex('certificates_one_valid_key')
+      .on(table.examId)
+      .where(sql`revoked_at is null`),
   ],
 );

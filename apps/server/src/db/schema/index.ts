@@ -7,3 +7,4 @@ export * from './rooms';
 export * from './check-ins';
 export * from './realtime';
 export * from './audits';
+export * from './demo';

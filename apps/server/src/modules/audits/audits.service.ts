@@ -41,6 +41,7 @@ import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
 import { insertActivity } from '../activity/activity.repository';
+import { revokeForResult } from '../certificates/certificates.service';
 import { lockReason } from '../disqualification-reasons/disqualification-reasons.repository';
 import {
   historyOf,
@@ -459,6 +460,8 @@ async function applyResult(
     actorId: actor.id,
   });
   await publishExamChanges(tx, [{ ...exam, result }]);
+  // A disqualification or a reopened decision revokes the exam's certificate, in this transaction.
+  await revokeForResult(tx, exam, result, actor.id, new Date());
 }
 
 /**

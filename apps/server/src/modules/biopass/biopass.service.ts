@@ -7,6 +7,8 @@
  */
 import {
   BIOPASS_ERRORS,
+  DEMO_ERRORS,
+  DEMO_UNIT,
   enrolInconsistentMessage,
   FACE_BURST_MIN_PICTURES,
   FACE_SCORE_ROLES,
@@ -20,6 +22,7 @@ import {
   type VerifyResponse,
 } from '@exame/shared';
 import { analyzeCapture, analyzeVerificationCaptures } from '../../biometrics/face-captures';
+import type { Executor } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -49,18 +52,33 @@ function checkUnit(actor: SessionUser, uf: string | null | undefined): void {
   }
 }
 
+/**
+ * Whose face an enrolment is: a user of the caller's unit (`api/BiopassID/Create`),
+ * or a demonstration candidate of DEMO (`api/Demo/candidates/{cpf}/enrol`), who
+ * is no user: `confirm` runs inside the enrolment's transaction, before the
+ * template is written, and throws when the candidate may not be enrolled
+ * (gone, or without a current consent).
+ */
+export type EnrolSubject =
+  { subject: 'user' } | { subject: 'demo-candidate'; confirm: (tx: Executor) => Promise<void> };
+
 /** `POST api/BiopassID/Create`: enrols (or re-enrols) a user of the caller's unit from 1 to 3 captures. */
 export async function enrolFace(
   deps: BiopassDeps,
   actor: SessionUser,
   input: { cpf: string; images: string[]; uf?: string | null },
+  options: EnrolSubject = { subject: 'user' },
 ): Promise<EnrolResponse> {
   checkUnit(actor, input.uf);
   const cpf = stripCpf(input.cpf);
   await deps.limiter.hit('enrolPerUser', actor.id);
   await deps.limiter.hit('enrolPerCpf', `${actor.federativeUnit}:${cpf}`);
-  const person = await findUserInUnit(deps.db, actor.federativeUnit, { cpf });
-  if (!person) throw AppError.from(BIOPASS_ERRORS, 'USER_NOT_FOUND');
+  if (options.subject === 'user') {
+    const person = await findUserInUnit(deps.db, actor.federativeUnit, { cpf });
+    if (!person) throw AppError.from(BIOPASS_ERRORS, 'USER_NOT_FOUND');
+  } else if (actor.federativeUnit !== DEMO_UNIT) {
+    throw AppError.from(DEMO_ERRORS, 'DEMO_UNIT_ONLY');
+  }
 
   const settled = await Promise.allSettled(
     input.images.map((image) => analyzeCapture(deps.face, image)),
@@ -111,6 +129,7 @@ export async function enrolFace(
   try {
     for (const capture of captures) imageKeys.push(await deps.files.put(capture.jpeg));
     previous = await deps.db.transaction(async (tx) => {
+      if (options.subject === 'demo-candidate') await options.confirm(tx);
       const existing = await lockTemplateImageKeys(tx, actor.federativeUnit, cpf);
       await upsertTemplate(
         tx,
@@ -127,7 +146,11 @@ export async function enrolFace(
         type: 'biometric_enrol',
         actorId: actor.id,
         federativeUnit: actor.federativeUnit,
-        payload: { cpf, captures: captures.length },
+        payload: {
+          cpf,
+          captures: captures.length,
+          ...(options.subject === 'demo-candidate' ? { subject: options.subject } : {}),
+        },
       });
       return existing ?? [];
     });
@@ -183,14 +206,22 @@ export async function verifyFace(
  * picture is kept (encrypted) as the evidence of what it admits (an
  * examiner's check-in or check-out), and its key is recorded with the
  * verification; a picture that did not verify is never kept.
+ *
+ * `demonstration` is for the demonstration flows only (demo.service.ts): an
+ * ADMIN of DEMO shows the engine to a demonstration candidate. That is not
+ * the face validation of the check-in, which spec 5 keeps to DF, so the DF
+ * gate is replaced by a DEMO one; everything else (threshold, liveness check,
+ * limits, the record of the verification) is the same.
  */
 export async function verifyBurst(
   deps: BiopassDeps,
   actor: SessionUser,
   input: VerifyInput,
-  options: { keepCapture: boolean },
+  options: { keepCapture: boolean; demonstration?: boolean },
 ): Promise<{ response: Required<VerifyResponse>; captureKey: string | null }> {
-  if (actor.federativeUnit !== FACE_VALIDATION_UNIT) {
+  if (options.demonstration) {
+    if (actor.federativeUnit !== DEMO_UNIT) throw AppError.from(DEMO_ERRORS, 'DEMO_UNIT_ONLY');
+  } else if (actor.federativeUnit !== FACE_VALIDATION_UNIT) {
     throw AppError.from(BIOPASS_ERRORS, 'FACE_VALIDATION_UNAVAILABLE');
   }
   checkUnit(actor, input.uf);

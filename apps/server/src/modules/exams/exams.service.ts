@@ -496,7 +496,7 @@ export function photoLink(
  * Who held the exam's room while it ran (from its start, or its scheduled
  * time, to its end, or now): "who had custody when this exam ran" is a query.
  */
-function custodyOf(db: Executor, unit: string, row: ExamRow) {
+export function custodyOf(db: Executor, unit: string, row: ExamRow) {
   const place = postAndRoomOf(unit, row.schedulingLocal);
   if (!place) return Promise.resolve([]);
   return findCustody(db, unit, {

@@ -1,7 +1,9 @@
 /**
  * `/demo-biometry/:cpf` (admin-guarded): shows a user's face enrolment, lets
  * the ADMIN enrol the face from the camera, and runs the facial validation
- * exactly as the check-in screens do.
+ * exactly as the check-in screens do. In the DEMO unit, the CPF of a
+ * demonstration candidate (`GET api/Demo/candidates/:cpf` answers) is step 3
+ * of the demonstration instead: see DemoCandidateBiometry.
  */
 import {
   Alert,
@@ -18,7 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconFaceId, IconScan } from '@tabler/icons-react';
-import { formatCpf, maskCpf, ROLE_LABELS, type User } from '@exame/shared';
+import { DEMO_UNIT, formatCpf, maskCpf, ROLE_LABELS, type User } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -31,11 +33,51 @@ import { useAppState } from '../../../lib/app-store';
 import { FacialValidationModal } from '../../../components/face/facial-validation-modal';
 import { useFacialValidation } from '../../../components/face/use-facial-validation';
 import type { Capture } from '../../../lib/face-capture';
+import { demoCandidateQuery } from '../../../lib/demo-candidates';
 import { enrolFace, enrolmentQuery, verifyFace } from '../api/biometrics';
+import { DemoCandidateBiometry } from './demo-candidate-biometry';
 
 export function DemoBiometryPage() {
   const { cpf = '' } = useParams();
   const digits = cpf.replace(/\D/g, '');
+  const unit = useAppState((state) => state.user?.federativeUnit ?? '');
+  // Only the DEMO unit has demonstration candidates: elsewhere the CPF is a user's.
+  const demoUnit = unit === DEMO_UNIT;
+  const candidate = useQuery({ ...demoCandidateQuery(digits), enabled: demoUnit });
+  if (demoUnit && candidate.isPending) {
+    return (
+      <Center p="xl">
+        <Loader aria-label="Carregando" />
+      </Center>
+    );
+  }
+  if (demoUnit && candidate.isSuccess) return <DemoCandidateBiometry cpf={digits} />;
+  if (demoUnit && candidate.isError && !isNotCandidate(candidate.error)) {
+    return (
+      <Stack gap="md" p="md" maw={960} mx="auto">
+        <BackHome />
+        <Title order={2}>Biometria facial — demonstração</Title>
+        <Alert color="red" title="Erro">
+          {candidate.error.message}
+        </Alert>
+        <Group>
+          <Button variant="default" onClick={() => void candidate.refetch()}>
+            Tentar novamente
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  return <UserBiometry digits={digits} />;
+}
+
+/** A CPF that is no demonstration candidate's (or a unit without them): a user's. */
+function isNotCandidate(error: Error): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 403);
+}
+
+/** The biometry of a user of the unit: enrolment and validation as in the rooms. */
+function UserBiometry({ digits }: { digits: string }) {
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
   const local = useAppState((state) => state.schedulingLocal);
   const queryClient = useQueryClient();
@@ -156,7 +198,7 @@ export function DemoBiometryPage() {
         </Text>
       )}
       <FacialValidationModal
-        key={enrolAttempt}
+        key={`enrol-${enrolAttempt}`}
         opened={enrolling}
         title="Cadastro facial"
         onClose={() => setEnrolling(false)}

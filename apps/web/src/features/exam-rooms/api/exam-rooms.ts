@@ -1,5 +1,6 @@
 /** The exam-room calls (`api/ExamRoom`); query keys live in these factories only. */
 import type {
+  Certificate,
   BoardExam,
   CreateRoomInput,
   ExamRoom,
@@ -52,3 +53,10 @@ export const actOnExam = (roomId: string, examId: string, action: RoomAction) =>
   api.post<BoardExam>(`api/ExamRoom/${roomId}/exams/${examId}/action`, { action });
 export const recordOccurrence = (roomId: string, examId: string, input: RoomOccurrenceInput) =>
   api.post<BoardExam>(`api/ExamRoom/${roomId}/exams/${examId}/occurrences`, input);
+
+/** Issues (or gets) the certificate of a finished exam. */
+export const issueCertificate = (examId: string) =>
+  api.post<Certificate>(`api/Certificate/${examId}`);
+
+/** The certificate's PDF, as the server renders it. */
+export const certificatePdf = (id: string) => api.download(`api/Certificate/${id}/pdf`);

@@ -1,19 +1,68 @@
 /**
  * `/finished-exam-view` (title 'Emissão de certificados'): the finished exams
- * of the examiner's room and day. Issuing each exam's certificate is a
- * feature of its own; this screen offers no action that would pretend to.
+ * of the examiner's room and day, and the certificate of each exam whose
+ * result was released (approved or reproved): issued once, shown with its
+ * code and QR code, and opened as a PDF.
  */
-import { Alert, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { IconCertificate } from '@tabler/icons-react';
+import type { BoardExam, Certificate } from '@exame/shared';
 import { DatePickerInput } from '@mantine/dates';
 import { dayInZone, EXAM_RESULT_LABELS, STATION_STATUS_LABELS } from '@exame/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { QueryContent } from '../../../components/query-content';
+import { toast } from '../../../components/toast';
 import { StationStatusIcon } from '../../../components/station-status';
 import { useAppState } from '../../../lib/app-store';
-import { boardQuery, roomsQuery } from '../api/exam-rooms';
+import { boardQuery, issueCertificate, roomsQuery } from '../api/exam-rooms';
+import { CertificateModal } from './certificate-modal';
+
+/** The certificate cell: the action for a released result, or why there is none. */
+function CertificateCell({
+  exam,
+  canIssue,
+  onIssued,
+}: {
+  exam: BoardExam;
+  canIssue: boolean;
+  onIssued: (certificate: Certificate) => void;
+}) {
+  const issue = useMutation({
+    mutationFn: () => issueCertificate(exam.id),
+    onSuccess: onIssued,
+    onError: (error) => toast.error(error.message),
+  });
+  if (exam.result === 'in_analysis') {
+    return (
+      <Text size="sm" c="dimmed">
+        Aguardando auditoria
+      </Text>
+    );
+  }
+  if (exam.result !== 'approved' && exam.result !== 'reproved') {
+    return (
+      <Text size="sm" c="dimmed">
+        Sem certificado
+      </Text>
+    );
+  }
+  if (!canIssue) return <Text size="sm">—</Text>;
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      leftSection={<IconCertificate size={14} aria-hidden />}
+      loading={issue.isPending}
+      onClick={() => issue.mutate()}
+      aria-label={`Certificado de ${exam.candidateName}`}
+    >
+      Certificado
+    </Button>
+  );
+}
 
 export function FinishedExamsPage() {
   const role = useAppState((state) => state.user?.roleDescription);
@@ -78,57 +127,71 @@ export function FinishedExamsPage() {
 
 function FinishedExams({ roomId, day }: { roomId: string; day: string | null }) {
   const board = useQuery(boardQuery(roomId, day));
+  const role = useAppState((state) => state.user?.roleDescription);
+  const canIssue = role === 'ADMIN' || role === 'VIEWER' || role === 'ROOM_INSPECTOR';
+  const [certificate, setCertificate] = useState<Certificate | null>(null);
   return (
-    <QueryContent
-      query={board}
-      loadingLabel="Carregando exames finalizados"
-      isEmpty={(data) => data.exams.every((exam) => exam.status !== 'done')}
-      empty="Nenhum exame finalizado nesta sala no dia."
-    >
-      {(data) => (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped data-testid="finished-exams">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Horário</Table.Th>
-                <Table.Th>Estação</Table.Th>
-                <Table.Th>Candidato</Table.Th>
-                <Table.Th>Agendamento</Table.Th>
-                <Table.Th>Situação</Table.Th>
-                <Table.Th>Resultado</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.exams
-                .filter((exam) => exam.status === 'done')
-                .map((exam) => (
-                  <Table.Tr key={exam.id}>
-                    <Table.Td>{dayjs(exam.schedulingDate).format('HH:mm')}</Table.Td>
-                    <Table.Td>{exam.station ?? '—'}</Table.Td>
-                    <Table.Td>
-                      {exam.candidateName}{' '}
-                      <Text span size="xs" c="dimmed">
-                        {exam.candidateCpf}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
-                        {exam.schedulingId}
-                      </Link>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={6} wrap="nowrap">
-                        <StationStatusIcon status={exam.stationStatus} size={22} decorative />
-                        <Text size="sm">{STATION_STATUS_LABELS[exam.stationStatus]}</Text>
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
-                  </Table.Tr>
-                ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </QueryContent>
+    <>
+      <CertificateModal certificate={certificate} onClose={() => setCertificate(null)} />
+      <QueryContent
+        query={board}
+        loadingLabel="Carregando exames finalizados"
+        isEmpty={(data) => data.exams.every((exam) => exam.status !== 'done')}
+        empty="Nenhum exame finalizado nesta sala no dia."
+      >
+        {(data) => (
+          <Table.ScrollContainer minWidth={760}>
+            <Table striped data-testid="finished-exams">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Horário</Table.Th>
+                  <Table.Th>Estação</Table.Th>
+                  <Table.Th>Candidato</Table.Th>
+                  <Table.Th>Agendamento</Table.Th>
+                  <Table.Th>Situação</Table.Th>
+                  <Table.Th>Resultado</Table.Th>
+                  <Table.Th>Certificado</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.exams
+                  .filter((exam) => exam.status === 'done')
+                  .map((exam) => (
+                    <Table.Tr key={exam.id}>
+                      <Table.Td>{dayjs(exam.schedulingDate).format('HH:mm')}</Table.Td>
+                      <Table.Td>{exam.station ?? '—'}</Table.Td>
+                      <Table.Td>
+                        {exam.candidateName}{' '}
+                        <Text span size="xs" c="dimmed">
+                          {exam.candidateCpf}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
+                          {exam.schedulingId}
+                        </Link>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          <StationStatusIcon status={exam.stationStatus} size={22} decorative />
+                          <Text size="sm">{STATION_STATUS_LABELS[exam.stationStatus]}</Text>
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
+                      <Table.Td>
+                        <CertificateCell
+                          exam={exam}
+                          canIssue={canIssue}
+                          onIssued={setCertificate}
+                        />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryContent>
+    </>
   );
 }

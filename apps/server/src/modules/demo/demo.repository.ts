@@ -1,0 +1,173 @@
+/**
+ * The SQL of the demonstration flows: the DEMO unit's candidates, whether
+ * their face is enrolled, and the wipe of what the demonstrations left
+ * (candidates, their enrolments and verifications), which spares the
+ * enrolments and verifications of the unit's users.
+ */
+import type { DemoVerification } from '@exame/shared';
+import { and, desc, eq, getTableColumns, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import {
+  biometricTemplates,
+  biometricVerifications,
+  demoCandidates,
+  users,
+} from '../../db/schema/index';
+
+export type CandidateRow = typeof demoCandidates.$inferSelect;
+/** A candidate and whether a face enrolment of the unit exists for their CPF. */
+export type CandidateView = CandidateRow & { enrolled: boolean };
+
+const enrolled = sql<boolean>`exists (
+  select 1 from ${biometricTemplates}
+  where ${biometricTemplates.federativeUnit} = ${demoCandidates.federativeUnit}
+    and ${biometricTemplates.cpf} = ${demoCandidates.cpf}
+)`;
+
+function selectViews(db: Executor, where: SQL | undefined) {
+  return db
+    .select({ ...getTableColumns(demoCandidates), enrolled })
+    .from(demoCandidates)
+    .where(where);
+}
+
+/** The unit's candidates, newest first. */
+export async function listCandidates(db: Executor, unit: string): Promise<CandidateView[]> {
+  return selectViews(db, eq(demoCandidates.federativeUnit, unit)).orderBy(
+    desc(demoCandidates.createdAt),
+    desc(demoCandidates.id),
+  );
+}
+
+export async function findCandidate(
+  db: Executor,
+  unit: string,
+  cpf: string,
+): Promise<CandidateView | null> {
+  const [row] = await selectViews(
+    db,
+    and(eq(demoCandidates.federativeUnit, unit), eq(demoCandidates.cpf, cpf)),
+  ).limit(1);
+  return row ?? null;
+}
+
+/** The candidate of `cpf`, locked until the transaction ends (a wipe waits for it, and it for a wipe). */
+export async function lockCandidate(
+  tx: Executor,
+  unit: string,
+  cpf: string,
+): Promise<CandidateRow | null> {
+  const [row] = await tx
+    .select()
+    .from(demoCandidates)
+    .where(and(eq(demoCandidates.federativeUnit, unit), eq(demoCandidates.cpf, cpf)))
+    .for('update');
+  return row ?? null;
+}
+
+/**
+ * Registers the candidate of (unit, CPF), or, when that CPF is already
+ * registered, updates their name and birth date; `inserted` tells which.
+ */
+export async function upsertCandidate(
+  tx: Executor,
+  row: {
+    federativeUnit: string;
+    cpf: string;
+    name: string;
+    birthDate: string;
+    createdBy: string;
+  },
+): Promise<{ row: CandidateRow; inserted: boolean }> {
+  const [result] = await tx
+    .insert(demoCandidates)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [demoCandidates.federativeUnit, demoCandidates.cpf],
+      set: { name: row.name, birthDate: row.birthDate, updatedAt: new Date() },
+    })
+    // xmax is 0 on a row this statement inserted, the locking transaction's id on one it updated.
+    .returning({ ...getTableColumns(demoCandidates), inserted: sql<boolean>`(xmax = 0)` });
+  if (!result) throw new Error('upsert returned no row');
+  const { inserted, ...candidate } = result;
+  return { row: candidate, inserted: Boolean(inserted) };
+}
+
+export async function updateContact(
+  tx: Executor,
+  unit: string,
+  cpf: string,
+  contact: Pick<
+    CandidateRow,
+    'email' | 'phone' | 'consentAt' | 'consentVersion' | 'consentTextSha256'
+  >,
+): Promise<void> {
+  await tx
+    .update(demoCandidates)
+    .set({ ...contact, updatedAt: new Date() })
+    .where(and(eq(demoCandidates.federativeUnit, unit), eq(demoCandidates.cpf, cpf)));
+}
+
+export async function setLastVerification(
+  db: Executor,
+  unit: string,
+  cpf: string,
+  verification: DemoVerification,
+): Promise<void> {
+  await db
+    .update(demoCandidates)
+    .set({ lastVerification: verification, updatedAt: new Date() })
+    .where(and(eq(demoCandidates.federativeUnit, unit), eq(demoCandidates.cpf, cpf)));
+}
+
+/** The CPFs of the unit's users: their enrolments and verifications are never demo data. */
+function usersOfUnit(db: Executor, unit: string) {
+  return db.select({ cpf: users.cpf }).from(users).where(eq(users.federativeUnit, unit));
+}
+
+/**
+ * Deletes every candidate of the unit, their enrolments and their
+ * verifications (not those of a CPF that is also a user of the unit).
+ * Returns the counts and the keys of the stored files the deleted rows
+ * named, to remove once the transaction commits.
+ */
+export async function deleteDemoData(
+  tx: Executor,
+  unit: string,
+): Promise<{ candidates: number; enrolments: number; verifications: number; fileKeys: string[] }> {
+  const deleted = await tx
+    .delete(demoCandidates)
+    .where(eq(demoCandidates.federativeUnit, unit))
+    .returning({ cpf: demoCandidates.cpf });
+  const cpfs = deleted.map((row) => row.cpf);
+  if (cpfs.length === 0) return { candidates: 0, enrolments: 0, verifications: 0, fileKeys: [] };
+  const templates = await tx
+    .delete(biometricTemplates)
+    .where(
+      and(
+        eq(biometricTemplates.federativeUnit, unit),
+        inArray(biometricTemplates.cpf, cpfs),
+        notInArray(biometricTemplates.cpf, usersOfUnit(tx, unit)),
+      ),
+    )
+    .returning({ imageKeys: biometricTemplates.imageKeys });
+  const verifications = await tx
+    .delete(biometricVerifications)
+    .where(
+      and(
+        eq(biometricVerifications.federativeUnit, unit),
+        inArray(biometricVerifications.cpf, cpfs),
+        notInArray(biometricVerifications.cpf, usersOfUnit(tx, unit)),
+      ),
+    )
+    .returning({ captureKey: biometricVerifications.captureKey });
+  return {
+    candidates: cpfs.length,
+    enrolments: templates.length,
+    verifications: verifications.length,
+    fileKeys: [
+      ...templates.flatMap((row) => row.imageKeys),
+      ...verifications.flatMap((row) => (row.captureKey ? [row.captureKey] : [])),
+    ],
+  };
+}

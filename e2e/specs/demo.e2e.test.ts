@@ -1,0 +1,157 @@
+/**
+ * Issue acceptance, in Chromium with the fake camera fed from a fixture
+ * photo: the DEMO ADMIN registers a demonstration candidate (CPF
+ * validation), records the contact and the explicit biometric consent,
+ * enrols the face with the camera, and verifies a second capture on the demo
+ * finished screen, which shows the score and the liveness checks; then wipes
+ * the demo data.
+ */
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
+import { ADMIN, signIn } from '../support/auth';
+import { seriousViolations } from '../support/axe';
+import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
+import { cameraArgs, fakeCameraClip, hasFfmpeg } from '../support/fake-camera';
+import { startServer, type RunningServer } from '../support/server';
+
+const skipReason = !hasFaceFixtures('dev')
+  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev`
+  : !hasFfmpeg()
+    ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
+    : '';
+if (skipReason) console.warn(`demo e2e ${skipReason}`);
+
+const CANDIDATE_CPF = '52998224725';
+
+describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReason}`.trim(), () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let second: Browser;
+  const clips: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SEED_DEMO: 'true',
+      FACE_ANALYSIS_SWEEP_SECONDS: '0',
+    });
+    // The enrolment sees one photo of the person; the verification, another one.
+    for (const fixture of ['p01-2.jpg', 'p01-3.jpg']) clips.push(await fakeCameraClip(fixture));
+    browser = await launchBrowser(cameraArgs(clips[0]!));
+    second = await launchBrowser(cameraArgs(clips[1]!));
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await second?.close();
+    await server?.stop();
+    for (const clip of clips) fs.rmSync(clip, { force: true });
+  });
+
+  /** Opens the capture modal, waits for the camera, captures and confirms. */
+  async function captureFace(page: Page) {
+    const modal = page.getByTestId('facial-validation');
+    await modal.waitFor();
+    const capture = modal.getByRole('button', { name: 'Capturar' });
+    await expect.poll(() => capture.isEnabled(), { timeout: 20_000 }).toBe(true);
+    // Let the clip play a little so the burst sees the face move.
+    await page.waitForTimeout(600);
+    await capture.click();
+    await modal.getByRole('button', { name: 'Descartar' }).waitFor();
+    await modal.getByRole('button', { name: 'Confirmar' }).click();
+  }
+
+  it('registers, records the consent, enrols, verifies and wipes', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const errors = watchPageErrors(page);
+    await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password);
+
+    // Step 1: candidate data, with CPF validation.
+    await page.goto(`${server.baseUrl}/demo-register/`);
+    await page.getByRole('textbox', { name: 'Nome completo' }).fill('Clara Demonstração Souza');
+    await page.getByRole('textbox', { name: 'CPF' }).fill('111.111.111-11');
+    await page.getByRole('textbox', { name: 'Data de nascimento' }).fill('14/03/1990');
+    await page.getByRole('button', { name: 'Cadastrar e continuar' }).click();
+    await page.getByText('CPF inválido.').waitFor();
+    await page.getByRole('textbox', { name: 'CPF' }).fill(CANDIDATE_CPF);
+    await screenshot(page, 'demo-register');
+    expect(await seriousViolations(page, 'cadastro de demonstração')).toEqual([]);
+    await page.getByRole('button', { name: 'Cadastrar e continuar' }).click();
+
+    // Step 2: contact and the explicit consent (LGPD Art. 11).
+    await page.waitForURL(`**/demo-register2/?cpf=${CANDIDATE_CPF}`);
+    await page.getByRole('textbox', { name: 'E-mail' }).fill('clara@exemplo.com.br');
+    await page.getByRole('textbox', { name: 'Telefone com DDD' }).fill('61999991234');
+    await page.getByRole('button', { name: 'Registrar e continuar' }).click();
+    await page.getByText(/consentimento explícito é necessário/).waitFor();
+    await page
+      .getByRole('checkbox', { name: /Li e concordo com o tratamento dos meus dados biométricos/ })
+      .check();
+    await screenshot(page, 'demo-register2');
+    expect(await seriousViolations(page, 'contato e consentimento')).toEqual([]);
+    await page.getByRole('button', { name: 'Registrar e continuar' }).click();
+
+    // Step 3: the face enrolled from the camera.
+    await page.waitForURL(`**/demo-biometry/${CANDIDATE_CPF}`);
+    await page.getByRole('button', { name: 'Cadastrar rosto' }).click();
+    await captureFace(page);
+    const next = page.getByRole('link', { name: 'Continuar' });
+    await next.waitFor({ timeout: 30_000 });
+    await screenshot(page, 'demo-biometry');
+    await next.click();
+    await page.waitForURL(`**/demo-finished/?cpf=${CANDIDATE_CPF}`);
+
+    // Step 4, on another camera showing another photo of the same person: a second
+    // capture verified against the enrolment, with the score and the liveness checks.
+    const other = await second.newPage({ viewport: { width: 1280, height: 1000 } });
+    const otherErrors = watchPageErrors(other);
+    await signIn(other, server.baseUrl, ADMIN.email, ADMIN.password);
+    await other.goto(`${server.baseUrl}/demo-finished/?cpf=${CANDIDATE_CPF}`);
+    await other.getByRole('button', { name: 'Verificar rosto' }).click();
+    await captureFace(other);
+    const result = other.getByTestId('demo-verification-result');
+    await result.waitFor({ timeout: 30_000 });
+    const text = (await result.textContent()) ?? '';
+    expect(text).toContain('Verificado');
+    expect(text).toMatch(/0,\d{2}/);
+    expect(await other.getByTestId('liveness-checks').textContent()).toMatch(/Mesmo rosto/i);
+    await screenshot(other, 'demo-finished');
+    expect(await seriousViolations(other, 'demonstração concluída')).toEqual([]);
+    expect(otherErrors).toEqual([]);
+    await page.reload();
+
+    // The consent is on record with its time and version; then the demo data is wiped.
+    const login = await fetch(`${server.baseUrl}/api/Auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const candidate = await fetch(`${server.baseUrl}/api/Demo/candidates/${CANDIDATE_CPF}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await candidate.json()) as {
+      consent: { at: string; version: string } | null;
+      enrolled: boolean;
+      lastVerification: { verified: boolean } | null;
+    };
+    expect(body.consent?.version).toMatch(/^\d{4}-\d{2}-v\d+$/);
+    expect(body.enrolled).toBe(true);
+    expect(body.lastVerification?.verified).toBe(true);
+    await page.getByRole('button', { name: 'Limpar dados de demonstração' }).click();
+    await page.getByTestId('alert-modal').getByRole('button', { name: 'Limpar dados' }).click();
+    await expect
+      .poll(
+        async () =>
+          (
+            await fetch(`${server.baseUrl}/api/Demo/candidates/${CANDIDATE_CPF}`, {
+              headers: { authorization: `Bearer ${token}` },
+            })
+          ).status,
+      )
+      .toBe(404);
+    expect(errors).toEqual([]);
+  }, 300_000);
+});
