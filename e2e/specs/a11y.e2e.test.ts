@@ -146,6 +146,18 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'cadastrar senha', 'Cadastrar senha', () =>
       page.getByRole('heading').first().waitFor(),
     );
+    await page.goto(`${server.baseUrl}/certificate`);
+    await check(page, 'conferir certificado', 'Conferir certificado', () =>
+      page.getByRole('textbox', { name: 'Código do certificado' }).waitFor(),
+    );
+    await page.goto(`${server.baseUrl}/certificate?code=0000-0000-0000-0000`);
+    await check(page, 'conferir certificado: não encontrado', 'Conferir certificado', () =>
+      page.getByTestId('certificate-check-error').waitFor(),
+    );
+    await page.goto(`${server.baseUrl}/certificate/DF-000001?code=abc`);
+    await check(page, 'certificados (DF): código inválido', 'Certificados', () =>
+      page.getByText('Código inválido').waitFor(),
+    );
     await page.goto(`${server.baseUrl}/nao-existe`);
     await check(page, 'página não encontrada', 'Página não encontrada', () =>
       page.getByRole('heading').first().waitFor(),
@@ -308,6 +320,14 @@ describe('accessibility of every screen in Chromium', () => {
     );
     await page.goto(`${base}/demo-biometry/52998224725`);
     await check(page, 'biometria', 'Biometria facial', () =>
+      page.getByRole('heading').first().waitFor(),
+    );
+    await page.goto(`${base}/demo-register2/`);
+    await check(page, 'contato e consentimento (sem candidato)', 'Contato e consentimento', () =>
+      page.getByRole('heading').first().waitFor(),
+    );
+    await page.goto(`${base}/demo-finished/`);
+    await check(page, 'demonstração concluída', 'Demonstração concluída', () =>
       page.getByRole('heading').first().waitFor(),
     );
     await context.close();

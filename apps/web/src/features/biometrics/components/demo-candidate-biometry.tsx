@@ -44,7 +44,7 @@ function ConsentState({ candidate, cpf }: { candidate: DemoCandidate; cpf: strin
             ? `O candidato aceitou a versão ${consent.version} do texto; a atual é ${BIOMETRIC_CONSENT_VERSION}. Mostre o texto atual e registre de novo antes do cadastro facial.`
             : 'O cadastro facial só pode ser feito depois do consentimento explícito do candidato para o tratamento dos dados biométricos (LGPD, art. 11).'}
         </Text>
-        <Anchor component={Link} to={`/demo-register2/?cpf=${cpf}`} size="sm">
+        <Anchor underline="always" component={Link} to={`/demo-register2/?cpf=${cpf}`} size="sm">
           Registrar contato e consentimento
         </Anchor>
       </Stack>

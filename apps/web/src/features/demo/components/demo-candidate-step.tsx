@@ -94,7 +94,12 @@ export function DemoCandidateStep() {
           <DemoError error={create.error} />
           {create.error instanceof ApiError && create.error.status === 409 && (
             // A candidate already registered with this CPF: their flow goes on from step 2.
-            <Anchor component={Link} to={`/demo-register2/?cpf=${create.variables.cpf}`} size="sm">
+            <Anchor
+              underline="always"
+              component={Link}
+              to={`/demo-register2/?cpf=${create.variables.cpf}`}
+              size="sm"
+            >
               Continuar com o candidato deste CPF
             </Anchor>
           )}

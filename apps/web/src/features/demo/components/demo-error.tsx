@@ -20,7 +20,7 @@ export function isCandidateNotFound(error: unknown): boolean {
 
 export function BackToStepOne({ label = 'Voltar à etapa 1: dados do candidato' }) {
   return (
-    <Anchor component={Link} to="/demo-register/" size="sm">
+    <Anchor underline="always" component={Link} to="/demo-register/" size="sm">
       {label}
     </Anchor>
   );

@@ -161,7 +161,7 @@ function SelectedCandidate({
           {!consented && (
             <Text size="sm">
               Falta o consentimento atual do candidato.{' '}
-              <Anchor component={Link} to={`/demo-register2/?cpf=${cpf}`}>
+              <Anchor underline="always" component={Link} to={`/demo-register2/?cpf=${cpf}`}>
                 Registrar contato e consentimento
               </Anchor>
             </Text>
@@ -169,13 +169,13 @@ function SelectedCandidate({
           {consented && !candidate.enrolled && (
             <Text size="sm">
               O rosto do candidato ainda não foi cadastrado.{' '}
-              <Anchor component={Link} to={`/demo-biometry/${cpf}`}>
+              <Anchor underline="always" component={Link} to={`/demo-biometry/${cpf}`}>
                 Fazer o cadastro facial
               </Anchor>
             </Text>
           )}
           {candidate.enrolled && (
-            <Anchor component={Link} to={`/demo-biometry/${cpf}`} size="sm">
+            <Anchor underline="always" component={Link} to={`/demo-biometry/${cpf}`} size="sm">
               Ver ou refazer o cadastro facial
             </Anchor>
           )}
@@ -303,7 +303,7 @@ export function DemoFinishedPage() {
           empty={
             <>
               Nenhum candidato de demonstração.{' '}
-              <Anchor component={Link} to="/demo-register/">
+              <Anchor underline="always" component={Link} to="/demo-register/">
                 Cadastrar um candidato
               </Anchor>
             </>
