@@ -21,5 +21,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     css: false,
+    // Screen tests type and click through whole forms in jsdom; on a loaded
+    // 2-core machine that takes seconds. A timeout only ends a stuck test: what
+    // each test shows is asserted on behaviour, never on time.
+    testTimeout: 20_000,
   },
 });

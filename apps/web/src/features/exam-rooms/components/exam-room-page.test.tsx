@@ -412,10 +412,8 @@ describe('exam room board', () => {
 
     await userEvent.click(type);
     await userEvent.click(await within(modal).findByRole('option', { name: 'Problema técnico' }));
-    await userEvent.type(
-      within(modal).getByRole('textbox', { name: /^Descrição/ }),
-      'A câmera da estação parou de transmitir.',
-    );
+    await userEvent.click(within(modal).getByRole('textbox', { name: /^Descrição/ }));
+    await userEvent.paste('A câmera da estação parou de transmitir.');
     await userEvent.click(within(modal).getByRole('button', { name: 'Registrar ocorrência' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
     const posts = calls.filter((call) => call.method === 'POST');
