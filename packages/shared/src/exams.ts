@@ -28,6 +28,14 @@ export const EXAM_RESULT_LABELS: Readonly<Record<ExamResult, string>> = {
 };
 
 /** Status changes allowed by the exam lifecycle; everything else is refused. */
+/** Who made a change of the exam's timeline, as the screens name it. */
+export const EXAM_HISTORY_SOURCE_LABELS: Readonly<Record<string, string>> = {
+  integration: 'sistema de provas',
+  import: 'importação',
+  user: 'usuário',
+  seed: 'dados de demonstração',
+};
+
 export const STATUS_TRANSITIONS: Readonly<Record<ExamStatus, readonly ExamStatus[]>> = {
   scheduled: ['started', 'absence', 'cancelled'],
   started: ['done', 'cancelled'],

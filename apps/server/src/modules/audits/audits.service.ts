@@ -50,7 +50,14 @@ import {
   occurrencesOf,
   updateExam,
 } from '../exams/exams.repository';
-import { examPhotoLinker, photoLink, publishExamChanges, toExam } from '../exams/exams.service';
+import {
+  examPhotoLinker,
+  historyEntryView,
+  occurrenceView,
+  photoLink,
+  publishExamChanges,
+  toExam,
+} from '../exams/exams.service';
 import {
   endClaim,
   endExpiredClaims,
@@ -389,21 +396,8 @@ export async function getAuditDetail(
       .at(-1) ?? null;
   return {
     exam: toExam(exam, name),
-    history: history.map((entry) => ({
-      fromStatus: entry.fromStatus,
-      toStatus: entry.toStatus,
-      fromResult: entry.fromResult,
-      toResult: entry.toResult,
-      source: entry.source,
-      at: entry.at.toISOString(),
-    })),
-    occurrences: occurrenceRows.map((occurrence) => ({
-      id: occurrence.id,
-      type: occurrence.type,
-      description: occurrence.description,
-      occurredAt: occurrence.occurredAt.toISOString(),
-      photoUrl: occurrence.photoId ? link(occurrence.photoId) : null,
-    })),
+    history: history.map(historyEntryView),
+    occurrences: occurrenceRows.map((occurrence) => occurrenceView(occurrence, link)),
     reference: referenceRow ? toPhoto(referenceRow) : null,
     captures,
     threshold: deps.face.threshold,

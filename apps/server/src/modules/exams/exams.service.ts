@@ -440,21 +440,8 @@ export async function getExamDetail(
   const reference = photos.find((photo) => photo.kind === 'reference');
   return {
     exam: toExam(row, name),
-    history: history.map((entry) => ({
-      fromStatus: entry.fromStatus,
-      toStatus: entry.toStatus,
-      fromResult: entry.fromResult,
-      toResult: entry.toResult,
-      source: entry.source,
-      at: entry.at.toISOString(),
-    })),
-    occurrences: occurrenceRows.map((occurrence) => ({
-      id: occurrence.id,
-      type: occurrence.type,
-      description: occurrence.description,
-      occurredAt: occurrence.occurredAt.toISOString(),
-      photoUrl: occurrence.photoId ? link(occurrence.photoId) : null,
-    })),
+    history: history.map(historyEntryView),
+    occurrences: occurrenceRows.map((occurrence) => occurrenceView(occurrence, link)),
     photos: photos
       .filter((photo) => photo.kind === 'capture')
       .map((photo): ExamPhotoLink => photoLink(photo, link)),
@@ -466,6 +453,32 @@ export async function getExamDetail(
       checkInDate: entry.checkInDate.toISOString(),
       leftAt: entry.leftAt?.toISOString() ?? null,
     })),
+  };
+}
+
+/** A change of the exam's timeline, as the detail screens show it. */
+export function historyEntryView(entry: Awaited<ReturnType<typeof historyOf>>[number]) {
+  return {
+    fromStatus: entry.fromStatus,
+    toStatus: entry.toStatus,
+    fromResult: entry.fromResult,
+    toResult: entry.toResult,
+    source: entry.source,
+    at: entry.at.toISOString(),
+  };
+}
+
+/** An occurrence with the signed address of its photo, if it has one. */
+export function occurrenceView(
+  occurrence: Awaited<ReturnType<typeof occurrencesOf>>[number],
+  link: (photoId: string) => string,
+) {
+  return {
+    id: occurrence.id,
+    type: occurrence.type,
+    description: occurrence.description,
+    occurredAt: occurrence.occurredAt.toISOString(),
+    photoUrl: occurrence.photoId ? link(occurrence.photoId) : null,
   };
 }
 

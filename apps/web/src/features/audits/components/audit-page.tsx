@@ -32,6 +32,7 @@ import {
 } from '@tabler/icons-react';
 import {
   AUDIT_DECISION_STATE_LABELS,
+  EXAM_HISTORY_SOURCE_LABELS,
   EXAM_RESULT_LABELS,
   EXAM_STATUS_LABELS,
   auditConfirmationInputSchema,
@@ -40,7 +41,6 @@ import {
   stationStatusOf,
   type AuditDecision,
   type AuditDetail,
-  type AuditOutcome,
   type ExamResult,
   type ExamStatus,
 } from '@exame/shared';
@@ -65,18 +65,8 @@ import {
 } from '../api/audits';
 import { useAuditClaim, type ClaimState } from '../use-audit-claim';
 import { CaptureGrid, ReferencePhoto } from './audit-photos';
+import { Field } from '../../../components/field';
 
-const OUTCOME_LABELS: Record<AuditOutcome, string> = {
-  approved: 'Aprovado',
-  reproved: 'Reprovado',
-  disqualified: 'Desclassificado',
-};
-const SOURCE_LABELS: Record<string, string> = {
-  integration: 'sistema de provas',
-  import: 'importação',
-  user: 'usuário',
-  seed: 'dados de demonstração',
-};
 const format = (value: string | null) => (value ? dayjs(value).format('DD/MM/YYYY HH:mm') : '—');
 const statusLabel = (value: string | null) =>
   value ? (EXAM_STATUS_LABELS[value as ExamStatus] ?? value) : '—';
@@ -94,19 +84,6 @@ function timelineTitle(entry: AuditDetail['history'][number]): string {
       : '';
   const result = resultLabel(entry.toResult);
   return `${from}${statusLabel(entry.toStatus)}${result ? ` (${result})` : ''}`;
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={500}>
-        {children}
-      </Text>
-    </div>
-  );
 }
 
 function ClaimLine({
@@ -161,7 +138,7 @@ function DecisionSummary({ decision }: { decision: AuditDecision }) {
     <Stack gap={2}>
       <Group gap="xs">
         <Badge color={decision.outcome === 'disqualified' ? 'red' : 'teal'} variant="light">
-          {OUTCOME_LABELS[decision.outcome]}
+          {EXAM_RESULT_LABELS[decision.outcome]}
         </Badge>
         <Badge variant="outline" color="gray">
           {AUDIT_DECISION_STATE_LABELS[decision.state]}
@@ -305,8 +282,8 @@ function DecisionPanel({
     onSuccess: (result) =>
       done(
         result.state === 'effective'
-          ? `Resultado registrado: ${OUTCOME_LABELS[result.outcome]}.`
-          : `Decisão registrada (${OUTCOME_LABELS[result.outcome]}): aguarda a confirmação de outro auditor.`,
+          ? `Resultado registrado: ${EXAM_RESULT_LABELS[result.outcome]}.`
+          : `Decisão registrada (${EXAM_RESULT_LABELS[result.outcome]}): aguarda a confirmação de outro auditor.`,
       ),
     onError: failed,
   });
@@ -315,7 +292,7 @@ function DecisionPanel({
     onSuccess: (result) =>
       done(
         result.state === 'effective'
-          ? `Decisão confirmada: ${OUTCOME_LABELS[result.outcome]}.`
+          ? `Decisão confirmada: ${EXAM_RESULT_LABELS[result.outcome]}.`
           : 'Decisão não confirmada: o exame voltou à fila de auditoria.',
       ),
     onError: failed,
@@ -339,7 +316,7 @@ function DecisionPanel({
     showAlert({
       icon: 'info',
       title: 'Liberar o resultado',
-      message: `O resultado do exame será liberado como <b>${OUTCOME_LABELS[outcome]}</b> (nota ${exam.score?.toLocaleString('pt-BR') ?? '—'}).`,
+      message: `O resultado do exame será liberado como <b>${EXAM_RESULT_LABELS[outcome]}</b> (nota ${exam.score?.toLocaleString('pt-BR') ?? '—'}).`,
       actions: [
         { label: 'Cancelar' },
         { label: 'Liberar', onClick: () => decide.mutate({ action: 'release' }) },
@@ -372,7 +349,7 @@ function DecisionPanel({
     showAlert({
       icon: 'info',
       title: 'Confirmar a decisão',
-      message: `Confirmar <b>${OUTCOME_LABELS[current.outcome]}</b>, decidido por ${current.auditorName}? O resultado passa a valer.`,
+      message: `Confirmar <b>${EXAM_RESULT_LABELS[current.outcome]}</b>, decidido por ${current.auditorName}? O resultado passa a valer.`,
       actions: [
         { label: 'Cancelar' },
         { label: 'Confirmar', onClick: () => confirm.mutate({ accept: true }) },
@@ -391,7 +368,7 @@ function DecisionPanel({
           title={detail.releaseOutcome ? undefined : 'O exame não tem nota.'}
         >
           {detail.releaseOutcome
-            ? `Liberar resultado (${OUTCOME_LABELS[detail.releaseOutcome]})`
+            ? `Liberar resultado (${EXAM_RESULT_LABELS[detail.releaseOutcome]})`
             : 'Liberar resultado (sem nota)'}
         </Button>
         <Button color="red" variant="light" onClick={askDisqualify} disabled={busy}>
@@ -633,7 +610,8 @@ export function AuditPage() {
                         {data.history.map((entry, index) => (
                           <Timeline.Item key={`${entry.at}-${index}`} title={timelineTitle(entry)}>
                             <Text size="xs" c="dimmed">
-                              {format(entry.at)} · {SOURCE_LABELS[entry.source] ?? entry.source}
+                              {format(entry.at)} ·{' '}
+                              {EXAM_HISTORY_SOURCE_LABELS[entry.source] ?? entry.source}
                             </Text>
                           </Timeline.Item>
                         ))}

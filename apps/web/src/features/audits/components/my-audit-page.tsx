@@ -3,7 +3,7 @@
  * now, with until when, and the decisions they made, newest first.
  */
 import { Anchor, Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
-import { AUDIT_DECISION_STATE_LABELS, type AuditOutcome } from '@exame/shared';
+import { AUDIT_DECISION_STATE_LABELS, EXAM_RESULT_LABELS } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
@@ -11,11 +11,6 @@ import { ListPageHeader } from '../../../components/list-page';
 import { QueryContent } from '../../../components/query-content';
 import { myAuditQuery } from '../api/audits';
 
-const OUTCOME_LABELS: Record<AuditOutcome, string> = {
-  approved: 'Aprovado',
-  reproved: 'Reprovado',
-  disqualified: 'Desclassificado',
-};
 const format = (value: string) => dayjs(value).format('DD/MM/YYYY HH:mm');
 
 export function MyAuditPage() {
@@ -104,7 +99,7 @@ export function MyAuditPage() {
                               {decision.schedulingId}
                             </Text>
                           </Table.Td>
-                          <Table.Td>{OUTCOME_LABELS[decision.outcome]}</Table.Td>
+                          <Table.Td>{EXAM_RESULT_LABELS[decision.outcome]}</Table.Td>
                           <Table.Td>
                             <Badge variant="light" color="gray">
                               {AUDIT_DECISION_STATE_LABELS[decision.state]}

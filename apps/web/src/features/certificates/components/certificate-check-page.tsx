@@ -32,26 +32,14 @@ import {
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { textField } from '../../../lib/forms';
 import { certificateCheckQuery } from '../api/certificates';
+import { Field } from '../../../components/field';
 
 const format = (value: string) => dayjs(value).format('DD/MM/YYYY HH:mm');
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={500}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 function CheckResult({ check }: { check: CertificateCheck }) {
   const valid = check.status === 'valid';

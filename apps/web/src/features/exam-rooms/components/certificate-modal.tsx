@@ -26,24 +26,11 @@ import {
 } from '@exame/shared';
 import { useMutation } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
 import { toast } from '../../../components/toast';
 import { certificatePdf } from '../api/exam-rooms';
+import { Field } from '../../../components/field';
 
 const format = (value: string) => dayjs(value).format('DD/MM/YYYY HH:mm');
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={500}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 export function CertificateSheet({ certificate }: { certificate: Certificate }) {
   const { content } = certificate;

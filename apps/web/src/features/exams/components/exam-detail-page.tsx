@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCamera, IconFlag } from '@tabler/icons-react';
 import {
+  EXAM_HISTORY_SOURCE_LABELS,
   EXAM_RESULT_LABELS,
   EXAM_STATUS_LABELS,
   maskCpf,
@@ -28,13 +29,7 @@ import dayjs from 'dayjs';
 import { Link, useParams } from 'react-router';
 import { examDetailQuery } from '../api/exams';
 import { ExamStatusBadge } from './exam-status';
-
-const SOURCE_LABELS: Record<string, string> = {
-  integration: 'sistema de provas',
-  import: 'importação',
-  user: 'usuário',
-  seed: 'dados de demonstração',
-};
+import { Field } from '../../../components/field';
 
 function statusLabel(value: string | null): string {
   return value ? (EXAM_STATUS_LABELS[value as ExamStatus] ?? value) : '—';
@@ -42,19 +37,6 @@ function statusLabel(value: string | null): string {
 
 function resultLabel(value: string | null): string | null {
   return value ? (EXAM_RESULT_LABELS[value as ExamResult] ?? value) : null;
-}
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={500}>
-        {children}
-      </Text>
-    </div>
-  );
 }
 
 export function ExamDetailPage() {
@@ -167,7 +149,8 @@ export function ExamDetailPage() {
                     title={`${entry.fromStatus ? `${statusLabel(entry.fromStatus)} → ` : ''}${statusLabel(entry.toStatus)}${resultLabel(entry.toResult) ? ` (${resultLabel(entry.toResult)})` : ''}`}
                   >
                     <Text size="xs" c="dimmed">
-                      {format(entry.at)} · {SOURCE_LABELS[entry.source] ?? entry.source}
+                      {format(entry.at)} ·{' '}
+                      {EXAM_HISTORY_SOURCE_LABELS[entry.source] ?? entry.source}
                     </Text>
                   </Timeline.Item>
                 ))}
