@@ -7,11 +7,14 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
+  date,
   index,
   integer,
   numeric,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -101,6 +104,44 @@ export const exams = pgTable(
       table.federativeUnit,
       sql`lower(${table.candidateName}) text_pattern_ops`,
     ),
+  ],
+);
+
+/**
+ * The report's maintained counters: the exams of each unit, São Paulo day
+ * (the day of the report's periods) and scheduling local as sent, split by
+ * status and result, with their metadata sums. Every counter of spec 4 is
+ * derived from these rows by the report's one rule table (`counterSql`), so
+ * the rules are written once and a change of REPORT_LOCAL_PREFIXES needs no
+ * rebuild. Kept by the statement triggers of migration 0016 in the same
+ * transaction as every insert, update and delete of `exams`; `npm run
+ * counters:check` compares them with a full recount and `counters:rebuild`
+ * recomputes them. A null local and a null result are stored as ''.
+ */
+export const examDayCounts = pgTable(
+  'exam_day_counts',
+  {
+    federativeUnit: text('federative_unit').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    schedulingLocal: text('scheduling_local').notNull(),
+    status: text('status').notNull(),
+    result: text('result').notNull(),
+    exams: bigint('exams', { mode: 'number' }).notNull().default(0),
+    pendingAudit: bigint('pending_audit', { mode: 'number' }).notNull().default(0),
+    absence: bigint('absence', { mode: 'number' }).notNull().default(0),
+    interrupted: bigint('interrupted', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [
+    primaryKey({
+      name: 'exam_day_counts_pkey',
+      columns: [
+        table.federativeUnit,
+        table.day,
+        table.schedulingLocal,
+        table.status,
+        table.result,
+      ],
+    }),
   ],
 );
 

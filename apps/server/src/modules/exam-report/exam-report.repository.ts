@@ -1,9 +1,11 @@
 /**
- * SQL of the exam report. Everything is counted in the database: one
- * aggregation over the unit's exams of the period (an index range on unit +
- * scheduling date), grouped by the local id computed by the same rule as
- * `localIdOf` in packages/shared, so a response grows with the number of
- * posts, never with the number of exams.
+ * SQL of the exam report. The counters are read from the maintained
+ * per-day counter rows (`exam_day_counts`, kept by the triggers of migration
+ * 0016 in the transaction of every change of an exam): a report reads
+ * O(posts x days x statuses) rows, never the exams. The exams behind a
+ * counter still come from the exams table, by the same rule table
+ * (`counterSql`), grouped by the local id computed by the same rule as
+ * `localIdOf` in packages/shared.
  */
 import {
   CE_LOCAL_PREFIX,
@@ -17,6 +19,7 @@ import {
   type ReportCounter,
   type ReportCounters,
   type ReportScope,
+  dayInZone,
 } from '@exame/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows, type Executor } from '../../db/client';
@@ -97,6 +100,18 @@ function periodWhere(scope: ReportScope): SQL {
     and e.status <> 'cancelled'`;
 }
 
+/**
+ * The counter rows of the period: the scope's instants are São Paulo day
+ * starts (resolvePeriod), so the days are [day of start, day of endExclusive).
+ * A null local or result is stored as '' and counted as before.
+ */
+function countsWhere(scope: ReportScope): SQL {
+  return sql`c.federative_unit = ${scope.unit}
+    and c.day >= ${dayInZone(scope.start)}::date
+    and c.day < ${dayInZone(scope.endExclusive)}::date
+    and c.status <> 'cancelled'`;
+}
+
 /** Names of local ids: the first identifier (code-point order) of the unit mapping to each id. */
 function namesCte(scope: ReportScope): SQL {
   return sql`names as (
@@ -144,16 +159,17 @@ export async function countByLocal(
     db,
     sql`with ${namesCte(scope)},
     raw_groups as (
-      select e.scheduling_local, e.status, e.result, count(*) as n,
-             sum(e.pending_audit) as pending_audit, sum(e.absence) as absence,
-             sum(e.interrupted) as interrupted
-      from exams e
-      where ${periodWhere(scope)}
-      group by e.scheduling_local, e.status, e.result
+      select c.scheduling_local, c.status, c.result, sum(c.exams) as n,
+             sum(c.pending_audit) as pending_audit, sum(c.absence) as absence,
+             sum(c.interrupted) as interrupted
+      from exam_day_counts c
+      where ${countsWhere(scope)}
+      group by c.scheduling_local, c.status, c.result
     ),
     g as (
       select ${localIdSql(scope, sql`raw_groups.scheduling_local`)} as local_id, raw_groups.*
       from raw_groups
+      where raw_groups.n <> 0
     )
     select g.local_id, nm.description as name, ${sums}
     from g
