@@ -134,13 +134,7 @@ export const examDayCounts = pgTable(
   (table) => [
     primaryKey({
       name: 'exam_day_counts_pkey',
-      columns: [
-        table.federativeUnit,
-        table.day,
-        table.schedulingLocal,
-        table.status,
-        table.result,
-      ],
+      columns: [table.federativeUnit, table.day, table.schedulingLocal, table.status, table.result],
     }),
   ],
 );
