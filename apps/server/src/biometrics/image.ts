@@ -143,17 +143,18 @@ export async function validateAndNormalizeImage(
   const sourceFormat = detectImageFormat(bytes);
   if (!sourceFormat) throw unsupported();
 
+  // One sharp instance for the whole intake: the header is read for the
+  // checks below, then the same instance decodes and re-encodes, once.
   // failOn 'warning' makes libvips refuse truncated or damaged data instead
   // of returning a half-grey picture; limitInputPixels makes it refuse a
   // declared size over the cap from the header, before any pixel is decoded.
-  const open = () =>
-    sharp(bytes, { failOn: 'warning', limitInputPixels: maxPixels, pages: 1 }).timeout({
-      seconds: DECODE_TIMEOUT_SECONDS,
-    });
+  const image = sharp(bytes, { failOn: 'warning', limitInputPixels: maxPixels, pages: 1 }).timeout({
+    seconds: DECODE_TIMEOUT_SECONDS,
+  });
 
   let metadata: Metadata;
   try {
-    metadata = await open().metadata();
+    metadata = await image.metadata();
   } catch (error) {
     if (isPixelLimitError(error)) throw tooManyPixels(maxPixels);
     throw imageInvalid();
@@ -166,7 +167,7 @@ export async function validateAndNormalizeImage(
 
   let normalised: NormalisedImage;
   try {
-    const { data, info } = await open()
+    const { data, info } = await image
       .autoOrient()
       .resize({
         width: NORMALISED_MAX_SIDE,

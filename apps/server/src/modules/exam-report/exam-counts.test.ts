@@ -85,6 +85,7 @@ const operation = fc.oneof(
   }),
 );
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
+type NewExam = typeof newExam extends fc.Arbitrary<infer T> ? T : never;
 
 let database: TestDatabase;
 let serial = 0;
@@ -98,7 +99,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function examRow(input: fc.RecordValue<typeof newExam extends fc.Arbitrary<infer T> ? T : never>) {
+function examRow(input: NewExam) {
   serial += 1;
   return {
     ...input,

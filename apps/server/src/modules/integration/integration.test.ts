@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
-import { buildTestApp, type TestApp } from '../../../test/helper';
+import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
+import { observeNormalisation } from '../../biometrics/image';
+import { selectRows } from '../../db/client';
+import { ensureReferenceData } from '../../db/seed/reference-data';
 
 describe('integration API', () => {
   let t: TestApp;
@@ -372,5 +376,268 @@ describe('integration API', () => {
         sql`select count(*)::int as n from exam_photos p join exams e on e.id = p.exam_id where e.scheduling_id = ${exam.schedulingId}`,
       ),
     ).toBeLessThanOrEqual(1);
+  });
+});
+
+/**
+ * Every picture that reaches an exam (a photo, the reference photo, the
+ * photos of a batch of occurrences, the photo of an examiner's occurrence in
+ * a room) is decoded and re-encoded exactly once, and before the transaction
+ * opens: CPU work holds no lock, and a picture that is not an image writes
+ * nothing and locks nothing. The passes are counted with the image module's
+ * hook; the transaction is seen by a spy on the app's `db.transaction`, the
+ * statements by the database's query observer.
+ */
+describe('pictures: one normalisation each, before the transaction', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof seedSignedIn>>;
+  let key: string;
+  let roomId: string;
+  let recording = false;
+  /** The request's statements, with a `normalisation` line where a picture was re-encoded. */
+  const trace: string[] = [];
+
+  beforeAll(async () => {
+    const database = await createTestDatabase({
+      onQuery: (query) => {
+        if (recording) trace.push(query);
+      },
+    });
+    await ensureReferenceData(database.db);
+    t = await buildTestApp({ database });
+    admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP' });
+    key = (await createApiKeyFor(t.app, admin.auth)).key;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/SchedulingLocal',
+      headers: admin.auth,
+      payload: { identifier: 'SP.POSTO01', description: 'Posto SP.POSTO01' },
+    });
+    const room = await t.app.inject({
+      method: 'POST',
+      url: '/api/ExamRoom',
+      headers: admin.auth,
+      payload: { schedulingLocal: 'SP.POSTO01', code: 'S1', name: 'Sala 1' },
+    });
+    expect(room.statusCode, room.body).toBe(201);
+    roomId = room.json().id;
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    await t.database.drop();
+  });
+
+  /** A started exam of SP in room S1; its id. */
+  const newExam = async () => {
+    const exam = examPayload({
+      status: 'started',
+      metadata: { schedulingLocal: 'SP.POSTO01-S1' },
+    });
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': key },
+      payload: { exams: [exam] },
+    });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const [row] = await selectRows<{ id: string }>(
+      t.database.db,
+      sql`select id from exams where scheduling_id = ${exam.schedulingId}`,
+    );
+    return { schedulingId: exam.schedulingId, id: row!.id };
+  };
+
+  /** Sends one request and reports its passes over pictures, its transactions and its statements. */
+  const traced = async (request: InjectOptions) => {
+    const normalised = vi.fn(() => {
+      trace.push('normalisation');
+    });
+    const transaction = vi.spyOn(t.database.db, 'transaction');
+    const stop = observeNormalisation(normalised);
+    trace.length = 0;
+    recording = true;
+    try {
+      const response = await t.app.inject(request);
+      return {
+        response,
+        passes: normalised.mock.calls.length,
+        transactions: transaction.mock.calls.length,
+        /** Every pass came before the first transaction was asked for. */
+        passesFirst:
+          Math.max(0, ...normalised.mock.invocationCallOrder) <
+          Math.min(Number.POSITIVE_INFINITY, ...transaction.mock.invocationCallOrder),
+        statements: [...trace],
+      };
+    } finally {
+      recording = false;
+      stop();
+      transaction.mockRestore();
+    }
+  };
+
+  const photosOf = async (examId: string) =>
+    (
+      await selectRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from exam_photos where exam_id = ${examId}`,
+      )
+    )[0]!.n;
+  const occurrencesOf = async (examId: string) =>
+    (
+      await selectRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from occurrences where exam_id = ${examId}`,
+      )
+    )[0]!.n;
+
+  /**
+   * Nothing of the exam's pictures or occurrences was read under a lock or
+   * written; the caller's bookkeeping (a session's or a key's last use) aside.
+   */
+  const untouched = (statements: string[]) =>
+    statements
+      .filter((statement) => !/^update "(sessions|integration_api_keys)"/i.test(statement))
+      .filter((statement) =>
+        /\b(insert|update|delete)\b|for (update|share)|exam_photos|occurrences|realtime/i.test(
+          statement,
+        ),
+      );
+
+  const truncatedJpeg = async () => {
+    const jpeg = await sampleJpeg(320, 11);
+    return jpeg.subarray(0, Math.floor(jpeg.length / 2)).toString('base64');
+  };
+
+  it('POST api/Integration/exams/:schedulingId/photos: one pass, before the transaction', async () => {
+    const exam = await newExam();
+    const run = await traced({
+      method: 'POST',
+      url: `/api/Integration/exams/${exam.schedulingId}/photos`,
+      headers: { 'x-api-key': key },
+      payload: {
+        image: (await sampleJpeg(640, 1)).toString('base64'),
+        capturedAt: '2026-11-20T10:05:00-03:00',
+      },
+    });
+    expect(run.response.statusCode, run.response.body).toBe(200);
+    expect(run.response.json()).toMatchObject({ created: true });
+    expect(run.passes).toBe(1);
+    expect(run.transactions).toBe(1);
+    expect(run.passesFirst).toBe(true);
+    expect(run.statements.indexOf('normalisation')).toBeLessThan(
+      run.statements.findIndex((statement) => /exam_photos/.test(statement)),
+    );
+    expect(await photosOf(exam.id)).toBe(1);
+
+    const refused = await traced({
+      method: 'POST',
+      url: `/api/Integration/exams/${exam.schedulingId}/photos`,
+      headers: { 'x-api-key': key },
+      payload: { image: await truncatedJpeg(), capturedAt: '2026-11-20T10:06:00-03:00' },
+    });
+    expect(refused.response.statusCode).toBe(400);
+    expect(refused.response.json().code).toBe('IMAGE_INVALID');
+    expect(refused.passes).toBe(0);
+    expect(refused.transactions).toBe(0);
+    expect(untouched(refused.statements)).toEqual([]);
+    expect(await photosOf(exam.id)).toBe(1);
+  });
+
+  it('PUT api/Integration/exams/:schedulingId/reference-photo: one pass, before the transaction', async () => {
+    const exam = await newExam();
+    const put = (image: string) =>
+      traced({
+        method: 'PUT',
+        url: `/api/Integration/exams/${exam.schedulingId}/reference-photo`,
+        headers: { 'x-api-key': key },
+        payload: { image },
+      });
+    const first = await put((await sampleJpeg(480, 2)).toString('base64'));
+    expect(first.response.statusCode, first.response.body).toBe(200);
+    expect(first.response.json()).toMatchObject({ created: true });
+    // A new one replaces the previous, with one pass as well.
+    const second = await put((await sampleJpeg(480, 3)).toString('base64'));
+    expect(second.response.json()).toMatchObject({ created: true });
+    for (const run of [first, second]) {
+      expect(run.passes).toBe(1);
+      expect(run.transactions).toBe(1);
+      expect(run.passesFirst).toBe(true);
+    }
+    expect(await photosOf(exam.id)).toBe(1);
+
+    const refused = await put(await truncatedJpeg());
+    expect(refused.response.statusCode).toBe(400);
+    expect(refused.passes).toBe(0);
+    expect(refused.transactions).toBe(0);
+    expect(untouched(refused.statements)).toEqual([]);
+    expect(await photosOf(exam.id)).toBe(1);
+  });
+
+  it('POST .../occurrences: one pass per photo of the batch, all before the transaction; a bad photo writes nothing', async () => {
+    const exam = await newExam();
+    const occurrence = (externalId: string, photo?: string) => ({
+      externalId,
+      type: 'terceiro',
+      description: 'Outra pessoa apareceu na imagem.',
+      occurredAt: '2026-11-20T10:12:00-03:00',
+      ...(photo ? { photo } : {}),
+    });
+    const send = (occurrences: unknown[]) =>
+      traced({
+        method: 'POST',
+        url: `/api/Integration/exams/${exam.schedulingId}/occurrences`,
+        headers: { 'x-api-key': key },
+        payload: { occurrences },
+      });
+    const run = await send([
+      occurrence('oc-1', `data:image/jpeg;base64,${(await sampleJpeg(400, 4)).toString('base64')}`),
+      occurrence('oc-2'),
+      occurrence('oc-3', (await sampleJpeg(400, 5)).toString('base64')),
+    ]);
+    expect(run.response.statusCode, run.response.body).toBe(200);
+    expect(run.response.json()).toEqual({ created: 3, unchanged: 0 });
+    expect(run.passes).toBe(2);
+    expect(run.transactions).toBe(1);
+    expect(run.passesFirst).toBe(true);
+    expect(await photosOf(exam.id)).toBe(2);
+    expect(await occurrencesOf(exam.id)).toBe(3);
+
+    // A good photo and a bad one: the good one is re-encoded, then the batch is refused untouched.
+    const refused = await send([
+      occurrence('oc-4', (await sampleJpeg(400, 6)).toString('base64')),
+      occurrence('oc-5', await truncatedJpeg()),
+    ]);
+    expect(refused.response.statusCode).toBe(400);
+    expect(refused.response.json().code).toBe('IMAGE_INVALID');
+    expect(refused.passes).toBe(1);
+    expect(refused.transactions).toBe(0);
+    expect(untouched(refused.statements)).toEqual([]);
+    expect(await photosOf(exam.id)).toBe(2);
+    expect(await occurrencesOf(exam.id)).toBe(3);
+  });
+
+  it('an examiner’s occurrence with a photo in a room: one pass, before the transaction', async () => {
+    const exam = await newExam();
+    const record = (photo: string) =>
+      traced({
+        method: 'POST',
+        url: `/api/ExamRoom/${roomId}/exams/${exam.id}/occurrences`,
+        headers: admin.auth,
+        payload: { type: 'terceiro', description: 'Outra pessoa atrás do candidato.', photo },
+      });
+    const run = await record((await sampleJpeg(640, 8)).toString('base64'));
+    expect(run.response.statusCode, run.response.body).toBe(201);
+    expect(run.response.json()).toMatchObject({ occurrences: 1, photos: 1 });
+    expect(run.passes).toBe(1);
+    expect(run.transactions).toBe(1);
+    expect(run.passesFirst).toBe(true);
+
+    const refused = await record(await truncatedJpeg());
+    expect(refused.response.statusCode).toBe(400);
+    expect(refused.passes).toBe(0);
+    expect(refused.transactions).toBe(0);
+    expect(untouched(refused.statements)).toEqual([]);
+    expect(await photosOf(exam.id)).toBe(1);
+    expect(await occurrencesOf(exam.id)).toBe(1);
   });
 });
