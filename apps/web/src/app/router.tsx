@@ -1,41 +1,153 @@
 /** The route table (spec 2). Each route's `handle` carries its title and guard flag. */
 import { EXAMINER_ROLES } from '@exame/shared';
+import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { currentTenant } from '../lib/tenant';
 import { LoginPage } from '../features/auth/components/login-page';
-import { DemoBiometryPage } from '../features/biometrics/components/demo-biometry-page';
-import { DemoContactPage } from '../features/demo/components/demo-contact-page';
-import { DemoFinishedPage } from '../features/demo/components/demo-finished-page';
-import { PasswordPage } from '../features/auth/components/password-page';
-import { CreateUserPage } from '../features/users/components/create-user-page';
-import { ExamReportPage } from '../features/exam-report/components/exam-report-page';
-import { CheckInsPage } from '../features/check-ins/components/check-ins-page';
-import { ViewerCheckinPage } from '../features/check-ins/components/viewer-checkin-page';
-import { ChangeExaminerPage } from '../features/check-ins/components/change-examiner-page';
-import { ExamRoomPage } from '../features/exam-rooms/components/exam-room-page';
-import { FinishedExamsPage } from '../features/exam-rooms/components/finished-exams-page';
-import { RoomManagementPage } from '../features/exam-rooms/components/room-management-page';
-import { ListUsersPage } from '../features/users/components/list-users-page';
-import { ExamDetailPage } from '../features/exams/components/exam-detail-page';
-import { ExamListPage } from '../features/exams/components/exam-list-page';
-import { IntegrationKeysPage } from '../features/integration/components/integration-keys-page';
-import { SchedulingLocalsPage } from '../features/scheduling-locals/components/scheduling-locals-page';
-import { DisqualificationReasonsPage } from '../features/disqualification-reasons/components/reasons-page';
-import { AuditPage } from '../features/audits/components/audit-page';
-import { CertificateCheckPage } from '../features/certificates/components/certificate-check-page';
-import { AuditQueuePage } from '../features/audits/components/audit-queue-page';
-import { MyAuditPage } from '../features/audits/components/my-audit-page';
-import { MyPhotoAuditPage } from '../features/audits/components/my-photo-audit-page';
-import { PhotoAuditPage } from '../features/audits/components/photo-audit-page';
 import { AdminGuardLayout } from './layouts/admin-guard-layout';
 import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
 import { RootLayout } from './layouts/root-layout';
 import type { RouteHandle } from './route-handle';
-import { DemoRegisterPage } from './routes/demo-register';
-import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorPage } from './routes/route-error';
+
+/*
+ * Route-level code splitting (the first load): the sign-in page, the layouts
+ * and the error pages are in the entry script; every other screen is a chunk
+ * of its own, fetched the first time it renders (React.lazy). The layouts hold
+ * the Suspense boundaries that show the page loader meanwhile; a chunk that
+ * fails to load reaches RouteErrorPage like any other rendering error. The
+ * common-password list is one more chunk, loaded only by the password pages
+ * (features/auth/api/password.ts). bench/first-load.bench.ts measures the
+ * sign-in page's scripts against this table with its imports made static.
+ */
+const PasswordPage = lazy(() =>
+  import('../features/auth/components/password-page').then((module) => ({
+    default: module.PasswordPage,
+  })),
+);
+const DemoBiometryPage = lazy(() =>
+  import('../features/biometrics/components/demo-biometry-page').then((module) => ({
+    default: module.DemoBiometryPage,
+  })),
+);
+const DemoContactPage = lazy(() =>
+  import('../features/demo/components/demo-contact-page').then((module) => ({
+    default: module.DemoContactPage,
+  })),
+);
+const DemoFinishedPage = lazy(() =>
+  import('../features/demo/components/demo-finished-page').then((module) => ({
+    default: module.DemoFinishedPage,
+  })),
+);
+const CreateUserPage = lazy(() =>
+  import('../features/users/components/create-user-page').then((module) => ({
+    default: module.CreateUserPage,
+  })),
+);
+const ListUsersPage = lazy(() =>
+  import('../features/users/components/list-users-page').then((module) => ({
+    default: module.ListUsersPage,
+  })),
+);
+const ExamReportPage = lazy(() =>
+  import('../features/exam-report/components/exam-report-page').then((module) => ({
+    default: module.ExamReportPage,
+  })),
+);
+const CheckInsPage = lazy(() =>
+  import('../features/check-ins/components/check-ins-page').then((module) => ({
+    default: module.CheckInsPage,
+  })),
+);
+const ViewerCheckinPage = lazy(() =>
+  import('../features/check-ins/components/viewer-checkin-page').then((module) => ({
+    default: module.ViewerCheckinPage,
+  })),
+);
+const ChangeExaminerPage = lazy(() =>
+  import('../features/check-ins/components/change-examiner-page').then((module) => ({
+    default: module.ChangeExaminerPage,
+  })),
+);
+const ExamRoomPage = lazy(() =>
+  import('../features/exam-rooms/components/exam-room-page').then((module) => ({
+    default: module.ExamRoomPage,
+  })),
+);
+const FinishedExamsPage = lazy(() =>
+  import('../features/exam-rooms/components/finished-exams-page').then((module) => ({
+    default: module.FinishedExamsPage,
+  })),
+);
+const RoomManagementPage = lazy(() =>
+  import('../features/exam-rooms/components/room-management-page').then((module) => ({
+    default: module.RoomManagementPage,
+  })),
+);
+const ExamDetailPage = lazy(() =>
+  import('../features/exams/components/exam-detail-page').then((module) => ({
+    default: module.ExamDetailPage,
+  })),
+);
+const ExamListPage = lazy(() =>
+  import('../features/exams/components/exam-list-page').then((module) => ({
+    default: module.ExamListPage,
+  })),
+);
+const IntegrationKeysPage = lazy(() =>
+  import('../features/integration/components/integration-keys-page').then((module) => ({
+    default: module.IntegrationKeysPage,
+  })),
+);
+const SchedulingLocalsPage = lazy(() =>
+  import('../features/scheduling-locals/components/scheduling-locals-page').then((module) => ({
+    default: module.SchedulingLocalsPage,
+  })),
+);
+const DisqualificationReasonsPage = lazy(() =>
+  import('../features/disqualification-reasons/components/reasons-page').then((module) => ({
+    default: module.DisqualificationReasonsPage,
+  })),
+);
+const AuditPage = lazy(() =>
+  import('../features/audits/components/audit-page').then((module) => ({
+    default: module.AuditPage,
+  })),
+);
+const CertificateCheckPage = lazy(() =>
+  import('../features/certificates/components/certificate-check-page').then((module) => ({
+    default: module.CertificateCheckPage,
+  })),
+);
+const AuditQueuePage = lazy(() =>
+  import('../features/audits/components/audit-queue-page').then((module) => ({
+    default: module.AuditQueuePage,
+  })),
+);
+const MyAuditPage = lazy(() =>
+  import('../features/audits/components/my-audit-page').then((module) => ({
+    default: module.MyAuditPage,
+  })),
+);
+const MyPhotoAuditPage = lazy(() =>
+  import('../features/audits/components/my-photo-audit-page').then((module) => ({
+    default: module.MyPhotoAuditPage,
+  })),
+);
+const PhotoAuditPage = lazy(() =>
+  import('../features/audits/components/photo-audit-page').then((module) => ({
+    default: module.PhotoAuditPage,
+  })),
+);
+const DemoRegisterPage = lazy(() =>
+  import('./routes/demo-register').then((module) => ({ default: module.DemoRegisterPage })),
+);
+const HomePage = lazy(() =>
+  import('./routes/home').then((module) => ({ default: module.HomePage })),
+);
 
 const handle = (value: RouteHandle) => value;
 

@@ -17,7 +17,9 @@ import { IconLogout } from '@tabler/icons-react';
 import { ROLE_LABELS } from '@exame/shared';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { logout, sessionQuery } from '../../features/auth/api/auth';
+import { PageLoader } from '../../components/page-loader';
 import { useAppState } from '../../lib/app-store';
 import { logoUrl } from '../../lib/themes';
 import { menuFor } from '../navigation';
@@ -102,9 +104,12 @@ export function AppShellLayout() {
           </ScrollArea>
         </AppShell.Navbar>
         <AppShell.Main>
-          <div key={location.pathname} className="page-fade">
-            <Outlet />
-          </div>
+          {/* Inside the shell: the header and the menu stay while a screen's code arrives. */}
+          <Suspense fallback={<PageLoader />}>
+            <div key={location.pathname} className="page-fade">
+              <Outlet />
+            </div>
+          </Suspense>
         </AppShell.Main>
       </AppShell>
     </RequireUser>

@@ -1,13 +1,15 @@
 /**
  * The outermost layout: sets the page title from the route (and the document
  * title: the route's title or tab name and the product name), applies the fade
- * between pages, keeps the favicon in step with the theme and hosts the Libras
- * widget (hidden on admin-guarded routes).
+ * between pages, shows the page loader while a screen's code arrives, keeps
+ * the favicon in step with the theme and hosts the Libras widget (hidden on
+ * admin-guarded routes).
  */
 import { PRODUCT_NAME } from '@exame/shared';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { LibrasWidget } from '../../components/libras-widget';
+import { PageLoader } from '../../components/page-loader';
 import { appStore, useAppState } from '../../lib/app-store';
 import { readWebConfig } from '../../lib/config';
 import { applyFavicon } from '../../lib/themes';
@@ -33,10 +35,17 @@ export function RootLayout() {
 
   return (
     <>
-      {/* Keyed by the top-level route: moving inside the shell does not remount the shell. */}
-      <div key={matches[1]?.id ?? location.pathname} className="page-fade">
-        <Outlet />
-      </div>
+      {/*
+       * The screens outside the shell arrive as chunks of their own: the loader
+       * shows on a first load; a navigation (a transition) keeps the page being
+       * left on screen until the next one is ready.
+       */}
+      <Suspense fallback={<PageLoader />}>
+        {/* Keyed by the top-level route: moving inside the shell does not remount the shell. */}
+        <div key={matches[1]?.id ?? location.pathname} className="page-fade">
+          <Outlet />
+        </div>
+      </Suspense>
       <LibrasWidget scriptUrl={webConfig.librasWidgetUrl} hidden={isAdminGuarded(matches)} />
     </>
   );

@@ -50,7 +50,10 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
   });
   const done = save.data?.message ?? null;
 
+  // The list (about 1 MB) is fetched only when there is a form to type a password in.
+  const hasForm = token !== null;
   useEffect(() => {
+    if (!hasForm) return;
     let active = true;
     loadCommonPasswordCheck()
       .then((check) => active && setIsCommon(() => check))
@@ -60,7 +63,7 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
     return () => {
       active = false;
     };
-  }, []);
+  }, [hasForm]);
 
   const validation = useMemo(
     () =>
