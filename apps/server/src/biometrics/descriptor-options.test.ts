@@ -7,6 +7,7 @@ import { BOX_CROPS, FACE_API_VERSION, type FaceCoreOptions } from './engine-core
 import {
   DEFAULT_FACE_CORE_OPTIONS,
   descriptorVersionOf,
+  faceApiDescriptorVersionOf,
   LEGACY_DESCRIPTOR_VERSION,
   resolveFaceOptions,
 } from './face-engine';
@@ -25,7 +26,14 @@ describe('descriptor options', () => {
 
   it('names every setting that changes a descriptor in the template version', () => {
     const current = descriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS);
-    expect(current).toBe(`face-api-${FACE_API_VERSION};align=box;crops=3;mirror=0;bright=100`);
+    expect(current).toBe(
+      `face-api-${FACE_API_VERSION};align=box;crops=3;mirror=0;bright=100;` +
+        'mobilefacenet-hm3.0.4-repaired;align5=arcface112',
+    );
+    // Engine v1 (face-api alone) templates carry the face-api part only, so they upgrade.
+    expect(faceApiDescriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS)).toBe(
+      `face-api-${FACE_API_VERSION};align=box;crops=3;mirror=0;bright=100`,
+    );
     expect(FACE_API_VERSION).toMatch(/^\d+\.\d+\.\d+/);
     expect(LEGACY_DESCRIPTOR_VERSION).toBe('face-api-1.7.15;align=box;crops=1;mirror=0;bright=100');
     const variants = [

@@ -38,8 +38,10 @@ export type FaceQuality = {
 };
 
 export type CoreFace = {
-  /** 128-d descriptor; compare with Euclidean distance. */
+  /** 128-d face-api descriptor; compare with Euclidean distance. */
   descriptor: number[];
+  /** 192-d MobileFaceNet embedding, L2-normalised; compare by cosine. */
+  mobileDescriptor: number[];
   /** 68 points as [x0, y0, x1, y1, ...] in image pixels. */
   landmarks: number[];
   box: FaceBox;
@@ -108,6 +110,8 @@ export function cutBoxCrops(
 ): unknown[] | null;
 /** Mean descriptor of face chips (tensors), brightened as the options say; disposes them. */
 export function describeChips(chips: unknown[], face: DescribeContext): Promise<number[]>;
+/** The 192-d MobileFaceNet embedding of the 5-point aligned face (L2-normalised). */
+export function describeMobile(face: DescribeContext): Promise<number[]>;
 /** Integer box clipped to the image; null when nothing of it lies inside. */
 export function clipBox(box: FaceBox, width: number, height: number): FaceBox | null;
 /** Adds `weight` times the bilinear RGB sample at (px, py), clamped to the image, to acc[0..2]. */

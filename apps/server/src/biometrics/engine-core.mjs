@@ -14,7 +14,8 @@
  * Error objects do not survive the trip back from a worker intact.
  */
 import { createRequire } from 'node:module';
-import { faceapi, loadFaceModels, tf } from './face-runtime.mjs';
+import { faceapi, loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
+import { alignedCrop, embedCrops } from './mobilefacenet.mjs';
 
 export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
 
@@ -290,6 +291,22 @@ const describeShipped = async (face) => {
 };
 
 /**
+ * The 192-d MobileFaceNet embedding of a face (L2-normalised): the frame
+ * aligned on five landmarks to ArcFace's 112x112 layout, exposure-corrected
+ * like the 128-d descriptor (faces darker than options.brightenFacesTo are
+ * brightened to it).
+ * @param {DescribeContext} face
+ * @returns {Promise<number[]>}
+ */
+export async function describeMobile(face) {
+  const target = face.options.brightenFacesTo;
+  const gain = target > 0 && face.luminance < target ? target / Math.max(face.luminance, 1) : 1;
+  const crop = alignedCrop(face.rgb, face.width, face.height, face.points, gain);
+  const [embedding] = await embedCrops(tf, mobileFaceNet(), [crop]);
+  return /** @type {number[]} */ (embedding);
+}
+
+/**
  * The grey thumbnail of the whole frame (FRAME_THUMBNAIL_SIDE square,
  * stretched) from its decoded pixels.
  * @param {Uint8Array} rgb
@@ -339,7 +356,8 @@ async function decode(bytes, maxInputPixels) {
  * Runs the whole pipeline on one image: decode, detect (retrying other
  * detector scales only when nothing was found), insist on exactly one face,
  * landmarks, quality gates on the face region, then the 128-d descriptor
- * (the shipped box crops unless a study passes its own `describe`) and the
+ * (the shipped box crops unless a study passes its own `describe`), the
+ * 192-d MobileFaceNet embedding of the 5-point aligned face and the
  * frame's thumbnail for the burst check.
  * @param {Uint8Array} bytes
  * @param {FaceCoreOptions} options
@@ -444,23 +462,18 @@ export async function analyzeFace(bytes, options, describe = describeShipped) {
     if (luminance < options.minLuminance) return { ok: false, code: 'FACE_TOO_DARK', quality };
     if (sharpness < options.minSharpness) return { ok: false, code: 'FACE_BLURRED', quality };
 
-    const descriptor = await describe({
-      input,
-      width,
-      height,
-      landmarks,
-      points,
-      rgb,
-      luminance,
-      options,
-    });
+    /** @type {DescribeContext} */
+    const context = { input, width, height, landmarks, points, rgb, luminance, options };
+    const descriptor = await describe(context);
     if (!descriptor) return { ok: false, code: 'FACE_NOT_FOUND' };
+    const mobileDescriptor = await describeMobile(context);
     const thumbnail = await frameThumbnail(rgb, width, height);
 
     return {
       ok: true,
       face: {
         descriptor,
+        mobileDescriptor,
         landmarks: points.flatMap((p) => [p.x, p.y]),
         box: main.box,
         detectionScore: main.score,

@@ -12,6 +12,16 @@ import { faceFixturesDir, hasFaceFixtures, listFixtures } from '../../test/faces
 import { liveTensorCount } from '../../test/faces/tensors';
 import { FRAME_THUMBNAIL_SIDE } from './engine-core.mjs';
 import {
+  compareWithEnrolment,
+  cosineDistance,
+  descriptorDistance,
+  DESCRIPTOR_LENGTH,
+  fusedDistance,
+  FUSION,
+  templateOf,
+  type Descriptor,
+} from './descriptor';
+import {
   DEFAULT_FACE_CORE_OPTIONS,
   DEFAULT_FACE_MATCH_THRESHOLD,
   FaceEngine,
@@ -67,9 +77,14 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
   it('enrols p01 and verifies another capture of p01 as a match', async () => {
     const template = await enrol('p01-1.jpg');
     expect(template.descriptor).toHaveLength(128);
+    expect(template.mobileDescriptor).toHaveLength(192);
     expect(template.landmarks).toHaveLength(136);
+    const stored = templateOf(template);
+    expect(stored).toHaveLength(DESCRIPTOR_LENGTH);
+    expect(DESCRIPTOR_LENGTH).toBe(320);
     const probe = await engine.analyze(await devPhoto('p01-2.jpg'));
-    const result = engine.compare(template.descriptor, probe);
+    const result = engine.compare(stored, probe);
+    expect(engine.compare(template, probe).distance).toBeCloseTo(result.distance, 12);
     expect(result.match).toBe(true);
     expect(result.distance).toBeLessThan(result.threshold);
     expect(result.similarity).toBeCloseTo(1 - result.distance, 10);
@@ -86,6 +101,51 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
     const result = engine.compare(await enrol('p01-1.jpg'), await enrol('p03-1.jpg'));
     expect(result.match).toBe(false);
     expect(result.distance).toBeGreaterThanOrEqual(result.threshold);
+  });
+
+  it('rejects the dev impostor pairs each model alone came closest on', async () => {
+    // p05-1 was accepted for p01-1 by engine v1 (face-api alone, 0.55 < 0.57);
+    // p03-1 is MobileFaceNet's closest impostor of p02-1 (cosine 0.454).
+    for (const [a, b] of [
+      ['p01-1.jpg', 'p05-1.jpg'],
+      ['p02-1.jpg', 'p03-1.jpg'],
+    ] as const) {
+      const fa = await enrol(a);
+      const fb = await enrol(b);
+      const result = engine.compare(fa, fb);
+      expect(result.match, `${a} x ${b}`).toBe(false);
+      expect(result.distance).toBeGreaterThan(0.7);
+      expect(result.distance).toBeCloseTo(
+        fusedDistance(
+          descriptorDistance(fa.descriptor, fb.descriptor),
+          cosineDistance(fa.mobileDescriptor, fb.mobileDescriptor),
+          FUSION,
+        ),
+        12,
+      );
+    }
+    expect(
+      descriptorDistance(
+        (await enrol('p01-1.jpg')).descriptor,
+        (await enrol('p05-1.jpg')).descriptor,
+      ),
+    ).toBeLessThan(0.57);
+  });
+
+  it('decides a multi-capture enrolment on the mean over its captures', async () => {
+    const enrolled = [];
+    for (const file of ['p01-1.jpg', 'p01-2.jpg', 'p01-3.jpg']) {
+      enrolled.push(templateOf(await enrol(file)));
+    }
+    const compare = (a: Descriptor | FaceAnalysis, b: Descriptor) => engine.compare(a, b);
+    const genuine = compareWithEnrolment(compare, await enrol('p01-4.jpg'), enrolled);
+    expect(genuine.captures).toHaveLength(3);
+    expect(genuine.distance).toBeCloseTo(genuine.captures.reduce((a, b) => a + b, 0) / 3, 12);
+    expect(genuine.match).toBe(true);
+    for (const impostor of ['p05-1.jpg', 'p02-1.jpg', 'p04-1.jpg']) {
+      const result = compareWithEnrolment(compare, await enrol(impostor), enrolled);
+      expect(result.match, impostor).toBe(false);
+    }
   });
 
   it('lets every dev capture of p01 and p02 through the quality gates', async () => {
@@ -156,10 +216,14 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
 
   it('refuses a malformed template instead of calling it a non-match', async () => {
     const face = await enrol('p01-1.jpg');
-    expect(() => engine.compare(face.descriptor.slice(0, 127), face)).toThrow(
+    expect(() => engine.compare(templateOf(face).slice(0, 319), face)).toThrow(
       expect.objectContaining({ code: 'FACE_TEMPLATE_INVALID' }),
     );
-    const poisoned = [...face.descriptor];
+    // A v1 entry (face-api's 128 numbers alone) is not comparable: it is upgraded first.
+    expect(() => engine.compare(face.descriptor, face)).toThrow(
+      expect.objectContaining({ code: 'FACE_TEMPLATE_INVALID' }),
+    );
+    const poisoned = templateOf(face);
     poisoned[5] = Number.NaN;
     expect(() => engine.compare(poisoned, face)).toThrow(
       expect.objectContaining({ code: 'FACE_TEMPLATE_INVALID' }),

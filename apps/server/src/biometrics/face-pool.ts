@@ -1,7 +1,8 @@
 /**
  * The face engine on a pool of worker threads, so that the ~150 ms of
  * CPU-bound inference per capture never runs on the event loop. Each worker
- * loads and warms its own copy of the models (7 MB of weights) before ready()
+ * loads and warms its own copy of the models (~12 MB of weights: face-api's
+ * three networks and MobileFaceNet) before ready()
  * resolves; tasks carry the image bytes in and plain data out.
  */
 import os from 'node:os';

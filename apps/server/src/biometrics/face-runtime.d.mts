@@ -8,3 +8,5 @@ export const faceapi: unknown;
 export const tf: { memory(): { numTensors: number } };
 /** Loads and warms the networks once per thread; later calls return the same promise. */
 export function loadFaceModels(warmInputSizes?: number[]): Promise<void>;
+/** The loaded, repaired MobileFaceNet graph model; throws before loadFaceModels resolved. */
+export function mobileFaceNet(): unknown;

@@ -3,12 +3,14 @@
  * The face library and its three networks, loaded once per thread:
  * face-api's node-wasm build on TensorFlow.js's wasm backend, with the
  * weights shipped in the package's own model/ folder (no network, no
- * download). engine-core.mjs runs the pipeline on it. Plain JavaScript for
+ * download), plus MobileFaceNet from apps/server/models/mobilefacenet
+ * (vendored, repaired at load: mobilefacenet.mjs). engine-core.mjs runs the pipeline on it. Plain JavaScript for
  * the reason given there: workers load it without a TypeScript loader.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { loadMobileFaceNet, MOBILEFACENET_SIZE } from './mobilefacenet.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -51,6 +53,16 @@ const WARM_BATCH = 3;
 /** @type {Promise<void> | null} */
 let modelsLoading = null;
 
+/** The repaired MobileFaceNet graph model, once loadFaceModels has resolved. */
+/** @type {any} */
+let mobileFaceNetModel = null;
+
+/** The loaded MobileFaceNet (mobilefacenet.mjs); throws before loadFaceModels resolved. */
+export function mobileFaceNet() {
+  if (!mobileFaceNetModel) throw new Error('MobileFaceNet ainda não foi carregado.');
+  return mobileFaceNetModel;
+}
+
 /**
  * Loads one network from the weights shipped in the package. Loading by
  * file:// URL fails under the wasm build, so manifest and shards are read
@@ -84,6 +96,7 @@ function loadNet(net, manifestName) {
 async function warmUp(detectorInputSizes) {
   const frame = tf.zeros([400, 640, 3], 'int32');
   const crop = tf.zeros([240, 240, 3], 'int32');
+  const aligned = tf.zeros([1, MOBILEFACENET_SIZE, MOBILEFACENET_SIZE, 3], 'float32');
   try {
     for (let round = 0; round < 2; round++) {
       for (const inputSize of detectorInputSizes) {
@@ -97,15 +110,18 @@ async function warmUp(detectorInputSizes) {
       await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(
         Array.from({ length: WARM_BATCH }, () => crop),
       );
+      tf.dispose(mobileFaceNet().execute(aligned, 'embeddings'));
     }
   } finally {
     frame.dispose();
     crop.dispose();
+    aligned.dispose();
   }
 }
 
 /**
- * Initialises the wasm backend and the three networks once per thread; tfjs
+ * Initialises the wasm backend, face-api's three networks and MobileFaceNet
+ * (repaired at load, mobilefacenet.mjs) once per thread; tfjs
  * keeps one global backend per thread, so this is a per-thread singleton.
  * @param {number[]} [warmInputSizes] detector sizes to warm (those the engine will use)
  * @returns {Promise<void>}
@@ -120,6 +136,7 @@ export function loadFaceModels(warmInputSizes = [416]) {
     loadNet(faceapi.nets.tinyFaceDetector, 'tiny_face_detector_model');
     loadNet(faceapi.nets.faceLandmark68Net, 'face_landmark_68_model');
     loadNet(faceapi.nets.faceRecognitionNet, 'face_recognition_model');
+    mobileFaceNetModel = await loadMobileFaceNet(tf);
     await warmUp(warmInputSizes);
   })();
   modelsLoading.catch(() => {

@@ -11,7 +11,7 @@
  */
 import { FACE_BURST_MAX_PICTURES, FACE_BURST_MIN_PICTURES } from '@exame/shared';
 import type { CoreFace } from './engine-core.mjs';
-import { descriptorDistance } from './descriptor';
+import { faceDistance } from './descriptor';
 import { faceError } from './face-errors';
 
 export type BurstOptions = {
@@ -47,7 +47,7 @@ export type BurstResult = {
   checks: { sameFace: boolean; naturalMotion: boolean; notIdentical: boolean };
   details: {
     frames: number;
-    /** Largest descriptor distance over all pairs of frames. */
+    /** Largest fused distance (faceDistance) over all pairs of frames. */
     maxDistance: number;
     threshold: number;
     /** Per consecutive pair: mean landmark displacement in eye distances. */
@@ -65,7 +65,7 @@ export type BurstResult = {
  */
 export type BurstFace = Pick<
   CoreFace,
-  'descriptor' | 'landmarks' | 'imageWidth' | 'imageHeight' | 'thumbnail'
+  'descriptor' | 'mobileDescriptor' | 'landmarks' | 'imageWidth' | 'imageHeight' | 'thumbnail'
 >;
 
 function centre(landmarks: number[], from: number, to: number): { x: number; y: number } {
@@ -127,8 +127,7 @@ export function evaluateBurst(
     for (let j = i + 1; j < faces.length; j++) {
       const a = faces[i];
       const b = faces[j];
-      if (a && b)
-        maxDistance = Math.max(maxDistance, descriptorDistance(a.descriptor, b.descriptor));
+      if (a && b) maxDistance = Math.max(maxDistance, faceDistance(a, b));
     }
   }
 

@@ -1,5 +1,8 @@
 /**
- * Calibrates the match threshold on fixtures/faces/dev ONLY:
+ * Calibrates engine v1's threshold (face-api's 128-d descriptor alone,
+ * FACE_API_ONLY_THRESHOLD) on fixtures/faces/dev ONLY. Engine v2 decides on
+ * the fused distance, whose threshold (DEFAULT_FACE_MATCH_THRESHOLD) comes
+ * from fusion-study.ts; this script stays for face-api's own scale:
  *
  *   npm run face:calibrate -w apps/server
  *
@@ -7,13 +10,13 @@
  * then the engine with its quality gates); every pair of photos gives a
  * genuine or impostor distance. Prints the equal-error threshold and the
  * threshold for FMR <= 1%, whose value rounded down to two decimals is
- * DEFAULT_FACE_MATCH_THRESHOLD. holdout/ is never read here: a threshold
+ * FACE_API_ONLY_THRESHOLD. holdout/ is never read here: a threshold
  * tuned on it would make the benchmark's measurement meaningless.
  */
 import fs from 'node:fs';
 import { descriptorDistance } from '../../src/biometrics/descriptor';
 import {
-  DEFAULT_FACE_MATCH_THRESHOLD,
+  FACE_API_ONLY_THRESHOLD,
   FaceEngine,
   type FaceAnalysis,
 } from '../../src/biometrics/face-engine';
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
   const fmrThreshold = thresholdForFmr(impostor, TARGET_FMR);
   const recommended = Math.floor(fmrThreshold * 100) / 100;
   const atRecommended = ratesAt(genuine, impostor, recommended);
-  const atDefault = ratesAt(genuine, impostor, DEFAULT_FACE_MATCH_THRESHOLD);
+  const atDefault = ratesAt(genuine, impostor, FACE_API_ONLY_THRESHOLD);
   const systemAtRecommended = ratesAt(genuineAll, impostorAll, recommended);
 
   // Persons with several captures are the genuine subjects (p01, p02 on dev);
@@ -107,9 +110,9 @@ async function main(): Promise<void> {
       `contando falhas de aquisição: FNMR ${pct(systemAtRecommended.fnmr)}, FMR ${pct(systemAtRecommended.fmr)}`,
   );
   console.log(
-    `  padrão atual DEFAULT_FACE_MATCH_THRESHOLD=${DEFAULT_FACE_MATCH_THRESHOLD}: ` +
+    `  padrão atual FACE_API_ONLY_THRESHOLD=${FACE_API_ONLY_THRESHOLD}: ` +
       `FNMR ${pct(atDefault.fnmr)}, FMR ${pct(atDefault.fmr)}` +
-      (recommended === DEFAULT_FACE_MATCH_THRESHOLD ? ' (em dia)' : ' (DESATUALIZADO)'),
+      (recommended === FACE_API_ONLY_THRESHOLD ? ' (em dia)' : ' (DESATUALIZADO)'),
   );
   console.log(
     `  qualidade mínima das fotos de ${[...new Set(subjects.map((s) => s.person))].join(', ')}: ` +

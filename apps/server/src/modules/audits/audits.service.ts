@@ -84,7 +84,7 @@ import {
   type DecisionView,
   type ExamRow,
 } from './audits.repository';
-import { readExamFaces } from './photo-faces.service';
+import { comparableReadings, readExamFaces } from './photo-faces.service';
 
 export type AuditDeps = {
   db: Database;
@@ -355,7 +355,12 @@ export async function getAuditDetail(
       distance: null,
       match: null,
     };
-    if (photo.kind === 'capture' && photo.faceDescriptor && referenceRow?.faceDescriptor) {
+    if (
+      photo.kind === 'capture' &&
+      photo.faceDescriptor &&
+      referenceRow?.faceDescriptor &&
+      comparableReadings(referenceRow.faceDescriptor, photo.faceDescriptor)
+    ) {
       const compared = deps.face.compare(referenceRow.faceDescriptor, photo.faceDescriptor);
       face = {
         status: photo.faceStatus,

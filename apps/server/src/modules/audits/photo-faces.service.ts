@@ -10,7 +10,7 @@
  * When the engine is unavailable the photos stay unread and are tried again.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { FaceService } from '../../biometrics/face-engine';
+import { DESCRIPTOR_LENGTH, templateOf, type FaceService } from '../../biometrics/face-engine';
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
@@ -32,7 +32,7 @@ async function readPhoto(deps: PhotoFaceDeps, photo: PendingFacePhoto): Promise<
     await saveFaceReading(
       deps.db,
       photo,
-      { status: 'found', descriptor: Array.from(analysis.descriptor) },
+      { status: 'found', descriptor: templateOf(analysis) },
       new Date(),
     );
   } catch (error) {
@@ -41,6 +41,19 @@ async function readPhoto(deps: PhotoFaceDeps, photo: PendingFacePhoto): Promise<
     await saveFaceReading(deps.db, photo, { status: 'no_face' }, new Date());
   }
   return true;
+}
+
+/**
+ * Whether two stored readings can be compared: both made by the current
+ * engine (face-api's 128 numbers then MobileFaceNet's 192). Readings stored
+ * by engine v1 hold face-api's 128 numbers only and are not comparable with
+ * the fused score; they count as not read (no similarity) until read again.
+ */
+export function comparableReadings(
+  a: readonly number[] | null | undefined,
+  b: readonly number[] | null | undefined,
+): boolean {
+  return a?.length === DESCRIPTOR_LENGTH && b?.length === DESCRIPTOR_LENGTH;
 }
 
 /** The lowest similarity of a capture to the reference, or null without both faces. */
@@ -54,6 +67,7 @@ export async function refreshFaceMinSimilarity(
   if (reference?.faceDescriptor) {
     for (const photo of readings) {
       if (photo.kind !== 'capture' || !photo.faceDescriptor) continue;
+      if (!comparableReadings(reference.faceDescriptor, photo.faceDescriptor)) continue;
       const { similarity } = deps.face.compare(reference.faceDescriptor, photo.faceDescriptor);
       lowest = lowest === null ? similarity : Math.min(lowest, similarity);
     }

@@ -21,6 +21,7 @@ import {
   type Role,
   type VerifyResponse,
 } from '@exame/shared';
+import { compareWithEnrolment, templateOf } from '../../biometrics/descriptor';
 import { analyzeCapture, analyzeVerificationCaptures } from '../../biometrics/face-captures';
 import type { Executor } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
@@ -119,7 +120,7 @@ export async function enrolFace(
   const templateSealed = sealTemplate(
     deps.files,
     owner,
-    captures.map((capture) => capture.analysis.descriptor),
+    captures.map((capture) => templateOf(capture.analysis)),
   );
   const now = new Date();
   // Files are written before the transaction that references them; if it
@@ -258,9 +259,8 @@ export async function verifyBurst(
     throw error;
   }
   const { probe, burst } = captured;
-  const best = enrolled
-    .map((descriptor) => deps.face.compare(probe.analysis, descriptor))
-    .reduce((a, b) => (b.distance < a.distance ? b : a));
+  // Compared with every enrolled capture; decided on the mean (compareWithEnrolment).
+  const best = compareWithEnrolment((a, b) => deps.face.compare(a, b), probe.analysis, enrolled);
 
   const liveness: Liveness = burst.ok
     ? {

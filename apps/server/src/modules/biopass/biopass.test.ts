@@ -10,6 +10,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_FACE_CORE_OPTIONS,
+  faceApiDescriptorVersionOf,
   FaceEngine,
   LEGACY_DESCRIPTOR_VERSION,
   type FaceService,
@@ -494,25 +496,89 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     JSON.parse(
       t.app.files.open(Buffer.from(sealed, 'base64'), templateAad('DF', cpf)).toString('utf8'),
     ) as number[][];
-  /** Turns an enrolment into one made before descriptor versions (one crop per face). */
-  const makeLegacy = async (cpf: string) => {
+  /**
+   * Turns an enrolment into one made by an earlier engine: by default before
+   * descriptor versions (one crop per face, version null); with `v1`, by
+   * engine v1 (face-api's 128-d descriptor alone, 3 crops, its version).
+   * Both stored face-api's 128 numbers per capture only.
+   */
+  const makeLegacy = async (cpf: string, engine: 'legacy' | 'v1' = 'legacy') => {
     const row = await templateOf(cpf);
     if (!row) throw new Error('sem cadastro');
-    const legacy = new FaceEngine({ jitterCrops: 1 });
-    expect(legacy.descriptorVersion).toBe(LEGACY_DESCRIPTOR_VERSION);
+    const jitterCrops = engine === 'v1' ? 3 : 1;
+    const version = engine === 'v1' ? faceApiDescriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS) : null;
+    if (engine === 'legacy') {
+      expect(faceApiDescriptorVersionOf({ jitterCrops, brightenFacesTo: 100 }, '1.7.15')).toBe(
+        LEGACY_DESCRIPTOR_VERSION,
+      );
+    }
+    const old = new FaceEngine({ jitterCrops });
     const descriptors = [];
     for (const key of row.image_keys) {
-      descriptors.push((await legacy.analyze(await t.app.files.read(key))).descriptor);
+      const { descriptor } = await old.analyze(await t.app.files.read(key));
+      expect(descriptor).toHaveLength(128);
+      descriptors.push(descriptor);
     }
-    await legacy.close();
+    await old.close();
     const sealed = t.app.files
       .seal(Buffer.from(JSON.stringify(descriptors)), templateAad('DF', cpf))
       .toString('base64');
     await t.database.db.execute(
-      sql`update biometric_templates set template_sealed = ${sealed}, descriptor_version = null where id = ${row.id}`,
+      sql`update biometric_templates set template_sealed = ${sealed}, descriptor_version = ${version} where id = ${row.id}`,
     );
-    return { ...row, template_sealed: sealed, descriptor_version: null };
+    return { ...row, template_sealed: sealed, descriptor_version: version };
   };
+
+  it('a template of engine v1 (face-api alone) is upgraded to both descriptors from its captures', async () => {
+    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    expect(
+      (
+        await enrol(subject.cpf, [
+          b64(await devPhoto('p01-1.jpg')),
+          b64(await devPhoto('p01-2.jpg')),
+          b64(await devPhoto('p01-3.jpg')),
+        ])
+      ).statusCode,
+    ).toBe(201);
+    const current = await templateOf(subject.cpf);
+    const expected = openSealed(current?.template_sealed ?? '', subject.cpf);
+    expect(expected.map((entry) => entry.length)).toEqual([320, 320, 320]);
+    const v1 = await makeLegacy(subject.cpf, 'v1');
+    expect(v1.descriptor_version).not.toBe(face.descriptorVersion);
+    expect(face.descriptorVersion.startsWith(`${v1.descriptor_version};`)).toBe(true);
+
+    // The impostor v1 accepted for p01-1 (p05-1) is refused once upgraded...
+    const impostor = await verify(subject.cpf, b64(await devPhoto('p05-1.jpg')));
+    expect(impostor.statusCode).toBe(200);
+    expect(impostor.json()).toMatchObject({ match: false, verified: false });
+    const upgraded = await templateOf(subject.cpf);
+    expect(upgraded?.descriptor_version).toBe(face.descriptorVersion);
+    const after = openSealed(upgraded?.template_sealed ?? '', subject.cpf);
+    expect(after.map((entry) => entry.length)).toEqual([320, 320, 320]);
+    after.forEach((entry, i) =>
+      entry.forEach((value, j) => expect(value).toBeCloseTo(expected[i]?.[j] ?? NaN, 5)),
+    );
+    const log = (
+      (await t.database.db.execute(
+        sql`select payload from activity_log where type = 'biometric_template_upgrade' and payload->>'cpf' = ${subject.cpf}`,
+      )) as unknown as { rows: Array<{ payload: Record<string, unknown> }> }
+    ).rows;
+    expect(log).toEqual([
+      {
+        payload: {
+          cpf: subject.cpf,
+          from: v1.descriptor_version,
+          to: face.descriptorVersion,
+          captures: 3,
+          leftOut: [],
+        },
+      },
+    ]);
+    // ...and the person is still recognised, on the mean over the three captures.
+    const genuine = await verify(subject.cpf, b64(await webcamFrame('p01-5.jpg')));
+    expect(genuine.json()).toMatchObject({ match: true, verified: true });
+    expect(genuine.json().distance).toBeLessThan(genuine.json().threshold);
+  });
 
   it('a template of an earlier engine version is recomputed from its captures, saved and logged', async () => {
     const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
@@ -547,7 +613,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     );
     const log = (
       (await t.database.db.execute(
-        sql`select payload from activity_log where type = 'biometric_template_upgrade'`,
+        sql`select payload from activity_log where type = 'biometric_template_upgrade' and payload->>'cpf' = ${subject.cpf}`,
       )) as unknown as { rows: Array<{ payload: Record<string, unknown> }> }
     ).rows;
     expect(log).toEqual([
@@ -566,7 +632,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(
       (
         (await t.database.db.execute(
-          sql`select count(*)::int as n from activity_log where type = 'biometric_template_upgrade'`,
+          sql`select count(*)::int as n from activity_log where type = 'biometric_template_upgrade' and payload->>'cpf' = ${subject.cpf}`,
         )) as unknown as { rows: Array<{ n: number }> }
       ).rows[0]?.n,
     ).toBe(1);

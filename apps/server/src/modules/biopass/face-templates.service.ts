@@ -10,7 +10,11 @@
  * fault and pass through.
  */
 import { BIOPASS_ERRORS } from '@exame/shared';
-import { LEGACY_DESCRIPTOR_VERSION, type FaceService } from '../../biometrics/face-engine';
+import {
+  LEGACY_DESCRIPTOR_VERSION,
+  templateOf,
+  type FaceService,
+} from '../../biometrics/face-engine';
 import { faceError } from '../../biometrics/face-errors';
 import type { Database } from '../../db/client';
 import { AppError, type ErrorDetail } from '../../lib/app-error';
@@ -32,7 +36,7 @@ export async function currentDescriptors(
 
   const results = await Promise.allSettled(
     template.imageKeys.map(async (key) =>
-      Array.from((await deps.face.analyze(await deps.files.read(key))).descriptor),
+      templateOf(await deps.face.analyze(await deps.files.read(key))),
     ),
   );
   const descriptors: number[][] = [];
