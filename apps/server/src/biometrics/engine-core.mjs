@@ -15,9 +15,10 @@
  */
 import { createRequire } from 'node:module';
 import { faceapi, loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
-import { alignedCrop, embedCrops } from './mobilefacenet.mjs';
+import { addBilinear, alignedCrop, embedCrops } from './mobilefacenet.mjs';
 
 export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
+export { addBilinear } from './mobilefacenet.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -60,37 +61,6 @@ export function clipBox(box, width, height) {
   const bottom = Math.min(height, Math.floor(box.y + box.height));
   if (right - x < 2 || bottom - y < 2) return null;
   return { x, y, width: right - x, height: bottom - y };
-}
-
-/**
- * Adds `weight` times the bilinear sample of an RGB image at (x, y), clamped
- * to the image, to acc[0..2].
- * @param {Uint8Array} rgb
- * @param {number} width
- * @param {number} height
- * @param {number} px
- * @param {number} py
- * @param {number} weight
- * @param {number[]} acc
- */
-export function addBilinear(rgb, width, height, px, py, weight, acc) {
-  const x = Math.min(Math.max(px, 0), width - 1);
-  const y = Math.min(Math.max(py, 0), height - 1);
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const x1 = Math.min(x0 + 1, width - 1);
-  const y1 = Math.min(y0 + 1, height - 1);
-  const fx = x - x0;
-  const fy = y - y0;
-  const o00 = (y0 * width + x0) * 3;
-  const o01 = (y0 * width + x1) * 3;
-  const o10 = (y1 * width + x0) * 3;
-  const o11 = (y1 * width + x1) * 3;
-  for (let c = 0; c < 3; c++) {
-    const top = (rgb[o00 + c] ?? 0) * (1 - fx) + (rgb[o01 + c] ?? 0) * fx;
-    const bottom = (rgb[o10 + c] ?? 0) * (1 - fx) + (rgb[o11 + c] ?? 0) * fx;
-    acc[c] = (acc[c] ?? 0) + weight * (top * (1 - fy) + bottom * fy);
-  }
 }
 
 /**

@@ -211,8 +211,8 @@ export function fivePoints(points) {
 
 /**
  * Adds `weight` times the bilinear sample of an RGB image at (x, y), clamped
- * to the image, to acc[0..2] (as engine-core.mjs's addBilinear; repeated here
- * because engine-core imports the runtime that imports this module).
+ * to the image, to acc[0..2]. Also used by engine-core.mjs (the face-api
+ * crops); it lives here because this module imports nothing of the engine.
  * @param {Uint8Array} rgb
  * @param {number} width
  * @param {number} height
@@ -221,7 +221,7 @@ export function fivePoints(points) {
  * @param {number} weight
  * @param {number[]} acc
  */
-function addBilinear(rgb, width, height, px, py, weight, acc) {
+export function addBilinear(rgb, width, height, px, py, weight, acc) {
   const x = Math.min(Math.max(px, 0), width - 1);
   const y = Math.min(Math.max(py, 0), height - 1);
   const x0 = Math.floor(x);
