@@ -15,6 +15,8 @@ import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-polic
 import { resolveOperatorToken } from './lib/operator-token';
 import { createPseudonymizer, type Pseudonymizer } from './lib/pseudonym';
 import { createRateLimiter, type RateLimitOverrides } from './lib/rate-limit';
+import { createAdmission, type Admission } from './lib/admission';
+import { createSessionCache } from './lib/session-cache';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { IdentityDeps } from './modules/auth/identity-deps';
 import {
@@ -41,6 +43,7 @@ import { examRoomRoutes } from './modules/exam-rooms/exam-rooms.routes';
 import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime-hub';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import path from 'node:path';
+import { registerAdmission } from './plugins/admission';
 import { registerAuth } from './plugins/auth';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -60,6 +63,8 @@ declare module 'fastify' {
     pseudonym: Pseudonymizer;
     /** This instance's realtime fan-out (LISTEN -> its SSE clients). */
     realtime: RealtimeHub;
+    /** The line of API requests waiting for the database (DB_MAX_ACTIVE_REQUESTS...). */
+    admission: Admission;
   }
 }
 
@@ -174,7 +179,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // App tier.
   registerErrorHandler(app);
-  registerAuth(app, resolveOperatorToken(config.dataDir));
+  const sessions = createSessionCache({ ttlMs: config.sessionCacheMs });
+  registerAuth(app, resolveOperatorToken(config.dataDir), sessions);
+  const admission = createAdmission(config.database.admission);
+  app.decorate('admission', admission);
+  registerAdmission(app, admission);
   const mailer =
     options.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });

@@ -5,13 +5,35 @@
 import { buildApp } from './app';
 import { faceServiceFromConfig } from './biometrics/face-service';
 import { ConfigError, loadConfig } from './config/env';
-import { openDatabase, targetFromConfig } from './db/client';
+import { openDatabase, targetFromConfig, type DatabaseHandle } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { seedDemoOnEmpty } from './db/seed/demo-exams';
 import { ensureReferenceData } from './db/seed/reference-data';
 import { upgradeSealedData } from './db/sealed-data-upgrade';
 import { scheduleFaceSweep } from './modules/audits/photo-faces.service';
 import { scheduleRetention } from './modules/retention/retention.service';
+
+/** PGlite has no autovacuum: its planner statistics are refreshed here instead. */
+const STATISTICS_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * On PGlite: ANALYZE before listening (after migrations and seeds) and then
+ * every hour, on the database's worker thread between the requests' statements.
+ */
+async function scheduleStatistics(
+  database: DatabaseHandle,
+  log: { error: (object: unknown, message: string) => void },
+): Promise<() => void> {
+  if (database.kind !== 'pglite') return () => undefined;
+  const refresh = () =>
+    database.analyze().catch((error: unknown) => {
+      log.error({ err: error }, 'falha ao atualizar as estatísticas do banco');
+    });
+  await refresh();
+  const timer = setInterval(() => void refresh(), STATISTICS_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 async function main(): Promise<void> {
   let config;
@@ -59,6 +81,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (config.seedDemo) await seedDemoOnEmpty(database.db, app.files);
+  const stopStatistics = await scheduleStatistics(database, app.log);
+  app.addHook('onClose', async () => stopStatistics());
 
   let closing = false;
   const shutdown = async (signal: string) => {

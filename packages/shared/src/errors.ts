@@ -51,3 +51,15 @@ export type ErrorCatalogue = Readonly<Record<string, ErrorEntry>>;
 export function errorCatalogue<const T extends Record<string, ErrorEntry>>(entries: T): T {
   return entries;
 }
+
+/** Errors of the server as a whole, whatever the route. */
+export const SERVER_ERRORS = errorCatalogue({
+  /**
+   * Too many requests waiting for the database: answered at once with 503 and
+   * `Retry-After` (seconds); the request did nothing and may be sent again.
+   */
+  SERVER_BUSY: {
+    status: 503,
+    message: 'O servidor está atendendo muitas solicitações agora. Tente novamente em instantes.',
+  },
+});

@@ -50,14 +50,39 @@ function parseOffsetMinutes(offset: string): number | null {
   return (match[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
+/**
+ * One formatter per zone: building an Intl.DateTimeFormat costs far more than
+ * using one (it was most of a report request's CPU time on the server).
+ */
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function offsetFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = offsetFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    offsetFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** Offsets already read, by zone and exact instant (period bounds come again and again). */
+const knownOffsets = new Map<string, number>();
+
 /** The UTC offset of a time zone at an instant, in minutes (e.g. -180 for São Paulo). */
 export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+  const key = `${timeZone}|${instant.getTime()}`;
+  const known = knownOffsets.get(key);
+  if (known !== undefined) return known;
+  const part = offsetFormatter(timeZone)
     .formatToParts(instant)
     .find((entry) => entry.type === 'timeZoneName')?.value;
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(part ?? '');
-  if (!match) return 0;
-  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+  const offset = match
+    ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]))
+    : 0;
+  if (knownOffsets.size >= 4096) knownOffsets.clear();
+  knownOffsets.set(key, offset);
+  return offset;
 }
 
 function dayUtcMs(day: string): number {
@@ -65,12 +90,20 @@ function dayUtcMs(day: string): number {
   return Date.UTC(year ?? 1970, (month ?? 1) - 1, date ?? 1);
 }
 
+/** Day starts already worked out (`zone|day` -> instant); the same few days come again and again. */
+const dayStarts = new Map<string, number>();
+
 /** The first instant of a calendar day in a time zone. */
 export function zonedDayStart(day: string, timeZone: string = PERIOD_TIME_ZONE): Date {
+  const key = `${timeZone}|${day}`;
+  const known = dayStarts.get(key);
+  if (known !== undefined) return new Date(known);
   const midnightUtc = dayUtcMs(day);
   // Two passes settle the offset even on a day whose midnight a DST change skipped.
   let instant = midnightUtc - zoneOffsetMinutes(new Date(midnightUtc), timeZone) * 60_000;
   instant = midnightUtc - zoneOffsetMinutes(new Date(instant), timeZone) * 60_000;
+  if (dayStarts.size >= 4096) dayStarts.clear();
+  dayStarts.set(key, instant);
   return new Date(instant);
 }
 

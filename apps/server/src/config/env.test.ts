@@ -88,3 +88,40 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ADMIN_FEDERATIVE_UNIT: 'XX' })).toThrow(/ADMIN_FEDERATIVE_UNIT/);
   });
 });
+
+describe('load settings', () => {
+  it('defaults: a 5 s session cache, a pool of 10, prepared statements, a line on PGlite only', () => {
+    const embedded = loadConfig({});
+    expect(embedded.sessionCacheMs).toBe(5_000);
+    expect(embedded.database).toEqual({
+      poolSize: 10,
+      preparedStatements: true,
+      admission: { maxActive: 4, maxQueued: 128, maxWaitMs: 3_000 },
+    });
+    const postgres = loadConfig({ DATABASE_URL: 'postgres://localhost/x' });
+    expect(postgres.database.admission.maxActive).toBe(0);
+  });
+
+  it('each can be set, and 0 turns the cache and the line off', () => {
+    const config = loadConfig({
+      SESSION_CACHE_SECONDS: '0',
+      DB_POOL_SIZE: '20',
+      DB_PREPARED_STATEMENTS: 'false',
+      DB_MAX_ACTIVE_REQUESTS: '0',
+      DB_MAX_QUEUED_REQUESTS: '10',
+      DB_MAX_QUEUE_WAIT_MS: '250',
+    });
+    expect(config.sessionCacheMs).toBe(0);
+    expect(config.database).toEqual({
+      poolSize: 20,
+      preparedStatements: false,
+      admission: { maxActive: 0, maxQueued: 10, maxWaitMs: 250 },
+    });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://localhost/x', DB_MAX_ACTIVE_REQUESTS: '40' }).database
+        .admission.maxActive,
+    ).toBe(40);
+    expect(() => loadConfig({ SESSION_CACHE_SECONDS: '-1' })).toThrow(/SESSION_CACHE_SECONDS/);
+    expect(() => loadConfig({ DB_POOL_SIZE: '0' })).toThrow(/DB_POOL_SIZE/);
+  });
+});

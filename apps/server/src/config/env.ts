@@ -70,6 +70,41 @@ const envSchema = z.object({
     .optional(),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  /**
+   * How long a resolved session is reused without reading the database (per
+   * instance; 0 turns the cache off). Revocations on the same instance take
+   * effect at once, on the others by NOTIFY; this bounds how long another
+   * instance may miss one when that notice is lost. Default 5 s.
+   */
+  SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
+  /** PostgreSQL only: connections of the pool. Default 10. */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Prepare each parameterised statement once (per PostgreSQL connection, or
+   * in PGlite's worker) so it is parsed and planned once. Default true; false
+   * behind a pooler that does not keep prepared statements (PgBouncer in
+   * transaction mode before 1.21).
+   */
+  DB_PREPARED_STATEMENTS: booleanFromString.default(true),
+  /**
+   * Admission to the database (requests, not statements): at most this many
+   * requests work against it at once; the others wait in line. Default 4 on
+   * the embedded PGlite (one statement at a time anyway); on PostgreSQL the
+   * default 0 means no bound (the pool queues).
+   */
+  DB_MAX_ACTIVE_REQUESTS: z.coerce.number().int().min(0).max(10_000).optional(),
+  /**
+   * Requests that may wait in that line; the next one is answered at once with
+   * 503, code SERVER_BUSY and Retry-After. Default 128 (100 connections at
+   * once still all wait their turn).
+   */
+  DB_MAX_QUEUED_REQUESTS: z.coerce.number().int().min(0).max(100_000).default(128),
+  /**
+   * Longest wait in that line, in milliseconds: a request that at the recent
+   * pace would wait longer gets the same 503 at once, and one that waits
+   * longer all the same gets it when the time is up. Default 3000.
+   */
+  DB_MAX_QUEUE_WAIT_MS: z.coerce.number().int().min(1).max(120_000).default(3000),
   /** Brute-force protection (Keycloak's shape): failures before a wait, the wait step and its cap. */
   LOGIN_FAILURE_FACTOR: z.coerce.number().int().min(1).default(5),
   LOGIN_IP_FAILURE_FACTOR: z.coerce.number().int().min(1).default(20),
@@ -161,6 +196,16 @@ export type AppConfig = {
   /** The unit of the first ADMIN of an empty database; undefined outside demo mode when not set. */
   adminFederativeUnit: string | undefined;
   session: { absoluteMs: number; idleMs: number };
+  /** Resolved sessions are reused this long (0: off); see lib/session-cache.ts. */
+  sessionCacheMs: number;
+  database: {
+    /** PostgreSQL pool size. */
+    poolSize: number;
+    /** Statements prepared once (per PostgreSQL connection, or in PGlite's worker). */
+    preparedStatements: boolean;
+    /** Requests admitted to the database at once (0: no bound) and the line behind them. */
+    admission: { maxActive: number; maxQueued: number; maxWaitMs: number };
+  };
   loginThrottle: {
     failureFactor: number;
     ipFailureFactor: number;
@@ -298,6 +343,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     session: {
       absoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,
+    },
+    sessionCacheMs: Math.round(env.SESSION_CACHE_SECONDS * 1000),
+    database: {
+      poolSize: env.DB_POOL_SIZE,
+      preparedStatements: env.DB_PREPARED_STATEMENTS,
+      admission: {
+        maxActive: env.DB_MAX_ACTIVE_REQUESTS ?? (env.DATABASE_URL ? 0 : 4),
+        maxQueued: env.DB_MAX_QUEUED_REQUESTS,
+        maxWaitMs: env.DB_MAX_QUEUE_WAIT_MS,
+      },
     },
     loginThrottle: {
       failureFactor: env.LOGIN_FAILURE_FACTOR,

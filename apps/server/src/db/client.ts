@@ -4,16 +4,18 @@
  * speak the same SQL dialect, run the same migrations and deliver
  * LISTEN/NOTIFY (PGlite in-process; PostgreSQL across every instance).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { openThreadedPglite, type ThreadedPglite } from './pglite-thread';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -38,6 +40,13 @@ export type DatabaseHandle = {
   db: Database;
   migrate: () => Promise<void>;
   ping: () => Promise<void>;
+  /**
+   * Refreshes the planner's statistics (ANALYZE). PostgreSQL's autovacuum
+   * does it by itself; PGlite has no autovacuum, so without this its tables
+   * keep the statistics of when they were empty and the planner picks bad
+   * plans (the exam list's first page read every exam of the unit).
+   */
+  analyze: () => Promise<void>;
   /** `LISTEN channel`: `onPayload` gets each notification's payload, after its transaction commits. */
   listen: (
     channel: string,
@@ -53,17 +62,52 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
 export type QueryObserver = (query: string) => void;
 
 export type DatabaseTarget = (
-  | { kind: 'pglite'; dataDir: string | 'memory' }
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | {
+      kind: 'pglite';
+      dataDir: string | 'memory';
+      /**
+       * Where PGlite runs: on a worker thread (default), so that statements
+       * never hold up the event loop, or on the main thread as before (the
+       * load bench compares the two).
+       */
+      thread?: 'worker' | 'main';
+      /**
+       * On the worker: parameterised statements are prepared once and reused
+       * (default true), as on PostgreSQL.
+       */
+      preparedStatements?: boolean;
+    }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /**
+       * Parameterised statements are prepared once per connection and reused
+       * (default true): PostgreSQL parses and plans them once instead of on
+       * every request. Off for a pooler that cannot keep them (PgBouncer in
+       * transaction mode before 1.21).
+       */
+      preparedStatements?: boolean;
+    }
 ) & { onQuery?: QueryObserver };
 
 export function targetFromConfig(config: {
   databaseUrl: string | undefined;
   dataDir: string;
+  database?: { poolSize: number; preparedStatements: boolean };
 }): DatabaseTarget {
   return config.databaseUrl
-    ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pgdata') };
+    ? {
+        kind: 'postgres',
+        url: config.databaseUrl,
+        poolSize: config.database?.poolSize,
+        preparedStatements: config.database?.preparedStatements,
+      }
+    : {
+        kind: 'pglite',
+        dataDir: path.join(config.dataDir, 'pgdata'),
+        preparedStatements: config.database?.preparedStatements,
+      };
 }
 
 function loggerOf(target: DatabaseTarget) {
@@ -82,6 +126,9 @@ function handleOf(
     db,
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    analyze: async () => {
+      await db.execute(sql`analyze`);
     },
     ...parts,
   };
@@ -217,6 +264,52 @@ function createPgListener(url: string) {
   return { listen, close };
 }
 
+/** Named statements a connection keeps at most; statements beyond run unnamed. */
+const MAX_PREPARED_PER_CONNECTION = 256;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    // The same text has the same name on every connection; 96 bits leave no room for collisions.
+    name = `s_${createHash('sha256').update(text).digest('base64url').slice(0, 16)}`;
+    if (statementNames.size >= 4 * MAX_PREPARED_PER_CONNECTION) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A pool connection that prepares each parameterised statement once (a
+ * named statement, as node-postgres keeps them per connection) and then only
+ * binds and executes it. Statements without parameters keep the simple
+ * protocol, which also runs several statements at once (migrations).
+ */
+class PreparingClient extends pg.Client {
+  readonly #prepared = new Set<string>();
+
+  override query(...args: unknown[]): never {
+    const [config, values] = args as [unknown, unknown];
+    if (
+      typeof config === 'object' &&
+      config !== null &&
+      typeof (config as { submit?: unknown }).submit !== 'function' &&
+      typeof (config as { text?: unknown }).text === 'string' &&
+      // drizzle's `.prepare('')` leaves the name empty: named here like the rest.
+      !(config as { name?: unknown }).name &&
+      Array.isArray(values ?? (config as { values?: unknown }).values) &&
+      ((values ?? (config as { values: unknown[] }).values) as unknown[]).length > 0
+    ) {
+      const name = statementName((config as { text: string }).text);
+      if (this.#prepared.has(name) || this.#prepared.size < MAX_PREPARED_PER_CONNECTION) {
+        this.#prepared.add(name);
+        args[0] = { ...config, name };
+      }
+    }
+    return (super.query as (...rest: unknown[]) => never)(...args);
+  }
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'pglite') {
     let location: string | undefined;
@@ -224,9 +317,22 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       fs.mkdirSync(target.dataDir, { recursive: true });
       location = target.dataDir;
     }
-    const client = location ? new PGlite(location) : new PGlite();
-    await client.waitReady;
-    const db = drizzlePglite({ client, schema, casing: 'snake_case', logger: loggerOf(target) });
+    let client: ThreadedPglite;
+    if (target.thread === 'main') {
+      const inThread = location ? new PGlite(location) : new PGlite();
+      await inThread.waitReady;
+      client = inThread;
+    } else {
+      client = await openThreadedPglite(location, {
+        preparedStatements: target.preparedStatements,
+      });
+    }
+    const db = drizzlePglite({
+      client: client as PGlite,
+      schema,
+      casing: 'snake_case',
+      logger: loggerOf(target),
+    });
     return handleOf('pglite', db as unknown as Database, {
       migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
       // One process holds the database: notifications are delivered in-process, never lost.
@@ -243,6 +349,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize ?? 10,
+    ...(target.preparedStatements === false ? {} : { Client: PreparingClient }),
   });
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => undefined);
@@ -275,4 +382,56 @@ export async function deleteRows(
 export async function selectRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/*
+ * Queries built once. drizzle builds a query's SQL text anew on every call,
+ * which for a wide select with a few conditions costs a few tenths of a
+ * millisecond of the event loop, more than the rest of a cached read. A hot
+ * read whose shape depends on its filters (which ones are present, how many
+ * values a list has) is built with placeholders once per executor and shape,
+ * prepared, and then only executed with the values.
+ *
+ * Conditions are written once for both uses with a `Bind`: `literal` puts the
+ * value in the query, a binder from `placeholders()` puts a named placeholder
+ * and records the value for the execution.
+ */
+export type Bind = <T>(name: string, value: T) => T | Placeholder;
+
+/** The value itself, in the query (a query built for one use). */
+export const literal: Bind = (_name, value) => value;
+
+/** Placeholders for a prepared query, and the values to execute it with. */
+export function placeholders(): { bind: Bind; values: Record<string, unknown> } {
+  const values: Record<string, unknown> = {};
+  return {
+    values,
+    bind: (name, value) => {
+      values[name] = value;
+      return sql.placeholder(name);
+    },
+  };
+}
+
+/**
+ * Prepared queries per executor (the database, or a transaction while it
+ * lasts) and shape key. A few dozen shapes are kept per executor; past that
+ * the cache starts over (the shapes in use are built again on their next call).
+ */
+export function preparedQueries<Q>(limit = 64) {
+  const byExecutor = new WeakMap<object, Map<string, Q>>();
+  return (executor: object, key: string, build: () => Q): Q => {
+    let shapes = byExecutor.get(executor);
+    if (!shapes) {
+      shapes = new Map();
+      byExecutor.set(executor, shapes);
+    }
+    let query = shapes.get(key);
+    if (query === undefined) {
+      if (shapes.size >= limit) shapes.clear();
+      query = build();
+      shapes.set(key, query);
+    }
+    return query;
+  };
 }

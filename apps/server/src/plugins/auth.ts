@@ -3,14 +3,22 @@
  * `public` passes; a role list needs `Authorization: Bearer <token>` naming a
  * live session (not revoked, within the absolute and idle lifetimes) of an
  * enabled user whose role is listed. The signed-in user is `request.user`.
+ * Resolved sessions are kept a few seconds in a cache (lib/session-cache.ts)
+ * that revocations clear at once.
  */
 import { AUTH_ERRORS, ERROR_MESSAGES } from '@exame/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/env';
-import type { Database } from '../db/client';
+import type { Database, Unlisten } from '../db/client';
 import { AppError } from '../lib/app-error';
 import { hashToken } from '../lib/crypto';
 import { isOperatorRequest } from '../lib/operator-token';
+import {
+  createSessionCache,
+  parseSessionScope,
+  SESSION_CACHE_CHANNEL,
+  type SessionCache,
+} from '../lib/session-cache';
 import type { IntegrationCaller, SessionUser } from '../lib/actors';
 import { resolveApiKey } from '../modules/integration/api-keys.service';
 import {
@@ -43,8 +51,21 @@ export async function resolveSession(
   config: Pick<AppConfig, 'session'>,
   token: string,
   now: Date = new Date(),
+  cache?: SessionCache,
 ): Promise<SessionUser | null> {
   const tokenHash = hashToken(token);
+  const at = now.getTime();
+  const cached = cache?.get(tokenHash, at);
+  // A hit is served only while nothing about the session is due: not expired,
+  // not idle, and no touch owed; otherwise the database decides, as below.
+  if (
+    cached &&
+    cached.user.expiresAt.getTime() > at &&
+    at - cached.lastSeenAt <= Math.min(TOUCH_INTERVAL_MS, config.session.idleMs)
+  ) {
+    return cached.user;
+  }
+  const readAt = cache?.generation() ?? 0;
   const found = await findSessionWithUser(db, tokenHash);
   if (!found) return null;
   const { session, user } = found;
@@ -53,15 +74,17 @@ export async function resolveSession(
     await revokeSession(db, tokenHash, 'expired');
     return null;
   }
-  if (now.getTime() - session.lastSeenAt.getTime() > config.session.idleMs) {
+  if (at - session.lastSeenAt.getTime() > config.session.idleMs) {
     await revokeSession(db, tokenHash, 'idle');
     return null;
   }
   if (user.registerStatus !== 'enabled') return null;
-  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+  let lastSeenAt = session.lastSeenAt.getTime();
+  if (at - lastSeenAt > TOUCH_INTERVAL_MS) {
     await touchSession(db, tokenHash, now);
+    lastSeenAt = at;
   }
-  return {
+  const resolved: SessionUser = {
     id: user.id,
     name: user.name,
     email: user.email,
@@ -71,9 +94,47 @@ export async function resolveSession(
     tokenHash,
     expiresAt: session.expiresAt,
   };
+  cache?.set(tokenHash, { user: resolved, lastSeenAt }, readAt, Date.now());
+  return resolved;
 }
 
-export function registerAuth(app: FastifyInstance, operatorToken: string): void {
+/**
+ * Keeps the session cache in step with revocations made by any instance:
+ * NOTIFY on `SESSION_CACHE_CHANNEL` is sent in the revoking transaction. A
+ * lost listening connection (PostgreSQL) clears the cache once it is back;
+ * meanwhile the cache's TTL bounds what another instance may miss.
+ */
+function followRevocations(app: FastifyInstance, cache: SessionCache): void {
+  if (cache.ttlMs <= 0) return;
+  let unlisten: Unlisten | null = null;
+  app.addHook('onReady', async () => {
+    try {
+      unlisten = await app.database.listen(
+        SESSION_CACHE_CHANNEL,
+        (payload) => {
+          const scope = parseSessionScope(payload);
+          if (scope) cache.forget(scope);
+          else cache.clear();
+        },
+        { onReconnect: () => cache.clear() },
+      );
+    } catch (error) {
+      // Without notifications the TTL alone bounds staleness; the app still serves.
+      app.log.error({ err: error }, 'cache de sessões sem avisos de revogação');
+    }
+  });
+  app.addHook('onClose', async () => {
+    cache.dispose();
+    await unlisten?.().catch(() => undefined);
+  });
+}
+
+export function registerAuth(
+  app: FastifyInstance,
+  operatorToken: string,
+  sessions: SessionCache = createSessionCache({ ttlMs: 0 }),
+): void {
+  followRevocations(app, sessions);
   app.decorateRequest('user', null);
   app.decorateRequest('integration', null);
   app.addHook('onRequest', async (request) => {
@@ -99,7 +160,7 @@ export function registerAuth(app: FastifyInstance, operatorToken: string): void 
     }
     const token = bearerToken(request);
     if (!token) throw AppError.unauthorized(ERROR_MESSAGES.SESSION_REQUIRED);
-    const user = await resolveSession(app.database.db, app.config, token);
+    const user = await resolveSession(app.database.db, app.config, token, new Date(), sessions);
     if (!user) throw AppError.unauthorized();
     if (!access.includes(user.role)) throw AppError.forbidden();
     request.user = user;

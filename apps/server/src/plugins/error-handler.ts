@@ -69,7 +69,10 @@ export function normaliseError(error: unknown): AppError {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = normaliseError(error);
-    if (appError.status >= 500) {
+    if (error instanceof AppError && appError.status === 503) {
+      // Refused on purpose (overload, shutting down): no failure to investigate.
+      request.log.warn({ code: appError.code, status: appError.status }, 'request refused');
+    } else if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {
       request.log.info({ code: appError.code, status: appError.status }, 'request rejected');

@@ -7,6 +7,7 @@
 import { AUTH_ERRORS, type AuthUser } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
+import { forgetCachedSessions } from '../../lib/session-cache';
 import type { SessionUser } from '../../lib/actors';
 import { findUserByEmail, type UserRow } from '../users/users.repository';
 import type { IdentityDeps } from './identity-deps';
@@ -153,4 +154,6 @@ export async function verifyCredentials(
 
 export async function signOut(deps: Pick<IdentityDeps, 'db'>, user: SessionUser): Promise<void> {
   await revokeSession(deps.db, user.tokenHash, 'logout');
+  // Committed: this instance's session cache lets the token go now (others by NOTIFY).
+  forgetCachedSessions({ tokenHash: user.tokenHash });
 }

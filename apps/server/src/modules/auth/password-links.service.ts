@@ -17,6 +17,7 @@ import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { coalescedRuns } from '../../lib/coalesced-runs';
 import { hashToken, randomToken } from '../../lib/crypto';
+import { forgetCachedSessions } from '../../lib/session-cache';
 import { insertActivity } from '../activity/activity.repository';
 import { passwordLinkMessage } from '../mail/mailer';
 import {
@@ -250,7 +251,7 @@ export async function setPasswordWithLink(
   }
   checkPassword(deps, input.password);
   const passwordHash = await deps.hasher.hash(input.password);
-  await deps.db.transaction(async (tx) => {
+  const userId = await deps.db.transaction(async (tx) => {
     // Claiming the link and checking it in one statement: two concurrent uses cannot both win.
     const claimed = await claimLink(tx, tokenHash, now);
     if (!claimed) throw linkInvalid();
@@ -269,5 +270,8 @@ export async function setPasswordWithLink(
       federativeUnit: user.federativeUnit,
       payload: { purpose: claimed.purpose },
     });
+    return user.id;
   });
+  // Committed: the old sessions leave this instance's cache now (others by NOTIFY).
+  forgetCachedSessions({ userId });
 }

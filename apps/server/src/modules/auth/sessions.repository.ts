@@ -1,6 +1,15 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { deleteRows, type Executor } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
+import { SESSION_CACHE_CHANNEL, type SessionScope } from '../../lib/session-cache';
+
+/**
+ * Tells every instance's session cache (lib/session-cache.ts) that sessions of
+ * `scope` changed; inside a transaction the notice goes out when it commits.
+ */
+export async function announceSessionChange(db: Executor, scope: SessionScope): Promise<void> {
+  await db.execute(sql`select pg_notify(${SESSION_CACHE_CHANNEL}, ${JSON.stringify(scope)})`);
+}
 
 export async function insertSession(
   db: Executor,
@@ -38,6 +47,7 @@ export async function revokeSession(
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  await announceSessionChange(db, { tokenHash });
 }
 
 export async function revokeUserSessions(
@@ -49,6 +59,7 @@ export async function revokeUserSessions(
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await announceSessionChange(db, { userId });
 }
 
 /** Retention: sessions that expired or were revoked before `endedBefore`. */

@@ -280,7 +280,7 @@ describe(`maintained report counters (${engineName})`, () => {
     );
     expect(await diffCounters(database.db)).toEqual([]);
     await database.db.execute(
-      sql`update exam_day_counts set exams = exams + 5 where scheduling_local = 'DETRANDF-POSTO01-S2' and day = '2026-11-20' and status = 'done' and result = 'reproved'`,
+      sql`update exam_day_counts set exams = exams + 5 where federative_unit = 'DF' and scheduling_local = 'DETRANDF-POSTO01-S2' and day = '2026-11-20' and status = 'done' and result = 'reproved'`,
     );
     await database.db.execute(sql`delete from exam_day_counts where scheduling_local = ''`);
     const drift = await diffCounters(database.db);

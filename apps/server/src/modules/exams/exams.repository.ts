@@ -1,6 +1,6 @@
 /** SQL for exams; every query is scoped to one federative unit. */
 import { and, asc, count, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { literal, placeholders, preparedQueries, type Bind, type Executor } from '../../db/client';
 import { escapeLike } from '../../db/sql-text';
 import {
   auditDecisions,
@@ -35,74 +35,140 @@ const SORT_COLUMNS = {
   schedulingLocal: exams.schedulingLocal,
 } as const;
 
-export function examListConditions(unit: string, filter: ExamListFilter): SQL | undefined {
-  const conditions: Array<SQL | undefined> = [eq(exams.federativeUnit, unit)];
-  if (filter.start) conditions.push(gte(exams.schedulingDate, filter.start));
-  if (filter.endExclusive) conditions.push(lt(exams.schedulingDate, filter.endExclusive));
-  if (filter.statuses?.length)
-    conditions.push(inArray(exams.status, filter.statuses as ExamRow['status'][]));
+export function examListConditions(
+  unit: string,
+  filter: ExamListFilter,
+  bind: Bind = literal,
+): SQL | undefined {
+  const conditions: Array<SQL | undefined> = [eq(exams.federativeUnit, bind('unit', unit))];
+  if (filter.start) conditions.push(gte(exams.schedulingDate, bind('start', filter.start)));
+  if (filter.endExclusive) {
+    conditions.push(lt(exams.schedulingDate, bind('endExclusive', filter.endExclusive)));
+  }
+  if (filter.statuses?.length) {
+    const statuses = filter.statuses as ExamRow['status'][];
+    conditions.push(
+      inArray(
+        exams.status,
+        statuses.map((status, index) => bind(`status${index}`, status)),
+      ),
+    );
+  }
   if (filter.results?.length) {
-    conditions.push(inArray(exams.result, filter.results as NonNullable<ExamRow['result']>[]));
+    const results = filter.results as NonNullable<ExamRow['result']>[];
+    conditions.push(
+      inArray(
+        exams.result,
+        results.map((result, index) => bind(`result${index}`, result)),
+      ),
+    );
   }
   if (filter.schedulingLocals?.length) {
     // A local's exams carry a room suffix after a dash: DEMO.POSTO01-S2.
     conditions.push(
       sql`(${sql.join(
         filter.schedulingLocals.map(
-          (local) =>
-            sql`(${exams.schedulingLocal} = ${local} or ${exams.schedulingLocal} like ${`${escapeLike(local)}-%`})`,
+          (local, index) =>
+            sql`(${exams.schedulingLocal} = ${bind(`local${index}`, local)} or ${exams.schedulingLocal} like ${bind(`localRoom${index}`, `${escapeLike(local)}-%`)})`,
         ),
         sql` or `,
       )})`,
     );
   }
-  const search = filter.search?.trim();
-  if (search) {
-    const digits = search.replace(/\D/g, '');
-    if (digits.length === 11 && /^[\d.\-\s]+$/.test(search)) {
-      conditions.push(eq(exams.candidateCpf, digits));
-    } else {
-      // Prefix match on the lower-cased name uses the text_pattern_ops index.
-      conditions.push(
-        like(sql`lower(${exams.candidateName})`, `${escapeLike(search.toLowerCase())}%`),
-      );
-    }
+  const search = listSearch(filter.search);
+  if (search?.kind === 'cpf') conditions.push(eq(exams.candidateCpf, bind('cpf', search.value)));
+  if (search?.kind === 'name') {
+    // Prefix match on the lower-cased name uses the text_pattern_ops index.
+    conditions.push(like(sql`lower(${exams.candidateName})`, bind('name', search.value)));
   }
   return and(...conditions);
 }
 
+/** A whole CPF is looked up exactly; any other text is a prefix of the name. */
+function listSearch(text: string | undefined): { kind: 'cpf' | 'name'; value: string } | undefined {
+  const search = text?.trim();
+  if (!search) return undefined;
+  const digits = search.replace(/\D/g, '');
+  if (digits.length === 11 && /^[\d.\-\s]+$/.test(search)) return { kind: 'cpf', value: digits };
+  return { kind: 'name', value: `${escapeLike(search.toLowerCase())}%` };
+}
+
+type ExamListPage = { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' };
+
+/** What decides the text of the list's query (not the values). */
+function examListShape(filter: ExamListFilter, page: ExamListPage): string {
+  return [
+    filter.start ? 's' : '',
+    filter.endExclusive ? 'e' : '',
+    filter.statuses?.length ?? 0,
+    filter.results?.length ?? 0,
+    filter.schedulingLocals?.length ?? 0,
+    listSearch(filter.search)?.kind ?? '',
+    page.sort,
+    page.order,
+  ].join('|');
+}
+
+function buildExamListQuery(db: Executor, where: SQL | undefined, page: ExamListPage) {
+  const column = SORT_COLUMNS[page.sort];
+  const direction = page.order === 'asc' ? asc : desc;
+  return db
+    .select({
+      exam: exams,
+      schedulingLocalName: schedulingLocals.description,
+      total: sql<number>`(select count(*) from ${exams} where ${where})`.mapWith(Number),
+    })
+    .from(exams)
+    .leftJoin(
+      schedulingLocals,
+      and(
+        eq(schedulingLocals.federativeUnit, exams.federativeUnit),
+        sql`${schedulingLocals.identifier} = split_part(${exams.schedulingLocal}, '-', 1)`,
+      ),
+    )
+    .where(where)
+    .orderBy(direction(column), direction(exams.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('');
+}
+
+const examListQueries = preparedQueries<ReturnType<typeof buildExamListQuery>>();
+
+/**
+ * One page of the exam list with the total. One statement: the total is an
+ * uncorrelated scalar subquery (computed once, not per row) next to the
+ * page's columns, instead of a second round trip; a page past the end has no
+ * row to carry it, so only then is the total counted apart. The query is
+ * prepared once per filter shape (see `preparedQueries` in db/client.ts).
+ */
 export async function listExams(
   db: Executor,
   unit: string,
   filter: ExamListFilter,
-  page: { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' },
+  page: ExamListPage,
 ): Promise<{ items: Array<ExamRow & { schedulingLocalName: string | null }>; total: number }> {
-  const where = examListConditions(unit, filter);
-  const column = SORT_COLUMNS[page.sort];
-  const direction = page.order === 'asc' ? asc : desc;
-  const [items, totals] = await Promise.all([
-    db
-      .select({
-        exam: exams,
-        schedulingLocalName: schedulingLocals.description,
-      })
+  const { bind, values } = placeholders();
+  const where = examListConditions(unit, filter, bind);
+  const query = examListQueries(db, examListShape(filter, page), () =>
+    buildExamListQuery(db, where, page),
+  );
+  const rows = await query.execute({
+    ...values,
+    limit: page.pageSize,
+    offset: (page.page - 1) * page.pageSize,
+  });
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && page.page > 1) {
+    const [counted] = await db
+      .select({ total: count() })
       .from(exams)
-      .leftJoin(
-        schedulingLocals,
-        and(
-          eq(schedulingLocals.federativeUnit, exams.federativeUnit),
-          sql`${schedulingLocals.identifier} = split_part(${exams.schedulingLocal}, '-', 1)`,
-        ),
-      )
-      .where(where)
-      .orderBy(direction(column), direction(exams.id))
-      .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize),
-    db.select({ total: count() }).from(exams).where(where),
-  ]);
+      .where(examListConditions(unit, filter));
+    total = counted?.total ?? 0;
+  }
   return {
-    items: items.map((row) => ({ ...row.exam, schedulingLocalName: row.schedulingLocalName })),
-    total: totals[0]?.total ?? 0,
+    items: rows.map((row) => ({ ...row.exam, schedulingLocalName: row.schedulingLocalName })),
+    total,
   };
 }
 

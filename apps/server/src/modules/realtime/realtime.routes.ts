@@ -71,7 +71,8 @@ export function realtimeRoutes(deps: RealtimeDeps) {
     routes.get(
       '/api/Realtime/events',
       {
-        config: { access: ROLES },
+        // A stream stays open: it must not hold a place in the database admission line.
+        config: { access: ROLES, dbAdmission: false },
         schema: {
           tags: ['realtime'],
           summary:

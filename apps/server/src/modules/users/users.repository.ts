@@ -1,7 +1,7 @@
 /** SQL for users; every list and lookup for a signed-in user is scoped to a federative unit. */
 import type { Role } from '@exame/shared';
-import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { literal, placeholders, preparedQueries, type Bind, type Executor } from '../../db/client';
 import { escapeLike } from '../../db/sql-text';
 import { users } from '../../db/schema/index';
 
@@ -78,37 +78,91 @@ export async function updateUser(
   return row;
 }
 
-export async function listUsersInUnit(
-  db: Executor,
+type UserListOptions = {
+  page: number;
+  pageSize: number;
+  search?: string;
+  roles?: readonly Role[];
+};
+
+function userListConditions(
   unit: string,
-  options: { page: number; pageSize: number; search?: string; roles?: readonly Role[] },
-): Promise<{ items: UserRow[]; total: number }> {
-  const conditions: Array<SQL | undefined> = [eq(users.federativeUnit, unit)];
-  if (options.roles) conditions.push(inArray(users.role, [...options.roles]));
+  options: UserListOptions,
+  bind: Bind = literal,
+): SQL | undefined {
+  const conditions: Array<SQL | undefined> = [eq(users.federativeUnit, bind('unit', unit))];
+  if (options.roles) {
+    conditions.push(
+      inArray(
+        users.role,
+        options.roles.map((role, index) => bind(`role${index}`, role)),
+      ),
+    );
+  }
   const search = options.search?.trim();
   if (search) {
-    const pattern = `%${escapeLike(search)}%`;
+    const pattern = bind('pattern', `%${escapeLike(search)}%`);
     const digits = search.replace(/\D/g, '');
     conditions.push(
       or(
         ilike(users.name, pattern),
         ilike(users.email, pattern),
-        digits.length >= 3 ? ilike(users.cpf, `%${digits}%`) : undefined,
+        digits.length >= 3 ? ilike(users.cpf, bind('digits', `%${digits}%`)) : undefined,
       ),
     );
   }
-  const where = and(...conditions);
-  const [items, totals] = await Promise.all([
-    db
-      .select()
+  return and(...conditions);
+}
+
+function buildUserListQuery(db: Executor, where: SQL | undefined) {
+  return db
+    .select({
+      user: users,
+      total: sql<number>`(select count(*) from ${users} where ${where})`.mapWith(Number),
+    })
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.name), asc(users.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('');
+}
+
+const userListQueries = preparedQueries<ReturnType<typeof buildUserListQuery>>();
+
+/**
+ * One page of the unit's users with the total, in one statement prepared once
+ * per shape (as `listExams` does: the total is a scalar subquery; a page past
+ * the end counts apart).
+ */
+export async function listUsersInUnit(
+  db: Executor,
+  unit: string,
+  options: UserListOptions,
+): Promise<{ items: UserRow[]; total: number }> {
+  const { bind, values } = placeholders();
+  const where = userListConditions(unit, options, bind);
+  const search = options.search?.trim();
+  const shape = [
+    options.roles?.length ?? '',
+    search ? 's' : '',
+    search && search.replace(/\D/g, '').length >= 3 ? 'd' : '',
+  ].join('|');
+  const query = userListQueries(db, shape, () => buildUserListQuery(db, where));
+  const rows = await query.execute({
+    ...values,
+    limit: options.pageSize,
+    offset: (options.page - 1) * options.pageSize,
+  });
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && options.page > 1) {
+    const [counted] = await db
+      .select({ total: count() })
       .from(users)
-      .where(where)
-      .orderBy(asc(users.name), asc(users.id))
-      .limit(options.pageSize)
-      .offset((options.page - 1) * options.pageSize),
-    db.select({ total: count() }).from(users).where(where),
-  ]);
-  return { items, total: totals[0]?.total ?? 0 };
+      .where(userListConditions(unit, options));
+    total = counted?.total ?? 0;
+  }
+  return { items: rows.map((row) => row.user), total };
 }
 
 export async function countUsers(db: Executor): Promise<number> {

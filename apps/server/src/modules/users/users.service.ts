@@ -19,6 +19,7 @@ import {
 } from '@exame/shared';
 import { uniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
+import { forgetCachedSessions } from '../../lib/session-cache';
 import type { SessionUser } from '../../lib/actors';
 import { insertActivity, type ActivityType } from '../activity/activity.repository';
 import type { IdentityDeps } from '../auth/identity-deps';
@@ -225,14 +226,14 @@ type UserChange = {
  * end of the user's sessions when asked and the activity event share one
  * transaction. `plan` returns null when there is nothing to change.
  */
-function changeOtherUser(
+async function changeOtherUser(
   deps: IdentityDeps,
   actor: SessionUser,
   id: string,
   plan: (current: UserRow) => UserChange | null,
 ): Promise<User> {
   if (id === actor.id) throw userError('USER_CANNOT_CHANGE_SELF');
-  return deps.db.transaction(async (tx) => {
+  const changed = await deps.db.transaction(async (tx) => {
     const current = await findUserInUnit(tx, actor.federativeUnit, { id });
     if (!current) throw USER_NOT_FOUND();
     const change = plan(current);
@@ -248,6 +249,9 @@ function changeOtherUser(
     });
     return toUser(updated);
   });
+  // Committed: the user's cached sessions (role, status) go now on this instance (others by NOTIFY).
+  forgetCachedSessions({ userId: id });
+  return changed;
 }
 
 export function setRegisterStatus(

@@ -1,0 +1,132 @@
+/**
+ * The exam and user lists are one prepared statement per filter shape, with
+ * the total beside the page: the same answers as counting apart, whatever
+ * values come through a shape already prepared, and past the last page too.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selectRows } from '../../db/client';
+import { seedDemoExams, seedDemoLocals } from '../../db/seed/demo-exams';
+import { ensureReferenceData } from '../../db/seed/reference-data';
+import { createTestDatabase, type TestDatabase } from '../../../test/helper';
+import { insertUser, listUsersInUnit } from '../users/users.repository';
+import { nextCpf } from '../../../test/identity';
+import { listExams, type ExamListFilter } from './exams.repository';
+
+const DAY = 86_400_000;
+const page = (number: number, size = 7) => ({
+  page: number,
+  pageSize: size,
+  sort: 'schedulingDate' as const,
+  order: 'desc' as const,
+});
+
+describe('exam list: page and total in one prepared statement', () => {
+  let database: TestDatabase;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ onQuery: (query) => statements.push(query) });
+    await ensureReferenceData(database.db);
+    await seedDemoLocals(database.db, 'DEMO');
+    await seedDemoExams(database.db, {
+      unit: 'DEMO',
+      exams: 60,
+      from: new Date(Date.now() - 20 * DAY),
+      to: new Date(Date.now() + 5 * DAY),
+    });
+    await seedDemoExams(database.db, {
+      unit: 'SP',
+      exams: 10,
+      offset: 1000,
+      from: new Date(Date.now() - 20 * DAY),
+      to: new Date(Date.now() + 5 * DAY),
+    });
+  });
+  afterAll(() => database.drop());
+
+  async function counted(unit: string, where: ReturnType<typeof sql>): Promise<number> {
+    const [row] = await selectRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from exams where federative_unit = ${unit} and ${where}`,
+    );
+    return row?.n ?? 0;
+  }
+
+  it('the total is the unit’s, on every page and past the last one', async () => {
+    const all = await counted('DEMO', sql`true`);
+    expect(all).toBe(60);
+    const first = await listExams(database.db, 'DEMO', {}, page(1));
+    expect(first).toMatchObject({ total: 60 });
+    expect(first.items).toHaveLength(7);
+    const last = await listExams(database.db, 'DEMO', {}, page(9));
+    expect(last.items).toHaveLength(4);
+    expect(last.total).toBe(60);
+    const past = await listExams(database.db, 'DEMO', {}, page(20));
+    expect(past).toEqual({ items: [], total: 60 });
+    expect((await listExams(database.db, 'XX', {}, page(1))).total).toBe(0);
+  });
+
+  it('values change, the prepared shape stays right', async () => {
+    const cases: Array<[ExamListFilter, ReturnType<typeof sql>]> = [
+      [{ statuses: ['done'] }, sql`status = 'done'`],
+      [{ statuses: ['absence'] }, sql`status = 'absence'`],
+      [{ statuses: ['done', 'absence'] }, sql`status in ('done', 'absence')`],
+      [{ statuses: ['scheduled', 'started'] }, sql`status in ('scheduled', 'started')`],
+      [{ schedulingLocals: ['DEMO.POSTO01'] }, sql`scheduling_local like 'DEMO.POSTO01-%'`],
+      [{ schedulingLocals: ['DEMO.POSTO02'] }, sql`scheduling_local like 'DEMO.POSTO02-%'`],
+      [
+        { start: new Date(Date.now() - 5 * DAY), endExclusive: new Date(Date.now() + DAY) },
+        sql`scheduling_date >= now() - interval '5 days' and scheduling_date < now() + interval '1 day'`,
+      ],
+      [{ search: 'ana' }, sql`lower(candidate_name) like 'ana%'`],
+      [{ search: 'bruno' }, sql`lower(candidate_name) like 'bruno%'`],
+    ];
+    for (const [filter, where] of cases) {
+      const expected = await counted('DEMO', where);
+      const found = await listExams(database.db, 'DEMO', filter, page(1, 100));
+      expect(found.total, JSON.stringify(filter)).toBe(expected);
+      expect(found.items).toHaveLength(expected);
+      expect(found.items.every((exam) => exam.federativeUnit === 'DEMO')).toBe(true);
+    }
+    // One statement per list (no separate count) once past the last page is not asked.
+    const from = statements.length;
+    await listExams(database.db, 'DEMO', { statuses: ['done'] }, page(2));
+    expect(statements.slice(from)).toHaveLength(1);
+  });
+
+  it('the user list too: page and total together, any values through one shape', async () => {
+    for (let index = 0; index < 5; index += 1) {
+      await insertUser(database.db, {
+        name: `Usuária ${index}`,
+        email: `usuaria${index}@teste.gov.br`,
+        cpf: nextCpf(),
+        federativeUnit: 'DEMO',
+        role: index < 2 ? 'VIEWER' : 'auditor',
+      });
+    }
+    expect(await listUsersInUnit(database.db, 'DEMO', { page: 1, pageSize: 2 })).toMatchObject({
+      total: 5,
+    });
+    const past = await listUsersInUnit(database.db, 'DEMO', { page: 9, pageSize: 2 });
+    expect(past).toEqual({ items: [], total: 5 });
+    const viewers = await listUsersInUnit(database.db, 'DEMO', {
+      page: 1,
+      pageSize: 10,
+      roles: ['VIEWER', 'ROOM_INSPECTOR'],
+    });
+    expect(viewers.total).toBe(2);
+    const auditors = await listUsersInUnit(database.db, 'DEMO', {
+      page: 1,
+      pageSize: 10,
+      roles: ['auditor', 'ADMIN'],
+    });
+    expect(auditors.total).toBe(3);
+    const search = await listUsersInUnit(database.db, 'DEMO', {
+      page: 1,
+      pageSize: 10,
+      search: 'usuaria3',
+    });
+    expect(search.items.map((user) => user.email)).toEqual(['usuaria3@teste.gov.br']);
+  });
+});
