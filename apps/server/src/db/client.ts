@@ -435,3 +435,46 @@ export function preparedQueries<Q>(limit = 64) {
     return query;
   };
 }
+
+type RawPrepared = { execute: (values: Record<string, unknown>) => Promise<unknown> };
+
+/**
+ * `preparedQueries` for a raw statement (a `sql` template, e.g. with CTEs the
+ * query builder does not express): its text is built once per executor and
+ * shape, with `placeholders()` for the values that vary, and each call only
+ * executes it. Rows come back as the driver gives them (snake_case names).
+ */
+export function preparedRawQueries(limit = 64) {
+  const cache = preparedQueries<RawPrepared>(limit);
+  return async <T>(
+    db: Executor,
+    key: string,
+    build: () => SQL,
+    values: Record<string, unknown>,
+  ): Promise<T[]> => {
+    const prepared = cache(db, key, () => {
+      // drizzle's own path for `db.execute`, kept instead of rebuilt on every call.
+      const internal = db as unknown as {
+        dialect: { sqlToQuery: (query: SQL) => unknown };
+        _: {
+          session: {
+            prepareQuery: (
+              query: unknown,
+              fields: undefined,
+              name: undefined,
+              arrayMode: boolean,
+            ) => RawPrepared;
+          };
+        };
+      };
+      return internal._.session.prepareQuery(
+        internal.dialect.sqlToQuery(build()),
+        undefined,
+        undefined,
+        false,
+      );
+    });
+    const result = (await prepared.execute(values)) as { rows: T[] };
+    return result.rows;
+  };
+}

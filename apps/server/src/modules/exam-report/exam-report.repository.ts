@@ -22,18 +22,18 @@ import {
   dayInZone,
 } from '@exame/shared';
 import { sql, type SQL } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import { literal, preparedRawQueries, selectRows, type Bind, type Executor } from '../../db/client';
 
 export type { ReportScope };
 
 /** `localIdOf` of packages/shared, in SQL, over a text column. */
-function localIdSql(scope: ReportScope, column: SQL): SQL {
+function localIdSql(scope: ReportScope, column: SQL, bind: Bind = literal): SQL {
   if (scope.unit === 'CE') {
     return sql`(case when ${column} is null or ${column} = '' then ${UNKNOWN_LOCAL_ID}::text
       when starts_with(${column}, ${CE_LOCAL_PREFIX}::text) then ${column}
       else ${CE_LOCAL_PREFIX}::text || ${column} end)`;
   }
-  const prefix = sql`${scope.prefix}::text`;
+  const prefix = sql`${bind('prefix', scope.prefix)}::text`;
   return sql`coalesce(nullif(split_part(
       case when starts_with(${column}, ${prefix})
         then ${LOCAL_ID_TARGET_PREFIX}::text || substr(${column}, char_length(${prefix}) + 1)
@@ -105,21 +105,21 @@ function periodWhere(scope: ReportScope): SQL {
  * starts (resolvePeriod), so the days are [day of start, day of endExclusive).
  * A null local or result is stored as '' and counted as before.
  */
-function countsWhere(scope: ReportScope): SQL {
-  return sql`c.federative_unit = ${scope.unit}
-    and c.day >= ${dayInZone(scope.start)}::date
-    and c.day < ${dayInZone(scope.endExclusive)}::date
+function countsWhere(scope: ReportScope, bind: Bind = literal): SQL {
+  return sql`c.federative_unit = ${bind('unit', scope.unit)}
+    and c.day >= ${bind('startDay', dayInZone(scope.start))}::date
+    and c.day < ${bind('endDay', dayInZone(scope.endExclusive))}::date
     and c.status <> 'cancelled'`;
 }
 
 /** Names of local ids: the first identifier (code-point order) of the unit mapping to each id. */
-function namesCte(scope: ReportScope): SQL {
+function namesCte(scope: ReportScope, bind: Bind = literal): SQL {
   return sql`names as (
     select distinct on (local_id) local_id, description
     from (
-      select ${localIdSql(scope, sql`l.identifier`)} as local_id, l.identifier, l.description
+      select ${localIdSql(scope, sql`l.identifier`, bind)} as local_id, l.identifier, l.description
       from scheduling_locals l
-      where l.federative_unit = ${scope.unit}
+      where l.federative_unit = ${bind('unit', scope.unit)}
     ) mapped
     order by local_id, identifier collate "C"
   )`;
@@ -129,54 +129,66 @@ type Numeric = number | string | bigint | null;
 
 export type LocalCountsRow = { id: string; name: string; report: ReportCounters };
 
+const countQueries = preparedRawQueries();
+
 /**
  * One row per local id with exams in the period; `localId` narrows it to one.
  * The exams are first grouped by their raw scheduling local, status and
  * result (a few dozen groups), so the local-id rule and the counter rules run
- * per group, not per exam.
+ * per group, not per exam. The statement is built once per shape (CE's rule or
+ * the others', one local or all) and then only executed with the values.
  */
 export async function countByLocal(
   db: Executor,
   scope: ReportScope,
   localId?: string,
 ): Promise<LocalCountsRow[]> {
-  const counters = counterSql({
-    n: sql`g.n`,
-    pendingAudit: sql`g.pending_audit`,
-    absence: sql`g.absence`,
-    interrupted: sql`g.interrupted`,
-  });
-  const sums = sql.join(
-    REPORT_COUNTERS.map(
-      (counter) =>
-        sql`sum(case when ${counters[counter].where} then ${counters[counter].value} else 0 end)::bigint as ${sql.identifier(SNAKE[counter])}`,
-    ),
-    sql`, `,
-  );
-  const rows = await selectRows<
-    Record<string, Numeric> & { local_id: string; name: string | null }
-  >(
-    db,
-    sql`with ${namesCte(scope)},
+  const bind: Bind = (name) => sql.placeholder(name);
+  const build = () => {
+    const counters = counterSql({
+      n: sql`g.n`,
+      pendingAudit: sql`g.pending_audit`,
+      absence: sql`g.absence`,
+      interrupted: sql`g.interrupted`,
+    });
+    const sums = sql.join(
+      REPORT_COUNTERS.map(
+        (counter) =>
+          sql`sum(case when ${counters[counter].where} then ${counters[counter].value} else 0 end)::bigint as ${sql.identifier(SNAKE[counter])}`,
+      ),
+      sql`, `,
+    );
+    return sql`with ${namesCte(scope, bind)},
     raw_groups as (
       select c.scheduling_local, c.status, c.result, sum(c.exams) as n,
              sum(c.pending_audit) as pending_audit, sum(c.absence) as absence,
              sum(c.interrupted) as interrupted
       from exam_day_counts c
-      where ${countsWhere(scope)}
+      where ${countsWhere(scope, bind)}
       group by c.scheduling_local, c.status, c.result
     ),
     g as (
-      select ${localIdSql(scope, sql`raw_groups.scheduling_local`)} as local_id, raw_groups.*
+      select ${localIdSql(scope, sql`raw_groups.scheduling_local`, bind)} as local_id, raw_groups.*
       from raw_groups
       where raw_groups.n <> 0
     )
     select g.local_id, nm.description as name, ${sums}
     from g
     left join names nm on nm.local_id = g.local_id
-    ${localId === undefined ? sql`` : sql`where g.local_id = ${localId}`}
-    group by g.local_id, nm.description`,
-  );
+    ${localId === undefined ? sql`` : sql`where g.local_id = ${bind('localId', localId)}`}
+    group by g.local_id, nm.description`;
+  };
+  const values = {
+    unit: scope.unit,
+    prefix: scope.prefix,
+    startDay: dayInZone(scope.start),
+    endDay: dayInZone(scope.endExclusive),
+    localId,
+  };
+  const shape = `${scope.unit === 'CE' ? 'ce' : 'prefix'}|${localId === undefined ? 'all' : 'one'}`;
+  const rows = await countQueries<
+    Record<string, Numeric> & { local_id: string; name: string | null }
+  >(db, shape, build, values);
   return rows.map((row) => ({
     id: row.local_id,
     name: row.name ?? UNKNOWN_LOCAL_NAME,
