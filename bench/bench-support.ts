@@ -3,7 +3,13 @@
  * measure (PGlite in memory by default; BENCH_DATABASE_URL names a PostgreSQL
  * server, whose schema is dropped and migrated again).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { Result } from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client';
 import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
@@ -46,4 +52,59 @@ export async function openBenchDatabase(options: { poolSize: number }): Promise<
   await database.migrate();
   await ensureReferenceData(database.db);
   return database;
+}
+
+const autocannonPath = createRequire(import.meta.url).resolve('autocannon');
+// A process of its own: the server's event loop and CPU time are the server's alone.
+const CLIENT_CODE = `
+const autocannon = require(process.env.AUTOCANNON_PATH);
+const options = JSON.parse(require('node:fs').readFileSync(process.env.AUTOCANNON_OPTIONS, 'utf8'));
+autocannon(options, (error, result) => {
+  if (error) throw error;
+  process.stdout.write(JSON.stringify(result));
+});
+`;
+
+export type LoadOptions = {
+  url: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Seconds before a request counts as a timeout (10 by default). */
+  timeout?: number;
+};
+
+/** One autocannon run in a child process; its result. */
+export function autocannon(options: LoadOptions): Promise<Result> {
+  // The options go by file: a request body (a face burst) is too big for the environment.
+  const file = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), 'exame-autocannon-')),
+    'options.json',
+  );
+  fs.writeFileSync(file, JSON.stringify({ timeout: 10, ...options }));
+  return new Promise<Result>((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', CLIENT_CODE], {
+      env: { ...process.env, AUTOCANNON_PATH: autocannonPath, AUTOCANNON_OPTIONS: file },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`autocannon saiu com ${code}`));
+      else resolve(JSON.parse(output) as Result);
+    });
+  }).finally(() => fs.rmSync(path.dirname(file), { recursive: true, force: true }));
+}
+
+/** The p-th percentile of sorted numbers (NaN for none). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
 }

@@ -40,16 +40,13 @@
  * DB_MAX_ACTIVE_REQUESTS=8); LOAD_SKIP_PGLITE=1 measures PostgreSQL only;
  * LOAD_PROFILE_DIR=<dir> writes a CPU profile of the main thread per run.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import inspector from 'node:inspector';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { addDays, dayInZone } from '@exame/shared';
-import type { Result } from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
@@ -63,7 +60,7 @@ import {
 import { seedDemoOnEmpty } from '../apps/server/src/db/seed/demo-exams';
 import { seedFirstStart } from '../apps/server/src/db/seed/first-start';
 import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
-import { argument, productionEnv } from './bench-support';
+import { argument, autocannon, productionEnv, type LoadOptions } from './bench-support';
 
 const SECONDS = argument('seconds', 10);
 const CONNECTIONS = argument('connections', 100);
@@ -88,45 +85,7 @@ const ROUTES = [
 
 // ---------------------------------------------------------------- load generator
 
-const autocannonPath = createRequire(import.meta.url).resolve('autocannon');
-// A process of its own: the server's event loop and CPU time are the server's alone.
-const CLIENT_CODE = `
-const autocannon = require(process.env.AUTOCANNON_PATH);
-autocannon(JSON.parse(process.env.AUTOCANNON_OPTIONS), (error, result) => {
-  if (error) throw error;
-  process.stdout.write(JSON.stringify(result));
-});
-`;
-
-type LoadOptions = {
-  url: string;
-  connections: number;
-  duration: number;
-  headers: Record<string, string>;
-};
-
-function load(options: LoadOptions): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CLIENT_CODE], {
-      env: {
-        ...process.env,
-        AUTOCANNON_PATH: autocannonPath,
-        AUTOCANNON_OPTIONS: JSON.stringify({ ...options, timeout: 10 }),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`autocannon saiu com ${code}`));
-      else resolve(JSON.parse(output) as Result);
-    });
-  });
-}
+const load = (options: LoadOptions) => autocannon(options);
 
 async function cpuProfile<T>(name: string, run: () => Promise<T>): Promise<T> {
   const dir = process.env.LOAD_PROFILE_DIR;
