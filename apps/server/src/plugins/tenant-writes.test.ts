@@ -8,8 +8,12 @@
  * Each write route must have an entry below, a valid request as unit A and,
  * where it names a resource, the same request aimed at another unit's
  * resource. A new write route without an entry fails the first test.
+ *
+ * Then every write route again, called by each role of unit A, a disabled
+ * user of A and an anonymous caller: the roles the route declares pass its
+ * policy, the others get 401/403, and still nothing of another unit changes.
  */
-import { BIOMETRIC_CONSENT_VERSION, DEMO_UNIT } from '@exame/shared';
+import { BIOMETRIC_CONSENT_VERSION, DEMO_UNIT, ROLES, type Role } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -1284,4 +1288,71 @@ describe('tenant isolation of writes', () => {
       expect(after.seen, `o que ${unit} vê`).toEqual(before.get(unit)?.seen);
     }
   }, 120_000);
+  it("each role of unit A, a disabled user and an anonymous caller: the route's roles pass, the others get 401/403, and no other unit changes", async () => {
+    const before = new Map<string, Record<string, string>>();
+    for (const unit of OTHERS) before.set(unit, await fingerprint(unit));
+    const policies = new Map(
+      t.app.registeredRoutes.map((route) => [`${route.method} ${route.url}`, route.access]),
+    );
+    type Caller = Role | 'disabled' | 'anonymous';
+    const callers: Caller[] = [...ROLES, 'disabled', 'anonymous'];
+    /** Sessions of each caller of unit A. */
+    const signInAll = async () => {
+      const headers = new Map<Caller, Record<string, string>>();
+      for (const role of ROLES)
+        headers.set(role, (await seedSignedIn(t.app, { role, unit: A })).auth);
+      const disabled = await seedSignedIn(t.app, { role: 'ADMIN', unit: A });
+      await t.database.db.execute(
+        sql`update users set register_status = 'disabled' where id = ${disabled.user.id}`,
+      );
+      headers.set('disabled', disabled.auth);
+      headers.set('anonymous', {});
+      return headers;
+    };
+    let headers = await signInAll();
+    let checked = 0;
+    for (const [route, write] of Object.entries(WRITES)) {
+      if (route in DEMO_WRITES) continue;
+      const access = policies.get(route);
+      if (!Array.isArray(access)) continue; // public, integration key or operator: not a role's.
+      const endsSessions = /logout|password/i.test(route);
+      const allowed = access as readonly string[];
+      // The face engine's routes: the allowed roles ran them above; here only the refusals.
+      const isFaceRoute = FACE_ROUTES.some((part) => route.includes(part));
+      for (const caller of callers) {
+        if (isFaceRoute && allowed.includes(caller)) continue;
+        const request = await write.own(a());
+        const { authorization: _dropped, ...rest } = (request.headers ?? {}) as Record<
+          string,
+          string
+        >;
+        // A logout or a password change ends the caller's own session: fresh ones each time.
+        if (endsSessions) headers = await signInAll();
+        const response = await t.app.inject({
+          ...request,
+          headers: { ...rest, ...headers.get(caller) },
+        });
+        const code = response.body
+          ? (JSON.parse(response.body) as { code?: string } | null)?.code
+          : undefined;
+        const label = `${route} como ${caller}: ${response.statusCode} ${response.body.slice(0, 200)}`;
+        expect(response.statusCode, label).toBeLessThan(500);
+        if (caller === 'anonymous' || caller === 'disabled') {
+          expect(response.statusCode, label).toBe(401);
+        } else if (allowed.includes(caller)) {
+          // Past the policy: what follows is the route's own rule (it may still refuse).
+          expect(['UNAUTHORIZED', 'FORBIDDEN'], label).not.toContain(code);
+        } else {
+          expect(response.statusCode, label).toBe(403);
+          expect(code, label).toBe('FORBIDDEN');
+        }
+        checked += 1;
+      }
+      await t.app.identity.linkRequests.run();
+    }
+    expect(checked).toBeGreaterThan(callers.length * 10);
+    for (const unit of OTHERS) {
+      expect(await fingerprint(unit), `linhas de ${unit}`).toEqual(before.get(unit));
+    }
+  }, 300_000);
 });
