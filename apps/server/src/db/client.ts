@@ -362,7 +362,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     }
     let client: ThreadedPglite;
     if (target.thread === 'main') {
-      const load = target.loadDataDir ? { loadDataDir: new Blob([target.loadDataDir]) } : {};
+      const load = target.loadDataDir
+        ? { loadDataDir: new Blob([target.loadDataDir as Uint8Array<ArrayBuffer>]) }
+        : {};
       const inThread = new PGlite({ dataDir: location, ...load });
       await inThread.waitReady;
       client = inThread;
