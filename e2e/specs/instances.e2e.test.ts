@@ -21,6 +21,7 @@ import { examPayload } from '../../apps/server/test/exams';
 import { ADMIN, signIn } from '../support/auth';
 import { axeViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
+import { createLocalInUi } from '../support/locals';
 import { freePort, startServer, type RunningServer } from '../support/server';
 
 const ADMIN_URL =
@@ -171,16 +172,7 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL behind one address'
     // From here on, instance B answers: the session made by A is B's too.
     proxy.route('B');
     const before = proxy.served.length;
-    await page
-      .locator('nav')
-      .getByRole('link', { name: /Postos de atendimento/ })
-      .click();
-    await page.getByRole('button', { name: 'Novo posto' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Identificador' }).fill('DF.INSTANCIAS');
-    await dialog.getByRole('textbox', { name: 'Nome' }).fill('Posto Duas Instâncias');
-    await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await page.getByRole('cell', { name: 'Posto Duas Instâncias' }).waitFor();
+    await createLocalInUi(page, { identifier: 'DF.INSTANCIAS', name: 'Posto Duas Instâncias' });
     const throughB = proxy.served.slice(before);
     expect(throughB).toContainEqual(
       expect.objectContaining({ method: 'POST', path: '/api/SchedulingLocal', instance: 'B' }),

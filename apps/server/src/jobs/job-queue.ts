@@ -65,8 +65,7 @@ export type JobQueueOptions = {
 };
 
 export type JobQueue = {
-  /** Offers one run of a job now (an operator's or a test's trigger); the id, or null if one is due already. */
-  send: (name: string) => Promise<string | null>;
+  /** Stops taking jobs, waits for the running ones (up to `stopTimeoutMs`). */
   stop: () => Promise<void>;
 };
 
@@ -168,7 +167,6 @@ export async function startJobQueue(
   }
 
   return {
-    send: (name) => boss.send(name, {}),
     async stop() {
       if (stopped) return;
       stopped = true;

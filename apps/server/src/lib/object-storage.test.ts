@@ -59,6 +59,21 @@ describe(`files in object storage, two instances (${engineName})`, () => {
   };
   const objectName = (key: string) => `${PREFIX}/${key.slice(0, 2)}/${key}.bin`;
 
+  /** An ADMIN of `unit`, an integration key, and one exam pushed through instance A. */
+  const examOnA = async (unit: string) => {
+    const admin = await seedSignedIn(a.app, { role: 'ADMIN', unit });
+    const apiKey = (await createApiKeyFor(a.app, admin.auth)).key;
+    const exam = examPayload();
+    const pushed = await a.app.inject({
+      method: 'POST',
+      url: '/api/Integration/exams',
+      headers: { 'x-api-key': apiKey },
+      payload: { exams: [exam] },
+    });
+    expect(pushed.statusCode).toBe(200);
+    return { admin, apiKey, exam };
+  };
+
   const startS3 = async (port = 0) => {
     s3 = new S3rver({
       port,
@@ -154,15 +169,7 @@ describe(`files in object storage, two instances (${engineName})`, () => {
   });
 
   it('a photo uploaded through instance A is served by instance B from the bucket, sealed', async () => {
-    const admin = await seedSignedIn(a.app, { role: 'ADMIN', unit: 'DF' });
-    const apiKey = (await createApiKeyFor(a.app, admin.auth)).key;
-    const exam = examPayload();
-    await a.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: { exams: [exam] },
-    });
+    const { admin, apiKey, exam } = await examOnA('DF');
     const jpeg = await sampleJpeg(300, 11);
     const uploaded = await a.app.inject({
       method: 'POST',
@@ -211,15 +218,7 @@ describe(`files in object storage, two instances (${engineName})`, () => {
   });
 
   it('a storage that does not answer is a clean 503, and an upload then writes nothing', async () => {
-    const admin = await seedSignedIn(a.app, { role: 'ADMIN', unit: 'DF' });
-    const apiKey = (await createApiKeyFor(a.app, admin.auth)).key;
-    const exam = examPayload();
-    await a.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: { exams: [exam] },
-    });
+    const { admin, apiKey, exam } = await examOnA('DF');
     const upload = async (seed: number) =>
       a.app.inject({
         method: 'POST',
@@ -273,15 +272,7 @@ describe(`files in object storage, two instances (${engineName})`, () => {
 
   it('the retention purge and the orphan sweep delete objects', async () => {
     const files = a.app.files;
-    const admin = await seedSignedIn(a.app, { role: 'ADMIN', unit: 'SP' });
-    const apiKey = (await createApiKeyFor(a.app, admin.auth)).key;
-    const exam = examPayload();
-    await a.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: { exams: [exam] },
-    });
+    const { exam } = await examOnA('SP');
     const [examRow] = await selectRows<{ id: string }>(
       a.database.db,
       sql`select id from exams where scheduling_id = ${exam.schedulingId}`,
