@@ -139,7 +139,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   // Scheduled work, once per schedule across instances (jobs/scheduled-jobs.ts).
-  const jobs = await startScheduledJobs(app);
+  // On shutdown a run still going after half the shutdown time is failed and retried later.
+  const jobs = await startScheduledJobs(app, {
+    stopTimeoutMs: Math.max(1000, Math.floor(config.shutdownTimeoutMs / 2)),
+  });
   app.addHook('onClose', () => jobs.stop());
   await app.listen({ host: config.host, port: config.port });
   const listening = app.server.address();

@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, type AppConfig } from '../../config/env';
 import { openDatabase, targetFromConfig } from '../../db/client';
+import { DataDirBusyError, lockHolder } from '../../lib/data-dir-lock';
 import { OPERATOR_TOKEN_HEADER, operatorTokenFile } from '../../lib/operator-token';
 import { listPendingMail } from './mailer';
 import { pendingMailSchema } from './mail.routes';
@@ -20,8 +21,10 @@ type PendingMail = Awaited<ReturnType<typeof listPendingMail>>;
 async function fromRunningServer(config: AppConfig): Promise<PendingMail | null> {
   const tokenFile = operatorTokenFile(config.dataDir);
   if (!existsSync(tokenFile)) return null;
+  // The server that holds the data folder says on which port it listens.
+  const port = lockHolder(config.dataDir)?.port ?? config.port;
   try {
-    const response = await fetch(`http://127.0.0.1:${config.port}/internal/mail-outbox`, {
+    const response = await fetch(`http://127.0.0.1:${port}/internal/mail-outbox`, {
       headers: { [OPERATOR_TOKEN_HEADER]: readFileSync(tokenFile, 'utf8').trim() },
     });
     if (!response.ok) {
@@ -36,6 +39,9 @@ async function fromRunningServer(config: AppConfig): Promise<PendingMail | null>
 }
 
 async function fromDatabase(config: AppConfig): Promise<PendingMail> {
+  // The embedded database's files are never opened under a running server.
+  const holder = config.databaseUrl ? null : lockHolder(config.dataDir);
+  if (holder) throw new DataDirBusyError(holder);
   const handle = await openDatabase(targetFromConfig(config));
   try {
     await handle.migrate();
