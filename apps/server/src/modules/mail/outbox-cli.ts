@@ -5,7 +5,8 @@
  *
  * With PostgreSQL it reads the database. With the embedded database, which
  * only one process may open, it asks the running server over loopback with
- * the operator token of DATA_DIR; when no server answers, it opens the
+ * the operator token of DATA_DIR (on the port the server wrote in
+ * DATA_DIR/server.lock); when no server holds the folder, it opens the
  * database itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
