@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleJpeg } from '../../apps/server/test/exams';
 import { ADMIN, signIn } from '../support/auth';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
+import { createLocalInUi } from '../support/locals';
 import { startServer, type RunningServer } from '../support/server';
 
 describe('exams end to end', () => {
@@ -34,17 +35,11 @@ describe('exams end to end', () => {
     await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password);
 
     // A new service post.
-    await page
-      .locator('nav')
-      .getByRole('link', { name: /Postos de atendimento/ })
-      .click();
-    await page.getByRole('button', { name: 'Novo posto' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Identificador' }).fill('PE.E2E01');
-    await dialog.getByRole('textbox', { name: 'Nome' }).fill('Posto Ponta a Ponta');
-    await dialog.getByRole('textbox', { name: 'Endereço' }).fill('Rua dos Testes, 1');
-    await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await page.getByRole('cell', { name: 'Posto Ponta a Ponta' }).waitFor();
+    await createLocalInUi(page, {
+      identifier: 'PE.E2E01',
+      name: 'Posto Ponta a Ponta',
+      address: 'Rua dos Testes, 1',
+    });
 
     // An API key, shown once.
     await page

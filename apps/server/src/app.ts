@@ -5,17 +5,19 @@
  */
 import helmet from '@fastify/helmet';
 import qs from 'qs';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/env';
 import type { DatabaseHandle } from './db/client';
 import { logSerializers } from './lib/log-safety';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hash';
 import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
 import { resolveOperatorToken } from './lib/operator-token';
 import { createPseudonymizer, type Pseudonymizer } from './lib/pseudonym';
 import { createRateLimiter, type RateLimitOverrides } from './lib/rate-limit';
 import { createAdmission, type Admission } from './lib/admission';
+import { createMetrics, type Metrics } from './lib/metrics';
 import { createSessionCache } from './lib/session-cache';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { IdentityDeps } from './modules/auth/identity-deps';
@@ -25,6 +27,7 @@ import {
 } from './modules/auth/password-links.service';
 import { createMailer, type Mailer } from './modules/mail/mailer';
 import { mailRoutes } from './modules/mail/mail.routes';
+import { backupRoutes } from './modules/backup/backup.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { examReportRoutes } from './modules/exam-report/exam-report.routes';
 import { examRoutes } from './modules/exams/exams.routes';
@@ -35,6 +38,7 @@ import { auditRoutes } from './modules/audits/audits.routes';
 import { certificateRoutes } from './modules/certificates/certificates.routes';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
+import { fileStoreFor } from './lib/object-storage';
 import type { FaceService } from './biometrics/face-engine';
 import { faceServiceFromConfig } from './biometrics/face-service';
 import { biopassRoutes } from './modules/biopass/biopass.routes';
@@ -42,9 +46,9 @@ import { checkInRoutes } from './modules/check-ins/check-ins.routes';
 import { examRoomRoutes } from './modules/exam-rooms/exam-rooms.routes';
 import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime-hub';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
-import path from 'node:path';
 import { registerAdmission } from './plugins/admission';
 import { registerAuth } from './plugins/auth';
+import { registerMetrics } from './plugins/metrics';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -65,6 +69,10 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** The line of API requests waiting for the database (DB_MAX_ACTIVE_REQUESTS...). */
     admission: Admission;
+    /** This instance's Prometheus metrics (GET /metrics). */
+    metrics: Metrics;
+    /** The face engine, its analyses measured. */
+    face: FaceService;
   }
 }
 
@@ -137,6 +145,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Request ids (lib/request-id.ts): on every log line, in `x-request-id` and in error bodies.
+    genReqId: requestIdGenerator(config.trustProxy),
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
     // The web client sends bracket arrays (`status[]=done&status[]=absence`).
     routerOptions: {
@@ -172,6 +184,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // The front camera is used by the face capture on the same origin.
     strictTransportSecurity: config.nodeEnv === 'production',
   });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
   });
@@ -180,10 +195,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // App tier.
   registerErrorHandler(app);
   const sessions = createSessionCache({ ttlMs: config.sessionCacheMs });
-  registerAuth(app, resolveOperatorToken(config.dataDir), sessions);
+  registerAuth(app, resolveOperatorToken(config.dataDir), sessions, config.metricsToken);
   const admission = createAdmission(config.database.admission);
   app.decorate('admission', admission);
   registerAdmission(app, admission);
+  const metrics = createMetrics({
+    dbPool: () => database.poolStats(),
+    admission: () => admission.stats(),
+  });
+  app.decorate('metrics', metrics);
+  registerMetrics(app, metrics);
   const mailer =
     options.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
@@ -214,7 +235,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer.close();
   });
 
-  const files = createFileStorage({ root: path.join(config.dataDir, 'files'), key: masterKey });
+  const store = fileStoreFor(config.fileStorage);
+  app.addHook('onClose', async () => store.close());
+  const files = createFileStorage({ store, key: masterKey });
   app.decorate('files', files);
 
   // Routes: each module gets what it needs from the parts built once above.
@@ -224,16 +247,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes(identity));
   await app.register(userRoutes(identity));
   await app.register(mailRoutes({ db }));
+  await app.register(backupRoutes({ database, fileStorage: config.fileStorage, key: masterKey }));
   await app.register(examReportRoutes({ db, prefixes: config.reportLocalPrefixes }));
   await app.register(schedulingLocalRoutes({ db }));
   await app.register(disqualificationReasonRoutes({ db }));
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));
   await app.register(certificateRoutes({ db, publicAppUrl: config.publicAppUrl, limiter }));
   await app.register(integrationRoutes({ db, files }));
-  const face = options.faceService ?? faceServiceFromConfig(config.face);
+  const ownFace = options.faceService ?? faceServiceFromConfig(config.face);
   app.addHook('onClose', async () => {
-    if (!options.faceService) await face.close();
+    if (!options.faceService) await ownFace.close();
   });
+  const face = metrics.measureFace(ownFace);
+  app.decorate('face', face);
   await app.register(
     auditRoutes({
       db,

@@ -10,8 +10,9 @@ import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { seedDemoOnEmpty } from './db/seed/demo-exams';
 import { ensureReferenceData } from './db/seed/reference-data';
 import { upgradeSealedData } from './db/sealed-data-upgrade';
-import { scheduleFaceSweep } from './modules/audits/photo-faces.service';
-import { scheduleRetention } from './modules/retention/retention.service';
+import { startScheduledJobs } from './jobs/scheduled-jobs';
+import { acquireDataDir, DataDirBusyError } from './lib/data-dir-lock';
+import { createObjectStore, describeObjectStorage } from './lib/object-storage';
 
 /** PGlite has no autovacuum: its planner statistics are refreshed here instead. */
 const STATISTICS_INTERVAL_MS = 60 * 60_000;
@@ -45,6 +46,36 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw error;
+  }
+
+  // One process at a time on the embedded database's files (a second would corrupt them).
+  let dataDirLock: ReturnType<typeof acquireDataDir> | null = null;
+  if (!config.databaseUrl) {
+    try {
+      dataDirLock = acquireDataDir(config.dataDir, 'server');
+    } catch (error) {
+      if (!(error instanceof DataDirBusyError)) throw error;
+      console.error(`${error.message} Pare-o antes de iniciar outro, ou use outro DATA_DIR.`);
+      process.exit(1);
+    }
+    const lock = dataDirLock;
+    process.once('exit', () => lock.release());
+  }
+  // The bucket of FILE_STORAGE_URL answers with these credentials, or the start stops here.
+  if (config.fileStorage.kind === 's3') {
+    const store = createObjectStore(config.fileStorage, { maxAttempts: 2 });
+    try {
+      await store.check();
+    } catch (error) {
+      const cause =
+        error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+      console.error(
+        `FILE_STORAGE_URL: o bucket ${describeObjectStorage(config.fileStorage)} não respondeu${cause ? ` (${cause})` : ''}.`,
+      );
+      process.exit(1);
+    } finally {
+      store.close();
+    }
   }
 
   const database = await openDatabase(targetFromConfig(config));
@@ -107,20 +138,25 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  const stopRetention = scheduleRetention(
-    { db: database.db, files: app.files, pseudonym: app.pseudonym },
-    config.retention,
-    app.log,
-  );
-  app.addHook('onClose', async () => stopRetention());
-  const stopFaceSweep = scheduleFaceSweep(
-    { db: database.db, files: app.files, face: faceService },
-    config.audit.faceSweepMs,
-    app.log,
-  );
-  app.addHook('onClose', async () => stopFaceSweep());
+  // Scheduled work, once per schedule across instances (jobs/scheduled-jobs.ts).
+  // On shutdown a run still going after half the shutdown time is failed and retried later.
+  const jobs = await startScheduledJobs(app, {
+    stopTimeoutMs: Math.max(1000, Math.floor(config.shutdownTimeoutMs / 2)),
+  });
+  app.addHook('onClose', () => jobs.stop());
   await app.listen({ host: config.host, port: config.port });
+  const listening = app.server.address();
+  if (dataDirLock && typeof listening === 'object' && listening) dataDirLock.update(listening.port);
+  if (config.databaseUrl && config.fileStorage.kind === 'disk') {
+    app.log.warn(
+      'arquivos no disco local (DATA_DIR/files): com mais de uma instância, defina FILE_STORAGE_URL',
+    );
+  }
   const where = database.kind === 'pglite' ? `PGlite em ${config.dataDir}` : 'PostgreSQL';
+  const filesAt =
+    config.fileStorage.kind === 's3'
+      ? describeObjectStorage(config.fileStorage)
+      : config.fileStorage.root;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -128,7 +164,7 @@ async function main(): Promise<void> {
     ? 'SMTP'
     : 'sem SMTP_URL: os e-mails (links de senha) ficam na caixa de saída; leia-os com `npm run mail:outbox`';
   console.log(
-    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  API: http://${shownHost}:${port}/docs\n  E-mails: ${mail}\n`,
+    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  Arquivos: ${filesAt}\n  API: http://${shownHost}:${port}/docs\n  E-mails: ${mail}\n`,
   );
   if (firstStart) console.log(`${describeFirstStart(firstStart)}\n`);
   else

@@ -41,4 +41,9 @@ export const AUTH_ERRORS = errorCatalogue({
     message: 'Disponível apenas para os comandos do operador, na própria máquina do servidor.',
   },
   API_KEY_INVALID: { status: 401, message: 'Chave de integração ausente, inválida ou revogada.' },
+  /** GET /metrics without METRICS_TOKEN (nor the operator's token over loopback). */
+  METRICS_TOKEN_REQUIRED: {
+    status: 401,
+    message: 'As métricas exigem o token de métricas (METRICS_TOKEN) ou o token do operador.',
+  },
 });

@@ -15,6 +15,8 @@ export const errorBodySchema = z.object({
   checkInDate: z.string().optional(),
   /** An exam another auditor holds: the auditor alert to show (spec 2, 3; `auditorAlertSchema`). */
   alert: z.record(z.string(), z.unknown()).optional(),
+  /** The request's id (also in the `x-request-id` header and in every log line of the request). */
+  requestId: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
@@ -61,5 +63,20 @@ export const SERVER_ERRORS = errorCatalogue({
   SERVER_BUSY: {
     status: 503,
     message: 'O servidor está atendendo muitas solicitações agora. Tente novamente em instantes.',
+  },
+  /**
+   * The object storage of the files (FILE_STORAGE_URL) did not answer or
+   * failed: nothing was changed and the request may be sent again.
+   */
+  /** The operator's backup through the running server exists for the embedded database only. */
+  BACKUP_EMBEDDED_ONLY: {
+    status: 409,
+    message:
+      'A cópia de segurança pelo servidor é a do banco embutido (PGlite); com PostgreSQL use as cópias do próprio PostgreSQL (pg_dump).',
+  },
+  FILE_STORAGE_UNAVAILABLE: {
+    status: 503,
+    message:
+      'O armazenamento de arquivos está indisponível no momento. Tente novamente em instantes.',
   },
 });

@@ -200,6 +200,8 @@ export interface FaceService {
   compare(a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison;
   /** The liveness signal of a burst, from the analyses of its frames in capture order. */
   checkBurst(faces: readonly FaceAnalysis[]): BurstResult;
+  /** Analyses waiting for a free worker (the pool's queue; 0 where there is none). */
+  queueSize?(): number;
   close(): Promise<void>;
 }
 

@@ -115,6 +115,11 @@ export class FacePool extends FaceServiceBase {
     }
   }
 
+  /** Analyses waiting for a free worker thread. */
+  queueSize(): number {
+    return this.pool.queueSize;
+  }
+
   /** Lets running and queued analyses finish, then stops the workers. */
   async close(): Promise<void> {
     if (this.closed) return;

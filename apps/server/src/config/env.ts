@@ -153,6 +153,34 @@ const envSchema = z.object({
    */
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   RETENTION_DAYS_BY_UNIT: z.string().trim().optional(),
+  /**
+   * When the daily retention purge runs (cron, five fields, São Paulo time);
+   * with several instances it runs once per schedule (a job of the queue).
+   * Default 03:00.
+   */
+  RETENTION_CRON: z
+    .string()
+    .trim()
+    .regex(
+      /^[\d*,/-]+( [\d*,/-]+){4}$/,
+      'use uma expressão cron de cinco campos, ex.: "0 3 * * *" (todo dia às 03:00)',
+    )
+    .default('0 3 * * *'),
+  /**
+   * S3-compatible object storage of the files (face images, exam photos),
+   * e.g. s3://bucket/prefix?endpoint=https://s3.example&region=sa-east-1&forcePathStyle=true.
+   * Files are sealed (AES-256-GCM) before upload. Unset: DATA_DIR/files.
+   */
+  FILE_STORAGE_URL: z.string().trim().optional(),
+  /** Credentials of FILE_STORAGE_URL (else the URL's user and password, else the SDK's default chain). */
+  FILE_STORAGE_ACCESS_KEY_ID: z.string().trim().optional(),
+  FILE_STORAGE_SECRET_ACCESS_KEY: z.string().trim().optional(),
+  /**
+   * Bearer token Prometheus sends to GET /metrics (at least 24 characters).
+   * Without it /metrics answers only the operator (loopback with the token of
+   * DATA_DIR/secrets/operator.token).
+   */
+  METRICS_TOKEN: z.string().trim().min(24, 'use ao menos 24 caracteres').optional(),
   /** How long an auditor's claim on an exam of the audit queue lasts (load_audit), in minutes. */
   AUDIT_CLAIM_MINUTES: z.coerce.number().int().min(5).max(480).default(30),
   /** Two-person rule: a disqualification takes effect only when a second auditor confirms it. */
@@ -217,12 +245,31 @@ export type AppConfig = {
   reportLocalPrefixes: Readonly<Record<string, string>>;
   fileEncryptionKey: Buffer | undefined;
   face: { matchThreshold: number | undefined; workers: number | undefined };
-  retention: { defaultDays: number; byUnit: Record<string, number> };
+  retention: { defaultDays: number; byUnit: Record<string, number>; cron: string };
+  /** Where stored files live: DATA_DIR/files, or S3-compatible object storage. */
+  fileStorage: FileStorageTarget;
+  /** The bearer token of GET /metrics (Prometheus), if any. */
+  metricsToken: string | undefined;
   signedUrlTtlMs: number;
   /** How long an auditor's claim on an exam lasts. */
   auditClaimMs: number;
   audit: { twoPersonRule: boolean; recheckRate: number; faceSweepMs: number };
 };
+
+export type ObjectStorageTarget = {
+  kind: 's3';
+  bucket: string;
+  /** Key prefix of every object, without leading or trailing slash ('' for none). */
+  prefix: string;
+  /** The service's address (MinIO, Ceph, a provider's S3 endpoint); unset: AWS. */
+  endpoint: string | undefined;
+  region: string;
+  /** Path-style addresses (endpoint/bucket/key), which most S3-compatible servers need. */
+  forcePathStyle: boolean;
+  /** Unset: the AWS SDK's default chain (instance role, web identity...). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+};
+export type FileStorageTarget = { kind: 'disk'; root: string } | ObjectStorageTarget;
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
@@ -249,6 +296,70 @@ function parseRetentionByUnit(value: string | undefined): Record<string, number>
     );
   }
   return parsed.data;
+}
+
+const FILE_STORAGE_URL_HELP =
+  'use s3://bucket/prefixo?endpoint=https://...&region=...&forcePathStyle=true';
+
+/** FILE_STORAGE_URL (and its credentials) as a storage target; see the README. */
+export function parseFileStorage(env: Env, dataDir: string): FileStorageTarget {
+  const raw = env.FILE_STORAGE_URL;
+  if (!raw) return { kind: 'disk', root: path.join(dataDir, 'files') };
+  const problem = (why: string) =>
+    new ConfigError(`Configuração inválida:\n  - FILE_STORAGE_URL: ${why}`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw problem(FILE_STORAGE_URL_HELP);
+  }
+  if (url.protocol !== 's3:')
+    throw problem(`esquema ${url.protocol} não suportado; ${FILE_STORAGE_URL_HELP}`);
+  const bucket = url.hostname;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw problem(`nome de bucket inválido; ${FILE_STORAGE_URL_HELP}`);
+  }
+  const known = new Set(['endpoint', 'region', 'forcePathStyle']);
+  const unknown = [...url.searchParams.keys()].filter((name) => !known.has(name));
+  if (unknown.length > 0) throw problem(`parâmetro desconhecido: ${unknown.join(', ')}`);
+  const endpoint = url.searchParams.get('endpoint') ?? undefined;
+  if (endpoint !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(endpoint);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+      throw problem('endpoint precisa ser um endereço http(s)');
+    }
+  }
+  const pathStyle = url.searchParams.get('forcePathStyle');
+  if (pathStyle !== null && !['true', 'false'].includes(pathStyle)) {
+    throw problem('forcePathStyle precisa ser true ou false');
+  }
+  const fromUrl = url.username
+    ? {
+        accessKeyId: decodeURIComponent(url.username),
+        secretAccessKey: decodeURIComponent(url.password),
+      }
+    : undefined;
+  const id = env.FILE_STORAGE_ACCESS_KEY_ID;
+  const secret = env.FILE_STORAGE_SECRET_ACCESS_KEY;
+  if (Boolean(id) !== Boolean(secret)) {
+    throw new ConfigError(
+      'Configuração inválida:\n  - FILE_STORAGE_ACCESS_KEY_ID / FILE_STORAGE_SECRET_ACCESS_KEY: informe as duas',
+    );
+  }
+  return {
+    kind: 's3',
+    bucket,
+    prefix: decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, ''),
+    endpoint,
+    region: url.searchParams.get('region') ?? 'us-east-1',
+    forcePathStyle: pathStyle === 'true',
+    credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : fromUrl,
+  };
 }
 
 /**
@@ -321,12 +432,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '' && entry.toLowerCase() !== 'none');
+  const dataDir = path.resolve(env.DATA_DIR);
   return {
     nodeEnv: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
-    dataDir: path.resolve(env.DATA_DIR),
+    dataDir,
     databaseUrl: env.DATABASE_URL,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     publicApiBaseUrl: env.PUBLIC_API_BASE_URL,
@@ -377,6 +489,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     retention: {
       defaultDays: env.RETENTION_DAYS,
       byUnit: parseRetentionByUnit(env.RETENTION_DAYS_BY_UNIT),
+      cron: env.RETENTION_CRON,
     },
+    fileStorage: parseFileStorage(env, dataDir),
+    metricsToken: env.METRICS_TOKEN,
   };
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Results } from '@electric-sql/pglite';
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -53,10 +53,32 @@ export type DatabaseHandle = {
     onPayload: (payload: string) => void,
     options?: ListenOptions,
   ) => Promise<Unlisten>;
+  /**
+   * Connections for the metrics: PostgreSQL's pool (total, idle, callers
+   * waiting for one); PGlite has one connection, its worker thread, busy
+   * while a statement is on it, with the statements queued behind it waiting.
+   */
+  poolStats: () => PoolStats;
+  /**
+   * Raw SQL for a library that brings its own statements (the job queue,
+   * pg-boss): with values, one statement; without, possibly several (its
+   * migrations), whose last result is answered.
+   */
+  executeRaw: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+  /**
+   * The embedded database's data folder as a tar (PGlite only), taken between
+   * statements after a checkpoint: what `npm run backup` keeps.
+   */
+  dumpDataDir?: () => Promise<Uint8Array>;
   close: () => Promise<void>;
 };
 
+export type PoolStats = { total: number; idle: number; waiting: number };
+
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
+
+/** The advisory lock held while migrations run on PostgreSQL (any constant, the same everywhere). */
+const MIGRATION_LOCK = 7_301_003;
 
 /** Sees every statement the app sends (tests compare the work of two paths). */
 export type QueryObserver = (query: string) => void;
@@ -76,6 +98,8 @@ export type DatabaseTarget = (
        * (default true), as on PostgreSQL.
        */
       preparedStatements?: boolean;
+      /** A data folder (tar, from `dumpDataDir`) unpacked into the new database (restores). */
+      loadDataDir?: Uint8Array;
     }
   | {
       kind: 'postgres';
@@ -119,7 +143,10 @@ function loggerOf(target: DatabaseTarget) {
 function handleOf(
   kind: DatabaseHandle['kind'],
   db: Database,
-  parts: Pick<DatabaseHandle, 'migrate' | 'listen' | 'close'>,
+  parts: Pick<
+    DatabaseHandle,
+    'migrate' | 'listen' | 'close' | 'poolStats' | 'executeRaw' | 'dumpDataDir'
+  >,
 ): DatabaseHandle {
   return {
     kind,
@@ -310,6 +337,22 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/**
+ * Statements with their own transaction control on PGlite's one session: a
+ * failure must not leave an aborted transaction open for the next caller.
+ */
+async function runScript(client: ThreadedPglite, text: string): Promise<Results[]> {
+  if (client.script) return client.script(text);
+  // PGlite on the main thread (benchmarks): roll back after the failure.
+  const direct = client as unknown as PGlite;
+  try {
+    return await direct.exec(text);
+  } catch (error) {
+    if (direct.isInTransaction()) await direct.exec('ROLLBACK');
+    throw error;
+  }
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'pglite') {
     let location: string | undefined;
@@ -319,12 +362,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     }
     let client: ThreadedPglite;
     if (target.thread === 'main') {
-      const inThread = location ? new PGlite(location) : new PGlite();
+      const load = target.loadDataDir
+        ? { loadDataDir: new Blob([target.loadDataDir as Uint8Array<ArrayBuffer>]) }
+        : {};
+      const inThread = new PGlite({ dataDir: location, ...load });
       await inThread.waitReady;
       client = inThread;
     } else {
       client = await openThreadedPglite(location, {
         preparedStatements: target.preparedStatements,
+        loadDataDir: target.loadDataDir,
       });
     }
     const db = drizzlePglite({
@@ -335,6 +382,22 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     });
     return handleOf('pglite', db as unknown as Database, {
       migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+      poolStats: () => {
+        const pending = (client as { pending?: number }).pending ?? 0;
+        return { total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) };
+      },
+      executeRaw: async (text, values) => {
+        if (values && values.length > 0) return client.query(text, values);
+        const results = await runScript(client, text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+      dumpDataDir: async () => {
+        if (client.dump) return client.dump();
+        // PGlite on the main thread: nothing else runs while this does.
+        const direct = client as unknown as PGlite;
+        await direct.exec('CHECKPOINT');
+        return new Uint8Array(await (await direct.dumpDataDir('none')).arrayBuffer());
+      },
       // One process holds the database: notifications are delivered in-process, never lost.
       listen: async (channel, onPayload) => {
         checkChannel(channel);
@@ -356,7 +419,29 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case', logger: loggerOf(target) });
   const listener = createPgListener(target.url);
   return handleOf('postgres', db as unknown as Database, {
-    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+    // Instances starting together: one applies the migrations, the others wait and find them applied.
+    // (The lock is held on a connection of its own: the pool may have just one.)
+    migrate: async () => {
+      const holder = new pg.Client({ connectionString: target.url });
+      await holder.connect();
+      try {
+        await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await holder.end().catch(() => undefined);
+      }
+    },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+    executeRaw: async (text, values) => {
+      const result = await pool.query(text, values);
+      // Several statements at once answer one result each: the last one counts.
+      const last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
+      return { rows: last?.rows ?? [] };
+    },
     listen: listener.listen,
     close: async () => {
       await listener.close();

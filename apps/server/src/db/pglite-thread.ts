@@ -22,6 +22,15 @@ type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => vo
 /** The PGlite surface the app uses, served by the worker. */
 export type ThreadedPglite = Pick<PGlite, 'query' | 'exec' | 'transaction' | 'listen' | 'close'> & {
   readonly closed: boolean;
+  /** Calls sent to the worker and not yet answered (the one running and those behind it). */
+  readonly pending?: number;
+  /**
+   * Several statements that may open and commit their own transaction; when
+   * one fails, the open transaction is rolled back before anything else runs.
+   */
+  script?: (sql: string) => Promise<Results[]>;
+  /** The data folder as a tar, taken between statements after a checkpoint (backups). */
+  dump?: () => Promise<Uint8Array>;
 };
 
 function toError(wire: WireError): Error {
@@ -46,10 +55,14 @@ function rawTypesOf(options: QueryOptions | undefined): number[] | undefined {
 
 export async function openThreadedPglite(
   dataDir: string | undefined,
-  options: { preparedStatements?: boolean } = {},
+  options: { preparedStatements?: boolean; loadDataDir?: Uint8Array } = {},
 ): Promise<ThreadedPglite> {
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir, prepare: options.preparedStatements !== false },
+    workerData: {
+      dataDir,
+      prepare: options.preparedStatements !== false,
+      loadDataDir: options.loadDataDir,
+    },
   });
   const pending = new Map<number, Pending>();
   const notified = new Map<number, (payload: string) => void>();
@@ -164,6 +177,8 @@ export async function openThreadedPglite(
   const client = {
     query,
     exec,
+    script: (sql: string) => call<Results[]>({ op: 'script', sql }),
+    dump: () => call<Uint8Array>({ op: 'dump' }),
     transaction,
     listen: async (channel: string, callback: (payload: string) => void) => {
       const listener = nextListener++;
@@ -188,6 +203,9 @@ export async function openThreadedPglite(
     },
     get closed() {
       return closed;
+    },
+    get pending() {
+      return pending.size;
     },
   };
   return client as unknown as ThreadedPglite;

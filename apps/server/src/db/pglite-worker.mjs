@@ -16,7 +16,7 @@ import { parse, PGlite, protocol } from '@electric-sql/pglite';
 if (!parentPort) throw new Error('pglite-worker.mjs roda apenas em uma worker thread.');
 const port = parentPort;
 
-/** @type {{ dataDir?: string, prepare?: boolean }} */
+/** @type {{ dataDir?: string, prepare?: boolean, loadDataDir?: Uint8Array }} */
 const options = workerData ?? {};
 
 /** @typedef {import('@electric-sql/pglite').Transaction} Transaction */
@@ -171,6 +171,42 @@ async function handle(message, /** @type {PGlite} */ db) {
       if (!target) throw new Error('transação encerrada');
       return target.exec(message.sql, { rowMode: message.rowMode });
     }
+    case 'script': {
+      // Several statements with their own BEGIN ... COMMIT (the job queue's
+      // migrations). One failing leaves the transaction open and aborted on
+      // the one session PGlite has (a server would drop the connection): it is
+      // rolled back here, before any other statement runs.
+      return db._runExclusiveTransaction(() =>
+        db._runExclusiveQuery(async () => {
+          try {
+            const messages = await db.execProtocolStream(serialize.query(message.sql), {
+              syncToFs: false,
+            });
+            return parse.parseResults(messages, db.parsers, { rowMode: message.rowMode });
+          } catch (error) {
+            if (db.isInTransaction()) {
+              await db.execProtocolStream(serialize.query('ROLLBACK'), { syncToFs: false });
+            }
+            throw error;
+          } finally {
+            if (!db.isInTransaction()) await db.syncToFs();
+          }
+        }),
+      );
+    }
+    case 'dump': {
+      // A copy of the data folder (tar) for the backup: taken between
+      // statements (no transaction open), after a checkpoint, so it opens
+      // like the database at this moment.
+      return db._runExclusiveTransaction(() =>
+        db._runExclusiveQuery(async () => {
+          await db.execProtocolStream(serialize.query('CHECKPOINT'), { syncToFs: false });
+          await db.syncToFs();
+          const file = await db.dumpDataDir('none');
+          return new Uint8Array(await file.arrayBuffer());
+        }),
+      );
+    }
     case 'begin': {
       // Resolves once BEGIN ran; the transaction stays open until `end`.
       return new Promise((resolve, reject) => {
@@ -227,7 +263,9 @@ async function handle(message, /** @type {PGlite} */ db) {
 }
 
 try {
-  const db = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  // A data folder from a backup (a tar) is unpacked into the new database first.
+  const load = options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {};
+  const db = new PGlite({ dataDir: options.dataDir, ...load });
   await db.waitReady;
   port.on('message', (message) => {
     handle(message, db).then(

@@ -1,9 +1,12 @@
 /**
  * Stored files (exam photos, face images): encrypted at rest with AES-256-GCM
- * under DATA_DIR/files, outside any served folder. Keys are random UUIDs made
- * here, so a stored key can never point outside the folder. Addresses handed
- * to browsers are short-lived HMAC signatures bound to the viewing user and
- * to the route they are for.
+ * before they leave the process, kept by a `FileStore`: DATA_DIR/files by
+ * default (outside any served folder), or S3-compatible object storage
+ * (FILE_STORAGE_URL, lib/object-storage.ts), both with the same layout
+ * `<2 first characters>/<key>.bin`. Keys are random UUIDs made here, so a
+ * stored key can never point outside the folder or the prefix. Addresses
+ * handed to browsers are short-lived HMAC signatures bound to the viewing
+ * user and to the route they are for.
  *
  * Every sealed value is bound to what it is (associated data): a file to its
  * key, a face template to its unit and CPF. Moving sealed bytes to another
@@ -42,6 +45,16 @@ export const templateAad = (unit: string, cpf: string): SealPurpose => `template
 export type SignedRoute = 'face-image' | 'exam-photo' | 'check-in-face' | 'proctoring';
 
 /** The configured key, or one generated once and kept (mode 0600) in DATA_DIR/secrets. */
+/** The key in use without making one: the configured key, the kept one, or undefined. */
+export function existingFileKey(
+  dataDir: string,
+  configured: Buffer | undefined,
+): Buffer | undefined {
+  if (configured) return configured;
+  const file = path.join(dataDir, 'secrets', 'file-encryption.key');
+  return existsSync(file) ? Buffer.from(readFileSync(file, 'utf8').trim(), 'base64') : undefined;
+}
+
 export function resolveFileKey(dataDir: string, configured: Buffer | undefined): Buffer {
   if (configured) return configured;
   const file = path.join(dataDir, 'secrets', 'file-encryption.key');
@@ -52,14 +65,90 @@ export function resolveFileKey(dataDir: string, configured: Buffer | undefined):
   return key;
 }
 
-export function createFileStorage(options: { root: string; key: Buffer }) {
+/** A stored file's key and when it was last written. */
+export type StoredFile = { key: string; modifiedAt: Date };
+
+/**
+ * Where the sealed bytes are kept. `read` answers null for a key that has no
+ * file; a store that cannot be reached throws (the object store: AppError
+ * FILE_STORAGE_UNAVAILABLE, 503).
+ */
+export type FileStore = {
+  /** For logs and the start-up banner: the folder or the bucket and prefix. */
+  readonly location: string;
+  write: (key: string, sealed: Buffer) => Promise<void>;
+  read: (key: string) => Promise<Buffer | null>;
+  remove: (key: string) => Promise<void>;
+  list: () => Promise<StoredFile[]>;
+};
+
+/** The relative name of a key's file: `<2 first characters>/<key>.bin` (disk and object storage alike). */
+export function storedName(key: string): string {
+  if (!KEY_PATTERN.test(key)) throw new Error('chave de arquivo inválida');
+  return `${key.slice(0, 2)}/${key}.bin`;
+}
+
+/** The key a stored name stands for, or null for anything else found there. */
+export function keyOfStoredName(name: string): string | null {
+  const match = /^([0-9a-f]{2})\/([0-9a-f-]{36})\.bin$/.exec(name);
+  if (!match?.[2] || !KEY_PATTERN.test(match[2]) || !match[2].startsWith(match[1]!)) return null;
+  return match[2];
+}
+
+/** Files under a folder (DATA_DIR/files), each written whole through a temporary file. */
+export function createDiskStore(root: string): FileStore {
+  const locate = (key: string) => path.join(root, storedName(key));
+  return {
+    location: root,
+    async write(key, sealed) {
+      const file = locate(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+      await fs.writeFile(temporary, sealed, { mode: 0o600 });
+      await fs.rename(temporary, file);
+    },
+    async read(key) {
+      try {
+        return await fs.readFile(locate(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async remove(key) {
+      await fs.rm(locate(key), { force: true });
+    },
+    async list() {
+      const found: StoredFile[] = [];
+      const shards = await fs.readdir(root).catch(() => [] as string[]);
+      for (const shard of shards) {
+        const names = await fs.readdir(path.join(root, shard)).catch(() => [] as string[]);
+        for (const name of names) {
+          const key = keyOfStoredName(`${shard}/${name}`);
+          if (!key) continue;
+          const stat = await fs.stat(path.join(root, shard, name)).catch(() => null);
+          if (stat) found.push({ key, modifiedAt: stat.mtime });
+        }
+      }
+      return found;
+    },
+  };
+}
+
+export type FileStorageOptions = { key: Buffer } & ({ root: string } | { store: FileStore });
+
+export function createFileStorage(options: FileStorageOptions) {
   if (options.key.length !== 32)
     throw new Error('A chave de criptografia de arquivos precisa de 32 bytes.');
   const signingKey = createHmac('sha256', options.key).update('url-signing').digest();
+  const store = 'store' in options ? options.store : createDiskStore(options.root);
 
-  const locate = (key: string) => {
-    if (!KEY_PATTERN.test(key)) throw new Error('chave de arquivo inválida');
-    return path.join(options.root, key.slice(0, 2), `${key}.bin`);
+  /** The sealed bytes of a key; a missing file is FILE_UNAVAILABLE (404). */
+  const fetchSealed = async (key: string): Promise<Buffer> => {
+    storedName(key);
+    const stored = await store.read(key);
+    if (!stored) throw AppError.of('FILE_UNAVAILABLE', 404);
+    return stored;
   };
 
   const sign = (payload: string) =>
@@ -111,55 +200,45 @@ export function createFileStorage(options: { root: string; key: Buffer }) {
     open,
     openLegacy,
     isCurrent,
-    root: options.root,
+    /** Where the files are (a folder or `s3://bucket/prefix`). */
+    location: store.location,
 
     async put(content: Buffer): Promise<string> {
       const key = randomUUID();
-      const file = locate(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, seal(content, fileAad(key)), { mode: 0o600 });
+      await store.write(key, seal(content, fileAad(key)));
       return key;
     },
 
+    /** The file's content; throws when it is missing or does not open with this key. */
     async get(key: string): Promise<Buffer> {
-      return open(await fs.readFile(locate(key)), fileAad(key));
+      return open(await fetchSealed(key), fileAad(key));
     },
 
-    /** Like get, but a file that is missing or does not decrypt (key changed) is a clear 404. */
+    /**
+     * Like get, but a file that is missing or does not decrypt (key changed)
+     * is a clear 404; a store that cannot be reached stays a 503.
+     */
     async read(key: string): Promise<Buffer> {
+      const stored = await fetchSealed(key);
       try {
-        return open(await fs.readFile(locate(key)), fileAad(key));
+        return open(stored, fileAad(key));
       } catch {
         throw AppError.of('FILE_UNAVAILABLE', 404);
       }
     },
 
     /** The stored (sealed) bytes and their replacement, for the one-time format upgrade. */
-    readSealed: (key: string): Promise<Buffer> => fs.readFile(locate(key)),
+    readSealed: fetchSealed,
     async replaceSealed(key: string, sealed: Buffer): Promise<void> {
-      const file = locate(key);
-      const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-      await fs.writeFile(temporary, sealed, { mode: 0o600 });
-      await fs.rename(temporary, file);
+      storedName(key);
+      await store.write(key, sealed);
     },
     /** Every stored key with the time its file was last written. */
-    async list(): Promise<Array<{ key: string; modifiedAt: Date }>> {
-      const found: Array<{ key: string; modifiedAt: Date }> = [];
-      const shards = await fs.readdir(options.root).catch(() => [] as string[]);
-      for (const shard of shards) {
-        const names = await fs.readdir(path.join(options.root, shard)).catch(() => [] as string[]);
-        for (const name of names) {
-          const key = name.endsWith('.bin') ? name.slice(0, -4) : '';
-          if (!KEY_PATTERN.test(key)) continue;
-          const stat = await fs.stat(path.join(options.root, shard, name)).catch(() => null);
-          if (stat) found.push({ key, modifiedAt: stat.mtime });
-        }
-      }
-      return found;
-    },
+    list: (): Promise<StoredFile[]> => store.list(),
 
     async remove(key: string): Promise<void> {
-      await fs.rm(locate(key), { force: true });
+      storedName(key);
+      await store.remove(key);
     },
 
     /** A signature for `subject` (e.g. a photo id) on `route`, for `viewer`, valid until `expiresAt`. */

@@ -72,7 +72,7 @@ describe('a database failure on a route', () => {
     try {
       const response = await t.app.inject({ method: 'GET', url: '/api/test/db-failure' });
       expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({
+      expect(response.json()).toMatchObject({
         Error: 'Ocorreu um erro inesperado. Tente novamente em breve.',
         code: 'INTERNAL_ERROR',
       });

@@ -11,8 +11,11 @@ import type { Role } from '@exame/shared';
  * `'operator'` routes serve the operator's commands on the server's own
  * machine (e.g. `npm run mail:outbox`): a loopback connection with the token
  * kept in DATA_DIR/secrets, never a user token.
+ * `'metrics'` is the Prometheus scrape (GET /metrics): `Authorization: Bearer
+ * <METRICS_TOKEN>` from anywhere, or the operator's request as above; never a
+ * user token.
  */
-export type AccessPolicy = 'public' | 'integration' | 'operator' | readonly Role[];
+export type AccessPolicy = 'public' | 'integration' | 'operator' | 'metrics' | readonly Role[];
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -66,7 +66,7 @@ describe('database admission line (one request at a time, one waiting)', () => {
     expect(Date.now() - started).toBeLessThan(500);
     expect(refused.statusCode).toBe(503);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(refused.json()).toEqual({
+    expect(refused.json()).toMatchObject({
       Error: 'O servidor está atendendo muitas solicitações agora. Tente novamente em instantes.',
       code: 'SERVER_BUSY',
     });

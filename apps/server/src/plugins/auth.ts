@@ -7,6 +7,7 @@
  * that revocations clear at once.
  */
 import { AUTH_ERRORS, ERROR_MESSAGES } from '@exame/shared';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/env';
 import type { Database, Unlisten } from '../db/client';
@@ -129,10 +130,23 @@ function followRevocations(app: FastifyInstance, cache: SessionCache): void {
   });
 }
 
+/** `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time. */
+function hasMetricsToken(request: FastifyRequest, metricsToken: string | undefined): boolean {
+  if (!metricsToken) return false;
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return false;
+  const match = /^Bearer\s+(\S+)$/.exec(header.trim());
+  if (!match?.[1]) return false;
+  const a = Buffer.from(match[1]);
+  const b = Buffer.from(metricsToken);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 export function registerAuth(
   app: FastifyInstance,
   operatorToken: string,
   sessions: SessionCache = createSessionCache({ ttlMs: 0 }),
+  metricsToken?: string,
 ): void {
   followRevocations(app, sessions);
   app.decorateRequest('user', null);
@@ -140,6 +154,12 @@ export function registerAuth(
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
+    if (access === 'metrics') {
+      if (hasMetricsToken(request, metricsToken) || isOperatorRequest(request, operatorToken)) {
+        return;
+      }
+      throw AppError.from(AUTH_ERRORS, 'METRICS_TOKEN_REQUIRED');
+    }
     if (access === 'operator') {
       if (!isOperatorRequest(request, operatorToken)) {
         throw AppError.from(AUTH_ERRORS, 'OPERATOR_ONLY');

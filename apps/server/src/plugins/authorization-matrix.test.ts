@@ -77,8 +77,12 @@ describe('authorization matrix', () => {
       const disabled = await t.app.inject(request(tokens.get('disabled')));
       if (disabled.statusCode !== 401)
         failures.push(`${route.method} ${route.url} desabilitado -> ${disabled.statusCode}`);
-      if (route.access === 'integration' || route.access === 'operator') {
-        // Machine and operator routes: a user's token is never enough, whatever the role.
+      if (
+        route.access === 'integration' ||
+        route.access === 'operator' ||
+        route.access === 'metrics'
+      ) {
+        // Machine, operator and metrics routes: a user's token is never enough, whatever the role.
         for (const role of ROLES) {
           const response = await t.app.inject(request(tokens.get(role)));
           if (response.statusCode !== 401)

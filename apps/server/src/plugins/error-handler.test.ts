@@ -54,6 +54,9 @@ describe('error responses', () => {
     const body = errorBodySchema.strict().parse(response.json());
     expect(body.Error.length).toBeGreaterThan(0);
     expect(body.code).toMatch(/^[A-Z_]+$/);
+    // The request's id names it in the server's log; the header says the same.
+    expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.requestId).toBe(response.headers['x-request-id']);
     return body;
   }
 
@@ -91,6 +94,7 @@ describe('error responses', () => {
     expect(body).toEqual({
       Error: 'O corpo da requisição não é um JSON válido.',
       code: 'INVALID_JSON',
+      requestId: response.headers['x-request-id'],
     });
   });
 
@@ -141,6 +145,7 @@ describe('error responses', () => {
     expect(body).toEqual({
       Error: 'Ocorreu um erro inesperado. Tente novamente em breve.',
       code: 'INTERNAL_ERROR',
+      requestId: response.headers['x-request-id'],
     });
     expect(response.body).not.toContain('hunter2');
   });

@@ -1,7 +1,8 @@
 /**
  * One error handler for the whole API: every error becomes
- * `{ Error, code }` (plus `details` for validation); a 5xx never carries the
- * internal message, which only goes to the log.
+ * `{ Error, code, requestId }` (plus `details` for validation); a 5xx never
+ * carries the internal message, which only goes to the log, on the line with
+ * the same `requestId`.
  */
 import { ERROR_MESSAGES, type ErrorBody } from '@exame/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,9 +30,12 @@ const FRAMEWORK_ERRORS: Readonly<
   FST_ERR_NOT_FOUND: { code: 'ROUTE_NOT_FOUND', status: 404 },
 };
 
-export function toErrorBody(error: AppError): ErrorBody {
+/** The body of an error answer; `requestId` names the request in the server's log. */
+export function toErrorBody(error: AppError, requestId?: string): ErrorBody {
   const body: ErrorBody = { Error: error.message, code: error.code, ...error.fields };
-  return error.details ? { ...body, details: error.details } : body;
+  if (error.details) body.details = error.details;
+  if (requestId) body.requestId = requestId;
+  return body;
 }
 
 export function normaliseError(error: unknown): AppError {
@@ -70,14 +74,24 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = normaliseError(error);
     if (error instanceof AppError && appError.status === 503) {
-      // Refused on purpose (overload, shutting down): no failure to investigate.
-      request.log.warn({ code: appError.code, status: appError.status }, 'request refused');
+      // Refused on purpose (overload, shutting down) or a dependency down (object storage).
+      request.log.warn(
+        {
+          code: appError.code,
+          status: appError.status,
+          ...(error.cause ? { err: error.cause } : {}),
+        },
+        'request refused',
+      );
     } else if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {
       request.log.info({ code: appError.code, status: appError.status }, 'request rejected');
     }
     for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
-    return reply.status(appError.status).type('application/json').send(toErrorBody(appError));
+    return reply
+      .status(appError.status)
+      .type('application/json')
+      .send(toErrorBody(appError, request.id));
   });
 }

@@ -83,6 +83,6 @@ export async function registerWeb(app: FastifyInstance, config: AppConfig): Prom
         .type('text/html; charset=utf-8')
         .send(indexHtml);
     }
-    return reply.status(404).send(toErrorBody(AppError.of('ROUTE_NOT_FOUND', 404)));
+    return reply.status(404).send(toErrorBody(AppError.of('ROUTE_NOT_FOUND', 404), request.id));
   });
 }

@@ -7,6 +7,7 @@
  * decision) with the same password, so a newcomer can try every screen.
  */
 import type { Role } from '@exame/shared';
+import { sql } from 'drizzle-orm';
 import { ConfigError, type AppConfig } from '../../config/env';
 import { randomPassword } from '../../lib/crypto';
 import type { PasswordHasher } from '../../lib/password-hash';
@@ -96,6 +97,9 @@ const DEMO_PEOPLE: ReadonlyArray<{
   },
 ];
 
+/** The advisory lock of the first start (any constant number, the same on every instance). */
+const FIRST_START_LOCK = 7_301_004;
+
 export async function seedFirstStart(
   db: Database,
   config: Pick<AppConfig, 'adminEmail' | 'adminPassword' | 'seedDemo' | 'adminFederativeUnit'>,
@@ -114,7 +118,10 @@ export async function seedFirstStart(
   const accounts: SeededAccount[] = [
     { email: adminEmail, role: 'ADMIN', name: 'Administrador', unit },
   ];
-  await db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
+    // Instances starting together on an empty database: one seeds, the others find it seeded.
+    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_START_LOCK})`);
+    if ((await countUsers(tx)) > 0) return false;
     await insertUser(tx, {
       name: 'Administrador',
       email: adminEmail,
@@ -125,7 +132,7 @@ export async function seedFirstStart(
     });
     // The unit starts with the usual disqualification reasons; its ADMIN edits them.
     await seedDefaultReasons(tx, unit);
-    if (!config.seedDemo) return;
+    if (!config.seedDemo) return true;
     for (const demoUnit of new Set(DEMO_PEOPLE.map((person) => person.unit))) {
       await seedDefaultReasons(tx, demoUnit);
     }
@@ -146,7 +153,9 @@ export async function seedFirstStart(
         unit: person.unit,
       });
     }
+    return true;
   });
+  if (!seeded) return null;
   return { password, passwordFromEnv: config.adminPassword !== undefined, accounts };
 }
 

@@ -6,8 +6,8 @@
  */
 import { loadConfig } from '../../config/env';
 import { openDatabase, targetFromConfig } from '../client';
-import path from 'node:path';
 import { createFileStorage, resolveFileKey } from '../../lib/file-storage';
+import { fileStoreFor } from '../../lib/object-storage';
 import {
   countDemoExams,
   seedDemoExams,
@@ -71,11 +71,16 @@ try {
   if (count <= 200_000) await seedDemoHistory(handle.db, unit);
   const photos = Number(option('photos') ?? 20);
   if (photos > 0) {
+    const store = fileStoreFor(config.fileStorage);
     const files = createFileStorage({
-      root: path.join(config.dataDir, 'files'),
+      store,
       key: resolveFileKey(config.dataDir, config.fileEncryptionKey),
     });
-    await seedDemoPhotos(handle.db, files, Math.min(photos, 1000), unit);
+    try {
+      await seedDemoPhotos(handle.db, files, Math.min(photos, 1000), unit);
+    } finally {
+      store.close();
+    }
   }
   console.log(
     `\n${written} exames de ${unit} inseridos em ${((Date.now() - started) / 1000).toFixed(1)} s.`,

@@ -6,10 +6,10 @@
  * decides anything: it only ranks and explains; the auditor decides.
  *
  * Reads happen when an auditor opens the exam (what is still unread) and,
- * in the background, for the exams waiting for audit (scheduleFaceSweep).
+ * in the background, for the exams waiting for audit (the `face-sweep` job,
+ * once per interval across instances: jobs/scheduled-jobs.ts).
  * When the engine is unavailable the photos stay unread and are tried again.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import { DESCRIPTOR_LENGTH, templateOf, type FaceService } from '../../biometrics/face-engine';
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -104,28 +104,4 @@ export async function readPendingFaces(deps: PhotoFaceDeps, limit: number): Prom
   }
   for (const examId of touched) await refreshFaceMinSimilarity(deps, examId);
   return read;
-}
-
-/** Runs readPendingFaces every `everyMs` (0: never); returns the stop function. */
-export function scheduleFaceSweep(
-  deps: PhotoFaceDeps,
-  everyMs: number,
-  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
-): () => void {
-  if (everyMs <= 0) return () => undefined;
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    readPendingFaces(deps, 20)
-      .then((read) => {
-        if (read > 0) log.info({ read }, 'faces das fotos de exames em auditoria lidas');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'falha ao ler as faces das fotos'))
-      .finally(() => {
-        running = false;
-      });
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -88,7 +88,7 @@ describe('password links', () => {
       password: 'Segunda#Vez2',
     });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({
+    expect(again.json()).toMatchObject({
       Error: 'Este link é inválido ou expirou. Solicite um novo link.',
       code: 'LINK_INVALID',
     });

@@ -71,7 +71,7 @@ describe('api/BiopassID rules decided before the engine runs', () => {
         payload: { cpf, image: picture, frames: [picture], uf },
       });
       expect(verify.statusCode, uf).toBe(403);
-      expect(verify.json(), uf).toEqual({
+      expect(verify.json(), uf).toMatchObject({
         Error:
           'A unidade informada não é a sua unidade. A validação facial só pode ser feita na unidade do usuário conectado.',
         code: 'FACE_UNIT_MISMATCH',
@@ -108,7 +108,7 @@ describe('api/BiopassID rules decided before the engine runs', () => {
         payload: { cpf, image: picture, frames, uf: 'DF' },
       });
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({
+      expect(response.json()).toMatchObject({
         Error:
           'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.',
         code: 'FACE_LIVENESS_REQUIRED',
@@ -447,7 +447,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       spViewer.auth,
     );
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       Error: 'A validação facial está disponível apenas para o Distrito Federal',
       code: 'FACE_VALIDATION_UNAVAILABLE',
     });

@@ -268,7 +268,7 @@ describe.skipIf(Boolean(skipReason))(
       // Examiner 2's CPF, another person's face: refused with the reason, nothing kept.
       const wrong = await validate(second.cpf, 'p03-1.jpg');
       expect(wrong.statusCode).toBe(422);
-      expect(wrong.json()).toEqual({
+      expect(wrong.json()).toMatchObject({
         Error: 'O rosto capturado não corresponde ao cadastro facial deste CPF.',
         code: 'FACE_NOT_VERIFIED',
       });

@@ -200,7 +200,7 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
 
     const missing = await call('GET', `/api/Demo/candidates/${nextCpf()}`);
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({
+    expect(missing.json()).toMatchObject({
       Error: 'Candidato de demonstração não encontrado. Comece pelo cadastro de demonstração.',
       code: 'DEMO_CANDIDATE_NOT_FOUND',
     });
@@ -229,7 +229,7 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
     ]);
     const outdated = await call('PUT', url, contact('2025-01-v0'));
     expect(outdated.statusCode).toBe(409);
-    expect(outdated.json()).toEqual({
+    expect(outdated.json()).toMatchObject({
       Error:
         'O texto do consentimento mudou: mostre a versão atual ao candidato e registre de novo.',
       code: 'DEMO_CONSENT_OUTDATED',
@@ -242,7 +242,7 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
     ] as const) {
       const refused = await call('POST', `/api/Demo/candidates/${cpf}/${path}`, payload);
       expect(refused.statusCode, path).toBe(409);
-      expect(refused.json(), path).toEqual({
+      expect(refused.json(), path).toMatchObject({
         Error:
           'O candidato ainda não deu o consentimento para o tratamento dos dados biométricos (LGPD, art. 11).',
         code: 'DEMO_CONSENT_REQUIRED',
@@ -360,7 +360,7 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
       for (const other of [dfAdmin, spAdmin]) {
         const response = await call(method, request.url, request.payload, other);
         expect(response.statusCode, `${route} ${other.user.federativeUnit}`).toBe(403);
-        expect(response.json(), route).toEqual({
+        expect(response.json(), route).toMatchObject({
           Error: 'Os fluxos de demonstração existem só na unidade DEMO.',
           code: 'DEMO_UNIT_ONLY',
         });

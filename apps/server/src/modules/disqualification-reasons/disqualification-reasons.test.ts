@@ -52,7 +52,7 @@ describe('disqualification reasons', () => {
       text: 'Outra justificativa qualquer.',
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({
+    expect(again.json()).toMatchObject({
       Error: 'Já existe uma justificativa com este código na unidade.',
       code: 'REASON_CODE_TAKEN',
     });

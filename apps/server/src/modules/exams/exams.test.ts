@@ -113,7 +113,7 @@ describe('exam list and CSV import', () => {
       `startDate=${encodeURIComponent('2026-11-12T00:00:00-03:00')}&endDate=${encodeURIComponent('2026-11-10T00:00:00-03:00')}`,
     );
     expect(reversed.statusCode).toBe(400);
-    expect(reversed.json()).toEqual({
+    expect(reversed.json()).toMatchObject({
       code: 'PERIOD_INVALID_RANGE',
       Error: 'A data final não pode ser anterior à data inicial.',
     });

@@ -157,7 +157,7 @@ describe('integration API', () => {
     expect((await setStatus(dfKey, exam.schedulingId, { status: 'started' })).statusCode).toBe(200);
     const bad = await setStatus(dfKey, exam.schedulingId, { status: 'absence' });
     expect(bad.statusCode).toBe(409);
-    expect(bad.json()).toEqual({
+    expect(bad.json()).toMatchObject({
       Error: 'Não é possível mudar o exame de "Iniciado" para "Ausente".',
       code: 'EXAM_INVALID_TRANSITION',
     });

@@ -5,12 +5,14 @@
  *
  * With PostgreSQL it reads the database. With the embedded database, which
  * only one process may open, it asks the running server over loopback with
- * the operator token of DATA_DIR; when no server answers, it opens the
+ * the operator token of DATA_DIR (on the port the server wrote in
+ * DATA_DIR/server.lock); when no server holds the folder, it opens the
  * database itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, type AppConfig } from '../../config/env';
 import { openDatabase, targetFromConfig } from '../../db/client';
+import { DataDirBusyError, lockHolder } from '../../lib/data-dir-lock';
 import { OPERATOR_TOKEN_HEADER, operatorTokenFile } from '../../lib/operator-token';
 import { listPendingMail } from './mailer';
 import { pendingMailSchema } from './mail.routes';
@@ -20,8 +22,10 @@ type PendingMail = Awaited<ReturnType<typeof listPendingMail>>;
 async function fromRunningServer(config: AppConfig): Promise<PendingMail | null> {
   const tokenFile = operatorTokenFile(config.dataDir);
   if (!existsSync(tokenFile)) return null;
+  // The server that holds the data folder says on which port it listens.
+  const port = lockHolder(config.dataDir)?.port ?? config.port;
   try {
-    const response = await fetch(`http://127.0.0.1:${config.port}/internal/mail-outbox`, {
+    const response = await fetch(`http://127.0.0.1:${port}/internal/mail-outbox`, {
       headers: { [OPERATOR_TOKEN_HEADER]: readFileSync(tokenFile, 'utf8').trim() },
     });
     if (!response.ok) {
@@ -36,6 +40,9 @@ async function fromRunningServer(config: AppConfig): Promise<PendingMail | null>
 }
 
 async function fromDatabase(config: AppConfig): Promise<PendingMail> {
+  // The embedded database's files are never opened under a running server.
+  const holder = config.databaseUrl ? null : lockHolder(config.dataDir);
+  if (holder) throw new DataDirBusyError(holder);
   const handle = await openDatabase(targetFromConfig(config));
   try {
     await handle.migrate();

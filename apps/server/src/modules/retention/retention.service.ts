@@ -15,10 +15,10 @@
  * them, and they name candidates), and stored files that no row references
  * (written before a transaction that failed).
  *
- * Runs at start and once a day; every purge of a unit's data is recorded in
+ * Runs at start and once a day, once across instances (the `retention-purge`
+ * job, jobs/scheduled-jobs.ts); every purge of a unit's data is recorded in
  * the activity log.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client';
 import type { FileStorage } from '../../lib/file-storage';
 import type { Pseudonymizer } from '../../lib/pseudonym';
@@ -179,23 +179,4 @@ async function removeOrphanFiles(deps: RetentionDeps, olderThan: Date): Promise<
     removed += 1;
   }
   return removed;
-}
-
-/** Runs the purges now and then every day; returns a stop function. */
-export function scheduleRetention(
-  deps: RetentionDeps,
-  settings: RetentionSettings,
-  log: FastifyBaseLogger,
-): () => void {
-  const run = () =>
-    purgeExpiredPersonalData(deps, settings)
-      .then(async (counts) => {
-        const operational = await purgeOperationalData(deps);
-        log.info({ counts, operational }, 'retenção LGPD aplicada');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'falha ao aplicar a retenção LGPD'));
-  void run();
-  const timer = setInterval(() => void run(), DAY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -63,7 +63,7 @@ describe('scheduling locals', () => {
       description: 'Outro',
     });
     expect(duplicate.statusCode).toBe(409);
-    expect(duplicate.json()).toEqual({
+    expect(duplicate.json()).toMatchObject({
       Error: 'Já existe um posto com este identificador na unidade.',
       code: 'LOCAL_IDENTIFIER_TAKEN',
     });
@@ -93,7 +93,7 @@ describe('scheduling locals', () => {
     // Outside CE the text after a dash is the room (DEMO.POSTO01-S2): refused, saying why.
     const df = await create(dfAdmin.auth, { identifier: 'DF.POSTO-1', description: 'Posto' });
     expect(df.statusCode).toBe(400);
-    expect(df.json()).toEqual({
+    expect(df.json()).toMatchObject({
       code: 'LOCAL_IDENTIFIER_INVALID',
       Error:
         'Nesta unidade o identificador não pode ter hífen: nos exames, o que vem depois do hífen é a sala.',

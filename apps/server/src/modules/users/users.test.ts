@@ -93,7 +93,7 @@ describe('users API', () => {
       role: 'VIEWER',
     });
     expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json()).toEqual({
+    expect(sameEmail.json()).toMatchObject({
       Error: 'Já existe um usuário com este e-mail.',
       code: 'USER_EMAIL_TAKEN',
     });
@@ -103,7 +103,7 @@ describe('users API', () => {
       cpf: existing.cpf,
       role: 'VIEWER',
     });
-    expect(sameCpf.json()).toEqual({
+    expect(sameCpf.json()).toMatchObject({
       Error: 'Já existe um usuário com este CPF.',
       code: 'USER_CPF_TAKEN',
     });
@@ -346,7 +346,10 @@ describe('users API', () => {
     ];
     for (const response of await Promise.all(attempts)) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ Error: 'Usuário não encontrado!', code: 'USER_NOT_FOUND' });
+      expect(response.json()).toMatchObject({
+        Error: 'Usuário não encontrado!',
+        code: 'USER_NOT_FOUND',
+      });
     }
     const unchanged = await t.app.inject({
       method: 'GET',

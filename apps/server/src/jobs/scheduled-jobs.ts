@@ -1,0 +1,98 @@
+/**
+ * The server's scheduled work, and where each part runs.
+ *
+ * Once per schedule across instances (jobs of the queue, job-queue.ts):
+ * - `retention-purge`: the LGPD purge of personal data and the operational
+ *   purge (sessions, e-mails, counters, realtime events, orphan files), daily
+ *   at RETENTION_CRON (03:00 São Paulo) and once when the instances start (a
+ *   laptop is seldom on at 03:00). Two instances purging at once would do the
+ *   same deletions twice and record them twice.
+ * - `face-sweep`: the background reading of faces in the photos of exams
+ *   waiting for audit, every FACE_ANALYSIS_SWEEP_SECONDS. Two instances would
+ *   read the same photos, twice the CPU for the same result.
+ *
+ * Per instance, on purpose (not jobs):
+ * - The queue of password-link requests (modules/auth/password-links.service.ts):
+ *   a shared queue that any instance drains (`FOR UPDATE SKIP LOCKED`, each
+ *   request taken by one), kicked right after each answer by the instance
+ *   that answered and polled every 30 s by each; more instances only drain
+ *   it sooner.
+ * - The PGlite statistics refresh (main.ts): the embedded database has one
+ *   instance by nature.
+ * - Session-cache expiry and the realtime fan-out: state of the instance
+ *   itself.
+ *
+ * Audit claims need nothing: a claim past its time counts as ended on read,
+ * and is closed by the next claim on the exam.
+ */
+import type { FastifyInstance } from 'fastify';
+import { readPendingFaces } from '../modules/audits/photo-faces.service';
+import {
+  purgeExpiredPersonalData,
+  purgeOperationalData,
+} from '../modules/retention/retention.service';
+import {
+  startJobQueue,
+  type JobDefinition,
+  type JobQueue,
+  type JobQueueOptions,
+} from './job-queue';
+
+export const RETENTION_JOB = 'retention-purge';
+export const FACE_SWEEP_JOB = 'face-sweep';
+
+/** Photos read per run of the face sweep. */
+const FACE_SWEEP_BATCH = 20;
+
+export type ScheduledJobsOptions = Omit<JobQueueOptions, 'log' | 'metrics'> & {
+  /** One retention run when the instances start (default true). */
+  retentionAtStart?: boolean;
+};
+
+export function scheduledJobs(
+  app: FastifyInstance,
+  options: Pick<ScheduledJobsOptions, 'retentionAtStart'> = {},
+): JobDefinition[] {
+  const deps = { db: app.database.db, files: app.files, pseudonym: app.pseudonym };
+  const jobs: JobDefinition[] = [
+    {
+      name: RETENTION_JOB,
+      cron: app.config.retention.cron,
+      atStart: options.retentionAtStart ?? true,
+      expireInSeconds: 2 * 3600,
+      retryDelaySeconds: 300,
+      run: async () => {
+        const counts = await purgeExpiredPersonalData(deps, app.config.retention);
+        const operational = await purgeOperationalData(deps);
+        return { counts, operational };
+      },
+    },
+  ];
+  const sweepSeconds = Math.round(app.config.audit.faceSweepMs / 1000);
+  if (sweepSeconds > 0) {
+    jobs.push({
+      name: FACE_SWEEP_JOB,
+      everySeconds: sweepSeconds,
+      expireInSeconds: 600,
+      retryLimit: 0,
+      run: async () => {
+        const read = await readPendingFaces({ ...deps, face: app.face }, FACE_SWEEP_BATCH);
+        // Every 30 s: logged only when there was something to read.
+        return read > 0 ? { read } : undefined;
+      },
+    });
+  }
+  return jobs;
+}
+
+/** Starts this instance's part of the scheduled jobs; the caller stops it before the database closes. */
+export function startScheduledJobs(
+  app: FastifyInstance,
+  options: ScheduledJobsOptions = {},
+): Promise<JobQueue> {
+  return startJobQueue(app.database, scheduledJobs(app, options), {
+    ...options,
+    log: app.log,
+    metrics: app.metrics,
+  });
+}
