@@ -7,7 +7,13 @@
  * in constant memory.
  */
 import type { Executor } from '../../db/client';
-import { chainOf, eventHash, findChainHeads, readChainSlice } from './activity.repository';
+import {
+  chainOf,
+  eventHash,
+  findChainHeads,
+  findChainsWithoutHead,
+  readChainSlice,
+} from './activity.repository';
 
 export type BrokenLink = {
   id: string | null;
@@ -70,4 +76,25 @@ export async function verifyChain(db: Executor, unit: string | null): Promise<Ch
     };
   }
   return { ok: true, checked, firstBroken: null };
+}
+
+export type UnitChainReport = ChainReport & {
+  /** The unit, or null for the events of no unit. */
+  unit: string | null;
+  /** The hash of the chain's last event ('' when empty): kept apart, it shows a rewritten chain. */
+  headHash: string;
+};
+
+/** Every chain of the database: each unit's, and the one of events with no unit. */
+export async function verifyAllChains(db: Executor): Promise<UnitChainReport[]> {
+  const chains = new Set((await findChainHeads(db)).map((head) => head.chain));
+  for (const chain of await findChainsWithoutHead(db)) chains.add(chain);
+  const reports: UnitChainReport[] = [];
+  for (const chain of [...chains].sort()) {
+    const unit = chain === '' ? null : chain;
+    const report = await verifyChain(db, unit);
+    const [head] = await findChainHeads(db, chain);
+    reports.push({ unit, headHash: head?.hash ?? '', ...report });
+  }
+  return reports;
 }
