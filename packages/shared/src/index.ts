@@ -22,3 +22,4 @@ export * from './exam-rooms';
 export * from './realtime';
 export * from './certificates';
 export * from './demo';
+export * from './activity';
