@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubServer } from '../../test/stub-server';
 import { TEST_USER } from '../../test/fixtures';
+import { recordApiFailure } from '../api';
 import { appStore } from '../app-store';
 import { flushActivity, queueKeyFor, recordActivity } from './activity-log';
 
@@ -51,5 +52,26 @@ describe('recordActivity', () => {
     expect(window.localStorage.getItem(keyB)).toBeNull();
     // A's events wait for A.
     expect(window.localStorage.getItem(keyA)).not.toBeNull();
+  });
+});
+
+describe('failed API calls', () => {
+  it('records no answer, 5xx and 429 with method, path and status, and never the other 4xx', () => {
+    appStore.setUser({ ...TEST_USER, email: 'c@exemplo.gov.br', token: 'token-c' });
+    const failure = { method: 'POST' as const, code: null, message: 'falhou' };
+    recordApiFailure({ ...failure, path: 'api/Exam/import?x=1', status: 503 });
+    recordApiFailure({ ...failure, path: 'api/Auth', status: null });
+    recordApiFailure({ ...failure, path: 'api/User', status: 429 });
+    for (const status of [400, 401, 403, 404, 409, 422]) {
+      recordApiFailure({ ...failure, path: `api/Other/${status}`, status });
+    }
+    const stored = JSON.parse(
+      window.localStorage.getItem(queueKeyFor('c@exemplo.gov.br')) ?? '{}',
+    ) as { events: { type: string; target: string; details: Record<string, unknown> }[] };
+    expect(stored.events.map((event) => [event.type, event.target, event.details.status])).toEqual([
+      ['error', 'POST api/Exam/import', 503],
+      ['error', 'POST api/Auth', null],
+      ['error', 'POST api/User', 429],
+    ]);
   });
 });

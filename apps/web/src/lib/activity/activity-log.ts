@@ -143,6 +143,56 @@ export function recordActivity(
   active.enqueue(event);
 }
 
+const REPEAT_WINDOW_MS = 10_000;
+const lastErrors = new Map<string, number>();
+
+/**
+ * Records a client error. The same error at the same place again within
+ * 10 s is left out: a failing render or a timer in a loop would otherwise
+ * fill the queue and push out the page views.
+ */
+export function recordError(target: string, details: Record<string, unknown>): void {
+  const fingerprint = `${target}|${String(details.message ?? '')}|${String(details.status ?? '')}`;
+  const now = Date.now();
+  const seen = lastErrors.get(fingerprint);
+  if (seen !== undefined && now - seen < REPEAT_WINDOW_MS) return;
+  lastErrors.set(fingerprint, now);
+  if (lastErrors.size > 200) lastErrors.clear();
+  recordActivity('error', target, details);
+}
+
+let lastPageViewKey: string | null = null;
+
+/**
+ * A page view for the navigation `locationKey`. The same key twice (React's
+ * development double effects, a re-render after sign-in) is one view.
+ */
+export function recordPageView(locationKey: string, pathname: string): void {
+  if (locationKey === lastPageViewKey) return;
+  lastPageViewKey = locationKey;
+  recordActivity('page_view', pageTarget(pathname));
+}
+
+/** The page the person is on, as a target. */
+export function currentPageTarget(): string {
+  return pageTarget(window.location.pathname);
+}
+
+function onWindowError(event: ErrorEvent): void {
+  recordError(currentPageTarget(), {
+    kind: 'window.onerror',
+    ...errorDetails(event.error ?? event.message),
+    // The script's address without its query string.
+    source: event.filename ? pageTarget(event.filename) : undefined,
+    line: event.lineno || undefined,
+    column: event.colno || undefined,
+  });
+}
+
+function onUnhandledRejection(event: PromiseRejectionEvent): void {
+  recordError(currentPageTarget(), { kind: 'unhandledrejection', ...errorDetails(event.reason) });
+}
+
 let backoffMs = 0;
 let nextAttemptAt = 0;
 
@@ -180,7 +230,10 @@ export async function flushActivity(options: { keepalive?: boolean } = {}): Prom
 
 let started = false;
 
-/** Installs the timer and the page-lifecycle sends; once per page. */
+/**
+ * Installs the timer, the page-lifecycle sends and the capture of uncaught
+ * errors and unhandled rejections; once per page.
+ */
 export function startActivityLog(): () => void {
   if (started) return () => undefined;
   started = true;
@@ -201,7 +254,11 @@ export function startActivityLog(): () => void {
   document.addEventListener('visibilitychange', onHidden);
   window.addEventListener('pagehide', onPageHide);
   window.addEventListener('online', onOnline);
+  window.addEventListener('error', onWindowError);
+  window.addEventListener('unhandledrejection', onUnhandledRejection);
   return () => {
+    window.removeEventListener('error', onWindowError);
+    window.removeEventListener('unhandledrejection', onUnhandledRejection);
     started = false;
     window.clearInterval(timer);
     document.removeEventListener('visibilitychange', onHidden);
