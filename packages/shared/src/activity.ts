@@ -1,54 +1,203 @@
 /**
- * The activity log's API contract: the events the web app sends
- * (`POST api/ActivityLog/events`: page views, client errors, camera and
- * capture logs, idempotent by `clientId`), and the ADMIN's search, export and
- * chain check (`GET api/ActivityLog`, `/export`, `/verify`).
+ * The activity log's contract (spec 3 and 7): the event types, the batch the
+ * web client sends (`POST api/ActivityLog/events`), the ADMIN search and its
+ * CSV export (`GET api/ActivityLog`, `GET api/ActivityLog/export`), and the
+ * chain check (`GET api/ActivityLog/verify`).
  */
 import { z } from 'zod';
+import { errorCatalogue } from './errors';
+import { pageOf, pageQueryParams } from './pagination';
+import { periodDateSchema } from './period';
 
-/** The event types a browser may send; the rest are written by the server with their change. */
-export const ACTIVITY_CLIENT_TYPES = ['page_view', 'error', 'stream_log'] as const;
-export type ActivityClientType = (typeof ACTIVITY_CLIENT_TYPES)[number];
+/** Every type of event the log holds; the first eight are the ones spec 3 names. */
+export const ACTIVITY_TYPES = [
+  'user_add',
+  'load_audit',
+  'load_exam',
+  'stream_log',
+  'page_view',
+  'error',
+  'examiner_transfered',
+  'send_result',
+  'user_enable',
+  'user_disable',
+  'user_role_change',
+  'password_set',
+  'local_add',
+  'local_update',
+  'local_deactivate',
+  'reason_add',
+  'reason_update',
+  'reason_deactivate',
+  'api_key_create',
+  'api_key_revoke',
+  'exam_import',
+  'photo_view',
+  'biometric_enrol',
+  'biometric_template_upgrade',
+  'face_image_view',
+  'cpf_view',
+  'retention_purge',
+  'checkin_open',
+  'checkin_update',
+  'checkin_close',
+  'checkin_force_close',
+  'room_add',
+  'room_update',
+  'room_action',
+  'room_occurrence',
+  'release_audit',
+  'reopen_audit',
+  'photo_mark',
+  'certificate_issue',
+  'certificate_revoke',
+  'demo_candidate_add',
+  'demo_consent',
+  'demo_wipe',
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-export const ACTIVITY_TARGET_MAX = 500;
-/** The largest `details` object, serialised as JSON (bytes of UTF-8). */
-export const ACTIVITY_DETAILS_MAX_BYTES = 8 * 1024;
-export const ACTIVITY_DEVICE_ID_MAX = 100;
-export const ACTIVITY_APP_VERSION_MAX = 50;
+/** The types of spec 3. */
+export const SPEC_ACTIVITY_TYPES = ACTIVITY_TYPES.slice(0, 8) as readonly ActivityType[];
+
+/** The types the web client sends; every other type is written by the server's own actions. */
+export const WEB_ACTIVITY_TYPES = ['page_view', 'error', 'stream_log'] as const;
+export type WebActivityType = (typeof WEB_ACTIVITY_TYPES)[number];
+
+/**
+ * Views of a person's biometric data (face images, exam photos): with the
+ * person's CPF in `target`, the search answers "who saw this person's data".
+ */
+export const BIOMETRIC_VIEW_TYPES = ['face_image_view', 'photo_view'] as const;
+
+/** pt-BR names of the types, for the screens and the export. */
+export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
+  user_add: 'Usuário cadastrado',
+  load_audit: 'Auditoria aberta',
+  load_exam: 'Exame consultado',
+  stream_log: 'Câmera / transmissão',
+  page_view: 'Página acessada',
+  error: 'Erro no navegador',
+  examiner_transfered: 'Examinador transferido',
+  send_result: 'Resultado enviado',
+  user_enable: 'Usuário habilitado',
+  user_disable: 'Usuário desabilitado',
+  user_role_change: 'Perfil alterado',
+  password_set: 'Senha definida',
+  local_add: 'Posto cadastrado',
+  local_update: 'Posto alterado',
+  local_deactivate: 'Posto desativado',
+  reason_add: 'Motivo cadastrado',
+  reason_update: 'Motivo alterado',
+  reason_deactivate: 'Motivo desativado',
+  api_key_create: 'Chave de integração criada',
+  api_key_revoke: 'Chave de integração revogada',
+  exam_import: 'Exames importados',
+  photo_view: 'Foto de exame vista',
+  biometric_enrol: 'Biometria cadastrada',
+  biometric_template_upgrade: 'Biometria atualizada',
+  face_image_view: 'Imagem facial vista',
+  cpf_view: 'CPF completo visto',
+  retention_purge: 'Expurgo de retenção (LGPD)',
+  checkin_open: 'Check-in aberto',
+  checkin_update: 'Check-in alterado',
+  checkin_close: 'Check-in encerrado',
+  checkin_force_close: 'Check-in encerrado à força',
+  room_add: 'Sala cadastrada',
+  room_update: 'Sala alterada',
+  room_action: 'Ação na sala',
+  room_occurrence: 'Ocorrência na sala',
+  release_audit: 'Auditoria liberada',
+  reopen_audit: 'Auditoria reaberta',
+  photo_mark: 'Foto marcada',
+  certificate_issue: 'Certificado emitido',
+  certificate_revoke: 'Certificado revogado',
+  demo_candidate_add: 'Candidato de demonstração cadastrado',
+  demo_consent: 'Consentimento de demonstração',
+  demo_wipe: 'Dados de demonstração apagados',
+};
+
+/* ------------------------------------------------------------------------ */
+/* Ingest of the web client's events                                        */
+/* ------------------------------------------------------------------------ */
+
 export const ACTIVITY_BATCH_MAX = 100;
+export const ACTIVITY_DETAILS_MAX_BYTES = 8192;
+export const ACTIVITY_TARGET_MAX = 500;
 
-function serialisedBytes(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value)).length;
-}
-
-export const activityClientEventSchema = z.object({
-  clientId: z.uuid(),
-  type: z.enum(ACTIVITY_CLIENT_TYPES),
-  occurredAt: z.iso.datetime({ offset: true }),
+export const webActivityEventSchema = z.object({
+  /** Made by the client once per event and kept across retries: a resent event is not stored twice. */
+  clientId: z.uuid('Identificador do evento inválido.'),
+  type: z.enum(WEB_ACTIVITY_TYPES),
+  /** When it happened in the browser (ISO 8601). */
+  occurredAt: z.iso.datetime({ offset: true, message: 'Data e hora ISO 8601 inválida.' }),
   target: z.string().max(ACTIVITY_TARGET_MAX).optional(),
   details: z
     .record(z.string(), z.unknown())
-    .refine((details) => serialisedBytes(details) <= ACTIVITY_DETAILS_MAX_BYTES, {
-      message: `Os detalhes passam de ${ACTIVITY_DETAILS_MAX_BYTES} bytes.`,
-    })
-    .optional(),
-  deviceId: z.string().min(1).max(ACTIVITY_DEVICE_ID_MAX),
-  appVersion: z.string().min(1).max(ACTIVITY_APP_VERSION_MAX),
+    .optional()
+    .refine(
+      (details) =>
+        details === undefined ||
+        new TextEncoder().encode(JSON.stringify(details)).length <= ACTIVITY_DETAILS_MAX_BYTES,
+      { message: `Os detalhes do evento passam de ${ACTIVITY_DETAILS_MAX_BYTES} bytes.` },
+    ),
+  deviceId: z.string().min(1).max(100),
+  appVersion: z.string().min(1).max(50),
 });
-export type ActivityClientEvent = z.infer<typeof activityClientEventSchema>;
+export type WebActivityEvent = z.infer<typeof webActivityEventSchema>;
 
-export const activityEventsBodySchema = z.object({
-  events: z.array(activityClientEventSchema).min(1).max(ACTIVITY_BATCH_MAX),
+export const activityBatchSchema = z.object({
+  events: z.array(webActivityEventSchema).min(1).max(ACTIVITY_BATCH_MAX),
 });
-export type ActivityEventsBody = z.infer<typeof activityEventsBodySchema>;
+export type ActivityBatch = z.infer<typeof activityBatchSchema>;
 
-export const activityEventsReplySchema = z.object({
+export const activityBatchResultSchema = z.object({
   accepted: z.number().int(),
   duplicates: z.number().int(),
 });
-export type ActivityEventsReply = z.infer<typeof activityEventsReplySchema>;
+export type ActivityBatchResult = z.infer<typeof activityBatchResultSchema>;
 
-export const activityLogItemSchema = z.object({
+/* ------------------------------------------------------------------------ */
+/* Search, export and check (ADMIN, own unit)                               */
+/* ------------------------------------------------------------------------ */
+
+const typeList = z
+  .union([z.string().max(2000), z.array(z.string().max(64)).max(ACTIVITY_TYPES.length)])
+  .optional()
+  .transform((value) =>
+    value === undefined
+      ? undefined
+      : (Array.isArray(value) ? value : [value])
+          .flatMap((item) => item.split(','))
+          .map((item) => item.trim())
+          .filter(Boolean),
+  )
+  .pipe(z.array(z.enum(ACTIVITY_TYPES)).optional());
+
+/** Filters of the search and of the export. */
+export const activityFilterSchema = z.object({
+  /** Repeatable (`type=a&type=b`, `type[]=a`) or a comma list. */
+  type: typeList,
+  actorId: z.uuid('Identificador do usuário inválido.').optional(),
+  /** Part of the actor's name or e-mail. */
+  actor: z.string().trim().max(200).optional(),
+  /**
+   * Part of the target or of the details; a CPF (with or without
+   * punctuation) also finds the events whose target names that person.
+   */
+  target: z.string().trim().max(200).optional(),
+  /** Days (AAAA-MM-DD, São Paulo) or ISO date-times with offset, both inclusive. */
+  from: periodDateSchema,
+  to: periodDateSchema,
+});
+export type ActivityFilter = z.infer<typeof activityFilterSchema>;
+
+export const activityQuerySchema = activityFilterSchema.extend({
+  ...pageQueryParams({ defaultSize: 50, maxSize: 200 }),
+});
+export type ActivityQuery = z.infer<typeof activityQuerySchema>;
+
+export const activityItemSchema = z.object({
   id: z.string(),
   seq: z.number().int(),
   type: z.string(),
@@ -57,41 +206,38 @@ export const activityLogItemSchema = z.object({
   actorEmail: z.string().nullable(),
   federativeUnit: z.string().nullable(),
   target: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
+  details: z.record(z.string(), z.unknown()),
   deviceId: z.string().nullable(),
   appVersion: z.string().nullable(),
   occurredAt: z.string(),
   createdAt: z.string(),
   hash: z.string(),
 });
-export type ActivityLogItem = z.infer<typeof activityLogItemSchema>;
+export type ActivityItem = z.infer<typeof activityItemSchema>;
 
-export const activityLogPageSchema = z.object({
-  items: z.array(activityLogItemSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
-export type ActivityLogPage = z.infer<typeof activityLogPageSchema>;
+export const activityPageSchema = pageOf(activityItemSchema);
+export type ActivityPage = z.infer<typeof activityPageSchema>;
 
-export const ACTIVITY_LOG_DEFAULT_PAGE_SIZE = 50;
-export const ACTIVITY_LOG_MAX_PAGE_SIZE = 200;
+/** The most rows one export holds (the file says when it was cut). */
+export const ACTIVITY_EXPORT_MAX_ROWS = 100_000;
 
-/** The search's filters, as the query string carries them (`type` a comma list). */
-export type ActivityLogFilters = {
-  type?: string;
-  actorId?: string;
-  actor?: string;
-  target?: string;
-  from?: string;
-  to?: string;
-};
-
-export const activityVerifyReplySchema = z.object({
+export const activityVerifySchema = z.object({
   ok: z.boolean(),
   checked: z.number().int(),
   firstBroken: z
-    .object({ id: z.string(), seq: z.number().int(), createdAt: z.string(), reason: z.string() })
+    .object({
+      id: z.string().nullable(),
+      seq: z.number().int(),
+      createdAt: z.string().nullable(),
+      reason: z.string(),
+    })
     .nullable(),
 });
-export type ActivityVerifyReply = z.infer<typeof activityVerifyReplySchema>;
+export type ActivityVerify = z.infer<typeof activityVerifySchema>;
+
+export const ACTIVITY_ERRORS = errorCatalogue({
+  ACTIVITY_EXPORT_TOO_LARGE: {
+    status: 400,
+    message: `A exportação tem mais de ${ACTIVITY_EXPORT_MAX_ROWS.toLocaleString('pt-BR')} eventos. Restrinja o período ou os filtros.`,
+  },
+});

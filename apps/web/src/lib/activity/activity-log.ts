@@ -15,8 +15,8 @@ import {
   ACTIVITY_DETAILS_MAX_BYTES,
   ACTIVITY_TARGET_MAX,
   maskCpf,
-  type ActivityClientEvent,
-  type ActivityClientType,
+  type WebActivityEvent,
+  type WebActivityType,
 } from '@exame/shared';
 import { appStore } from '../app-store';
 import { readWebConfig } from '../config';
@@ -124,13 +124,13 @@ function localStorageOrUndefined(): Storage | undefined {
 
 /** Records an event of the signed-in user; nothing without one. */
 export function recordActivity(
-  type: ActivityClientType,
+  type: WebActivityType,
   target?: string,
   details?: Record<string, unknown>,
 ): void {
   const active = currentQueue();
   if (!active) return;
-  const event: ActivityClientEvent = {
+  const event: WebActivityEvent = {
     clientId: crypto.randomUUID(),
     type,
     occurredAt: new Date().toISOString(),

@@ -1,4 +1,4 @@
-import type { ActivityClientEvent } from '@exame/shared';
+import type { WebActivityEvent } from '@exame/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActivityQueue } from './activity-queue';
 import { createActivitySender } from './activity-sender';
@@ -6,7 +6,7 @@ import { pageTarget, fitDetails } from './activity-log';
 
 const KEY = 'EP_ACTIVITY_QUEUE:test';
 
-function event(index: number): ActivityClientEvent {
+function event(index: number): WebActivityEvent {
   return {
     clientId: crypto.randomUUID(),
     type: 'page_view',
@@ -24,11 +24,11 @@ function event(index: number): ActivityClientEvent {
  * normal answer).
  */
 function fakeServer() {
-  const stored = new Map<string, ActivityClientEvent>();
+  const stored = new Map<string, WebActivityEvent>();
   const requests: { ids: string[]; keepalive: boolean; authorization: string | null }[] = [];
   let answer: 'ok' | 'network' | number = 'ok';
   const fetchImpl = vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
-    const body = JSON.parse(String(init?.body)) as { events: ActivityClientEvent[] };
+    const body = JSON.parse(String(init?.body)) as { events: WebActivityEvent[] };
     const headers = new Headers(init?.headers);
     requests.push({
       ids: body.events.map((item) => item.clientId),

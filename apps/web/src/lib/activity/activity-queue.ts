@@ -10,7 +10,7 @@
  * tabs of the same user add to one queue (if both happen to send the same
  * events, the ids make the second send a duplicate the server ignores).
  */
-import { ACTIVITY_BATCH_MAX, type ActivityClientEvent } from '@exame/shared';
+import { ACTIVITY_BATCH_MAX, type WebActivityEvent } from '@exame/shared';
 
 /** What the sender made of one batch. */
 export type SendOutcome =
@@ -22,13 +22,13 @@ export type SendOutcome =
   | { kind: 'retry'; status: number | null };
 
 export type SendBatch = (
-  events: readonly ActivityClientEvent[],
+  events: readonly WebActivityEvent[],
   options: { keepalive: boolean },
 ) => Promise<SendOutcome>;
 
 export type FlushResult = 'empty' | 'busy' | 'sent' | 'rejected' | 'retry';
 
-type Stored = { v: 1; events: ActivityClientEvent[]; dropped: number };
+type Stored = { v: 1; events: WebActivityEvent[]; dropped: number };
 
 export const ACTIVITY_QUEUE_MAX_EVENTS = 1000;
 /**
@@ -91,7 +91,7 @@ export function createActivityQueue(options: ActivityQueueOptions) {
   }
 
   /** Adds an event; past the bound the oldest go, and are counted. */
-  function enqueue(event: ActivityClientEvent): void {
+  function enqueue(event: WebActivityEvent): void {
     const state = read();
     const events = [...state.events, event];
     const over = Math.max(0, events.length - maxEvents);
@@ -103,12 +103,12 @@ export function createActivityQueue(options: ActivityQueueOptions) {
     write({ ...state, events: state.events.filter((event) => !clientIds.has(event.clientId)) });
   }
 
-  function nextBatch(keepalive: boolean): ActivityClientEvent[] {
+  function nextBatch(keepalive: boolean): WebActivityEvent[] {
     const batch = read().events.slice(0, batchSize);
     if (!keepalive) return batch;
     // Leave room for the envelope `{"events":[...]}`.
     let bytes = 16;
-    const cut: ActivityClientEvent[] = [];
+    const cut: WebActivityEvent[] = [];
     for (const event of batch) {
       bytes += new TextEncoder().encode(JSON.stringify(event)).length + 1;
       if (bytes > KEEPALIVE_MAX_BYTES && cut.length > 0) break;
@@ -150,7 +150,7 @@ export function createActivityQueue(options: ActivityQueueOptions) {
     enqueue,
     flush,
     /** The events waiting, oldest first. */
-    pending: (): readonly ActivityClientEvent[] => read().events,
+    pending: (): readonly WebActivityEvent[] => read().events,
     /** How many events the bound pushed out since the count was last taken. */
     dropped: () => read().dropped,
     /** Takes the count of dropped events and sets it back to zero. */

@@ -7,7 +7,7 @@
  * `Authorization: Bearer` header the API signs requests with, so this is
  * `fetch(..., { keepalive: true })` for the last send of a page.
  */
-import { activityEventsReplySchema, type ActivityClientEvent } from '@exame/shared';
+import { activityBatchResultSchema, type WebActivityEvent } from '@exame/shared';
 import { joinUrl } from '../api-client';
 import type { SendOutcome } from './activity-queue';
 
@@ -26,7 +26,7 @@ export type SenderOptions = {
 export function createActivitySender(options: SenderOptions) {
   const fetchImpl = options.fetchImpl ?? ((input, init) => fetch(input, init));
   return async (
-    events: readonly ActivityClientEvent[],
+    events: readonly WebActivityEvent[],
     { keepalive }: { keepalive: boolean },
   ): Promise<SendOutcome> => {
     const token = options.getToken();
@@ -48,7 +48,7 @@ export function createActivitySender(options: SenderOptions) {
       });
       const text = await response.text().catch(() => '');
       if (response.ok) {
-        const reply = activityEventsReplySchema.safeParse(safeJson(text));
+        const reply = activityBatchResultSchema.safeParse(safeJson(text));
         return reply.success
           ? { kind: 'sent', ...reply.data }
           : { kind: 'sent', accepted: events.length, duplicates: 0 };
