@@ -89,6 +89,12 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Chaves do sistema de provas',
   },
   {
+    label: 'Atividades',
+    to: '/atividades',
+    roles: ['ADMIN'],
+    description: 'Registro de atividades: busca, exportação e verificação de integridade',
+  },
+  {
     label: 'Usuários',
     to: '/list-users',
     roles: ['ADMIN'],
