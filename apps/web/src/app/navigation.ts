@@ -92,7 +92,7 @@ export const MENU: readonly MenuEntry[] = [
     label: 'Atividades',
     to: '/atividades',
     roles: ['ADMIN'],
-    description: 'Registro de atividades: busca, exportação e verificação de integridade',
+    description: 'Quem fez o quê: busca, exportação e integridade do registro',
   },
   {
     label: 'Usuários',

@@ -163,7 +163,8 @@ export function ActivityPage() {
                     searchable
                     clearable
                     nothingFoundMessage="Nenhum tipo com esse nome"
-                    w={320}
+                    w={420}
+                    maw="100%"
                   />
                   <TextInput
                     label="Quem"
@@ -229,7 +230,7 @@ export function ActivityPage() {
                 </Text>
               )}
             </Table.Td>
-            <Table.Td style={{ wordBreak: 'break-all' }}>{item.target ?? '—'}</Table.Td>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.target ?? '—'}</Table.Td>
             <Table.Td>
               <Button
                 size="xs"
@@ -273,7 +274,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Text size="xs" c="dimmed" fw={600}>
         {label}
       </Text>
-      <Text size="sm" style={{ wordBreak: 'break-all' }}>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         {children}
       </Text>
     </div>
