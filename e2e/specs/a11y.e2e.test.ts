@@ -283,6 +283,25 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'integração: chave criada', 'Integração', () => dialog(page).waitFor());
     await dialog(page).getByRole('button', { name: 'Concluir' }).click();
 
+    await page.goto(`${base}/atividades`);
+    await check(page, 'atividades', 'Atividades', () =>
+      page.getByTestId('activity-table').locator('tbody tr').first().waitFor(),
+    );
+    await page.getByLabel('Tipos', { exact: true }).first().click();
+    await check(page, 'atividades: tipos', 'Atividades', () => firstOption(page).waitFor());
+    await page.keyboard.press('Escape');
+    await page
+      .getByRole('button', { name: /^Detalhes do evento/ })
+      .first()
+      .click();
+    await check(page, 'atividades: detalhes do evento', 'Atividades', () => dialog(page).waitFor());
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Verificar integridade' }).click();
+    await check(page, 'atividades: verificação', 'Atividades', () =>
+      page.getByTestId('verify-result').waitFor(),
+    );
+
     await page.goto(`${base}/exam-report/all?${lastWeek()}`);
     await check(page, 'relatório', 'Relatório dos postos', () =>
       page.locator('table').first().waitFor(),

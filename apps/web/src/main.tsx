@@ -7,9 +7,11 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
+import { startActivityLog } from './lib/activity/activity-log';
 import { getDeviceId } from './lib/storage';
 
 getDeviceId();
+startActivityLog();
 const router = createAppRouter();
 const container = document.getElementById('root');
 if (!container) throw new Error('Elemento #root ausente');

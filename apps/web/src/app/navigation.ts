@@ -89,6 +89,12 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Chaves do sistema de provas',
   },
   {
+    label: 'Atividades',
+    to: '/atividades',
+    roles: ['ADMIN'],
+    description: 'Quem fez o quê: busca, exportação e integridade do registro',
+  },
+  {
     label: 'Usuários',
     to: '/list-users',
     roles: ['ADMIN'],

@@ -142,6 +142,11 @@ const PhotoAuditPage = lazy(() =>
     default: module.PhotoAuditPage,
   })),
 );
+const ActivityPage = lazy(() =>
+  import('../features/activity/components/activity-page').then((module) => ({
+    default: module.ActivityPage,
+  })),
+);
 const DemoRegisterPage = lazy(() =>
   import('./routes/demo-register').then((module) => ({ default: module.DemoRegisterPage })),
 );
@@ -327,6 +332,15 @@ export const routes: RouteObject[] = [
               <RequireRole roles={['ADMIN', 'auditor']}>
                 <CheckInsPage />
               </RequireRole>
+            ),
+          },
+          {
+            path: 'atividades',
+            handle: handle({ documentTitle: 'Atividades' }),
+            element: (
+              <AdminOnly>
+                <ActivityPage />
+              </AdminOnly>
             ),
           },
           {

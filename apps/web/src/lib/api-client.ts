@@ -43,6 +43,8 @@ export type ApiFailureLog = {
   method: HttpMethod;
   path: string;
   status: number | null;
+  /** The server's stable code, or NETWORK_ERROR / TIMEOUT when there was no answer. */
+  code: string | null;
   message: string;
 };
 
@@ -242,7 +244,7 @@ export function createApiClient(options: ApiClientOptions) {
     }
 
     const fail = (error: ApiError): never => {
-      logFailure({ method, path, status: error.status, message: error.message });
+      logFailure({ method, path, status: error.status, code: error.code, message: error.message });
       throw error;
     };
 
@@ -319,7 +321,13 @@ export function createApiClient(options: ApiClientOptions) {
       const token = options.getToken();
       const timeoutMs = init.timeoutMs ?? LONG_REQUEST_TIMEOUT_MS;
       const fail = (error: ApiError) => {
-        logFailure({ method: 'POST', path, status: error.status, message: error.message });
+        logFailure({
+          method: 'POST',
+          path,
+          status: error.status,
+          code: error.code,
+          message: error.message,
+        });
         reject(error);
       };
       xhr.open('POST', joinUrl(options.baseUrl, path, init.query));

@@ -3,13 +3,15 @@
  * title: the route's title or tab name and the product name), applies the fade
  * between pages, shows the page loader while a screen's code arrives, keeps
  * the favicon in step with the theme and hosts the Libras widget (hidden on
- * admin-guarded routes).
+ * admin-guarded routes). Each navigation of a signed-in user is a `page_view`
+ * of the activity log.
  */
 import { PRODUCT_NAME } from '@exame/shared';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { LibrasWidget } from '../../components/libras-widget';
 import { PageLoader } from '../../components/page-loader';
+import { recordPageView } from '../../lib/activity/activity-log';
 import { appStore, useAppState } from '../../lib/app-store';
 import { readWebConfig } from '../../lib/config';
 import { applyFavicon } from '../../lib/themes';
@@ -28,6 +30,12 @@ export function RootLayout() {
     document.title = documentTitle;
     appStore.setPageTitle(title);
   }, [title, documentTitle]);
+
+  // One page view per navigation (a new location key), also to the same path again.
+  // Read at the navigation, not subscribed: signing in on /login is not a view of /login.
+  useEffect(() => {
+    if (appStore.getState().user) recordPageView(location.key, location.pathname);
+  }, [location.key, location.pathname]);
 
   useEffect(() => {
     applyFavicon(theme);

@@ -2,11 +2,13 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useRouteError } from 'react-router';
+import { currentPageTarget, errorDetails, recordError } from '../../lib/activity/activity-log';
 
 export function RouteErrorPage() {
   const error = useRouteError();
   useEffect(() => {
     console.error('[tela] erro ao exibir a página', error);
+    recordError(currentPageTarget(), { kind: 'render', ...errorDetails(error) });
   }, [error]);
   return (
     <Center mih="70vh" p="lg">

@@ -3,16 +3,41 @@
  * camera (ideal 640x400, no audio) with a face-frame overlay; the capture
  * button takes a short burst of frames; once captured, discard and confirm
  * are shown; a spinner shows while the result loads (spec 4, capture flow).
- * Camera errors are only logged (spec 8). Callers give the modal a new
- * `key` for each attempt, so every opening starts without a photo.
+ * Camera errors are only logged (spec 8), to the console and as `stream_log`
+ * events of the activity log, as are the camera's opening and each capture
+ * sent for checking (target: the modal's title, the capture's purpose; no
+ * device label, no image). Callers give the modal a new `key` for each
+ * attempt, so every opening starts without a photo.
  */
 import { Box, Button, Center, Group, Image, Loader, Modal, Stack, Text } from '@mantine/core';
 import { IconCamera, IconCheck, IconTrash } from '@tabler/icons-react';
 import { FACE_CAPTURE_BURST_PICTURES, WIDE_MODAL_WIDTH } from '@exame/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorDetails, recordActivity } from '../../lib/activity/activity-log';
 import { captureFromBurst, type Capture } from '../../lib/face-capture';
 
 const BURST_INTERVAL_MS = 160;
+
+/** What the log keeps of a camera: its resolution and frame rate, never its label or id. */
+function streamSettings(stream: MediaStream): Record<string, unknown> {
+  let settings: MediaTrackSettings | undefined;
+  try {
+    settings = stream.getVideoTracks()[0]?.getSettings();
+  } catch {
+    // A stream without track settings (older browsers): the event goes without them.
+  }
+  return {
+    width: settings?.width,
+    height: settings?.height,
+    frameRate: settings?.frameRate,
+    facingMode: settings?.facingMode,
+  };
+}
+
+function cameraError(error: unknown): Record<string, unknown> {
+  const { name, message } = errorDetails(error);
+  return { name, message };
+}
 
 /** A frame of the video as a real JPEG data URL. */
 export function grabFrame(video: HTMLVideoElement, canvas: HTMLCanvasElement): string {
@@ -52,8 +77,13 @@ export function FacialValidationModal({
   useEffect(() => {
     if (!opened || photo) return;
     let cancelled = false;
+    if (!navigator.mediaDevices?.getUserMedia) {
+      console.error('[câmera] o navegador não oferece acesso à câmera');
+      recordActivity('stream_log', title, { event: 'camera_unavailable' });
+      return;
+    }
     navigator.mediaDevices
-      ?.getUserMedia({
+      .getUserMedia({
         audio: false,
         video: {
           facingMode: 'user',
@@ -68,24 +98,30 @@ export function FacialValidationModal({
           return;
         }
         streamRef.current = stream;
+        recordActivity('stream_log', title, { event: 'camera_open', ...streamSettings(stream) });
         const video = videoRef.current;
         if (video) {
           video.srcObject = stream;
-          void video
-            .play()
-            .catch((error: unknown) => console.error('[câmera] falha ao reproduzir', error));
+          void video.play().catch((error: unknown) => {
+            console.error('[câmera] falha ao reproduzir', error);
+            recordActivity('stream_log', title, {
+              event: 'camera_play_error',
+              ...cameraError(error),
+            });
+          });
         }
         setCameraReady(true);
       })
       .catch((error: unknown) => {
         // Spec 8: camera access errors are only logged.
         console.error('[câmera] acesso negado ou indisponível', error);
+        recordActivity('stream_log', title, { event: 'camera_error', ...cameraError(error) });
       });
     return () => {
       cancelled = true;
       stopCamera();
     };
-  }, [opened, photo, stopCamera]);
+  }, [opened, photo, stopCamera, title]);
 
   const close = () => {
     setPhoto(null);
@@ -110,6 +146,10 @@ export function FacialValidationModal({
   const confirm = async () => {
     if (!photo) return;
     setLoading(true);
+    recordActivity('stream_log', title, {
+      event: 'capture_published',
+      frames: 1 + photo.capture.frames.length,
+    });
     try {
       await onConfirm(photo.capture);
     } finally {

@@ -1,6 +1,7 @@
 /** Sign-in and sign-out against the product's identity provider (spec 7: `POST api/Auth`). */
 import { authUserSchema, LOGOUT_RELOAD_DELAY_MS, type AuthUser, type User } from '@exame/shared';
 import { queryOptions } from '@tanstack/react-query';
+import { flushActivityBeforeSignOut } from '../../../lib/activity/activity-log';
 import { api } from '../../../lib/api';
 import { appStore } from '../../../lib/app-store';
 
@@ -21,6 +22,8 @@ export async function logout(
   options: { reload?: () => void; delayMs?: number } = {},
 ): Promise<void> {
   const hadSession = appStore.getState().user !== null;
+  // The events waiting can only be sent with this session: one last try first.
+  if (hadSession) await flushActivityBeforeSignOut();
   const revoke = hadSession
     ? api.post('api/Auth/logout').catch(() => undefined)
     : Promise.resolve();

@@ -1,0 +1,114 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ActivityItem } from '@exame/shared';
+import { renderWithProviders } from '../../../test/render';
+import { json, stubServer } from '../../../test/stub-server';
+import { ActivityPage } from './activity-page';
+
+function item(seq: number, patch: Partial<ActivityItem> = {}): ActivityItem {
+  return {
+    id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    seq,
+    type: 'page_view',
+    actorId: 'u1',
+    actorName: 'Ana Souza',
+    actorEmail: 'ana@exemplo.gov.br',
+    federativeUnit: 'DF',
+    target: '/exames',
+    details: {},
+    deviceId: 'dispositivo-1',
+    appVersion: '1.0.0',
+    occurredAt: '2026-11-26T09:00:00.000Z',
+    createdAt: '2026-11-26T09:00:01.000Z',
+    hash: 'a'.repeat(64),
+    ...patch,
+  };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('activity screen', () => {
+  it('lists the events, filters biometric accesses by CPF, shows details and the chain check', async () => {
+    const user = userEvent.setup();
+    const calls = stubServer({
+      'GET /api/ActivityLog': (call) =>
+        json(200, {
+          items: call.query.type
+            ? [
+                item(7, {
+                  type: 'face_image_view',
+                  target: '***.456.789-**',
+                  details: { purpose: 'auditoria' },
+                }),
+              ]
+            : [item(2), item(1)],
+          total: call.query.type ? 1 : 2,
+          page: 1,
+          pageSize: 50,
+        }),
+      'GET /api/ActivityLog/verify': () =>
+        json(200, {
+          ok: false,
+          checked: 12,
+          firstBroken: {
+            id: 'x-1',
+            seq: 5,
+            createdAt: '2026-11-26T08:00:00.000Z',
+            reason: 'hash não confere',
+          },
+        }),
+    });
+    renderWithProviders(<ActivityPage />);
+
+    const table = await screen.findByTestId('activity-table');
+    expect(within(table).getAllByText('Página acessada')).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Acessos a dados biométricos' }));
+    await user.type(screen.getByLabelText('Alvo'), '12345678909');
+    await waitFor(() =>
+      expect(calls.at(-1)?.query).toMatchObject({
+        type: 'face_image_view,photo_view,cpf_view',
+        target: '12345678909',
+        page: '1',
+        pageSize: '50',
+      }),
+    );
+    expect(
+      await within(screen.getByTestId('activity-table')).findByText('Imagem facial vista'),
+    ).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Detalhes do evento 7' }));
+    const details = await screen.findByTestId('activity-details');
+    expect(within(details).getByText('a'.repeat(64))).toBeInTheDocument();
+    expect(within(details).getByTestId('activity-details-json').textContent).toContain(
+      '"purpose": "auditoria"',
+    );
+    await user.keyboard('{Escape}');
+
+    await user.click(screen.getByRole('button', { name: 'Verificar integridade' }));
+    const verdict = await screen.findByTestId('verify-result');
+    expect(verdict).toHaveTextContent('Registro violado');
+    expect(verdict).toHaveTextContent('evento 5');
+    expect(verdict).toHaveTextContent('hash não confere');
+  });
+
+  it('says so when nothing is found, and shows the error of a failed search', async () => {
+    stubServer({
+      'GET /api/ActivityLog': () => json(200, { items: [], total: 0, page: 1, pageSize: 50 }),
+    });
+    renderWithProviders(<ActivityPage />);
+    expect(
+      await screen.findByText('Nenhuma atividade encontrada com esses filtros.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the server refusal', async () => {
+    stubServer({
+      'GET /api/ActivityLog': () =>
+        json(403, { Error: 'Acesso restrito ao administrador.', code: 'FORBIDDEN' }),
+    });
+    renderWithProviders(<ActivityPage />);
+    expect(await screen.findByText('Acesso restrito ao administrador.')).toBeInTheDocument();
+  });
+});

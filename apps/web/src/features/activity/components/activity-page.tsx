@@ -1,0 +1,390 @@
+/**
+ * `atividades` (ADMIN): the unit's activity log. Filters by type (with the
+ * preset "Acessos a dados biométricos": who saw a person's face images, exam
+ * photos or full CPF — type the person's CPF as the target), actor, target
+ * and period; a page of events newest first; each event's details and hash;
+ * the CSV export of what the filters find; and the check of the hash chain.
+ */
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  MultiSelect,
+  Paper,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  IconDownload,
+  IconEye,
+  IconFingerprint,
+  IconSearch,
+  IconShieldCheck,
+  IconShieldX,
+} from '@tabler/icons-react';
+import {
+  ACTIVITY_TYPE_LABELS,
+  ACTIVITY_TYPES,
+  BIOMETRIC_VIEW_TYPES,
+  type ActivityItem,
+  type ActivityType,
+  type ActivityVerify,
+} from '@exame/shared';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useState, type ReactNode } from 'react';
+import { AppModal } from '../../../components/app-modal';
+import { ACTIONS_COLUMN, ListPage, usePaging } from '../../../components/list-page';
+import { PeriodPicker, type PeriodValue } from '../../../components/period-picker';
+import { toast } from '../../../components/toast';
+import { textField } from '../../../lib/forms';
+import {
+  activityListQuery,
+  downloadActivityCsv,
+  verifyActivityChain,
+  type ActivityFilters,
+} from '../api/activity';
+
+/** Who saw a person's biometric data: face images, exam photos and the full CPF. */
+export const BIOMETRIC_ACCESS_TYPES: readonly ActivityType[] = [
+  ...BIOMETRIC_VIEW_TYPES,
+  'cpf_view',
+];
+
+const TYPE_OPTIONS = [...ACTIVITY_TYPES]
+  .map((value) => ({ value, label: ACTIVITY_TYPE_LABELS[value] }))
+  .sort((a, b) => a.label.localeCompare(b.label, 'pt-BR'));
+
+export function typeLabel(type: string): string {
+  return ACTIVITY_TYPE_LABELS[type as ActivityType] ?? type;
+}
+
+const TYPE_COLORS: Partial<Record<ActivityType, string>> = {
+  page_view: 'gray',
+  error: 'red',
+  stream_log: 'indigo',
+  face_image_view: 'orange',
+  photo_view: 'orange',
+  cpf_view: 'orange',
+};
+
+function formatMoment(value: string): string {
+  return dayjs(value).format('DD/MM/YYYY HH:mm:ss');
+}
+
+function sameTypes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value) => b.includes(value));
+}
+
+export function ActivityPage() {
+  const paging = usePaging(50);
+  const { setPage } = paging;
+  const [types, setTypes] = useState<ActivityType[]>([]);
+  const [actor, setActor] = useState('');
+  const [target, setTarget] = useState('');
+  const [period, setPeriod] = useState<PeriodValue>([null, null]);
+  const [debouncedActor] = useDebouncedValue(actor.trim(), 350);
+  const [debouncedTarget] = useDebouncedValue(target.trim(), 350);
+  const [selected, setSelected] = useState<ActivityItem | null>(null);
+
+  const filters: ActivityFilters = {
+    types,
+    actor: debouncedActor,
+    target: debouncedTarget,
+    from: period[0] ? dayjs(period[0]).format('YYYY-MM-DD') : null,
+    to: period[1] ? dayjs(period[1]).format('YYYY-MM-DD') : null,
+  };
+  const list = useQuery(
+    activityListQuery({ ...filters, page: paging.page, pageSize: paging.pageSize }),
+  );
+
+  const exportCsv = useMutation({
+    mutationFn: () => downloadActivityCsv(filters),
+    onSuccess: (filename) => toast.success(`Arquivo ${filename} gerado.`),
+    onError: (error) => toast.error(error.message),
+  });
+  const verify = useMutation({ mutationFn: verifyActivityChain });
+
+  const biometricPreset = sameTypes(types, BIOMETRIC_ACCESS_TYPES);
+  const change =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+
+  return (
+    <>
+      <ListPage
+        title="Atividades"
+        description="Quem fez o quê na unidade, quando e de qual dispositivo. Cada evento é encadeado ao anterior por um hash."
+        action={
+          <Group gap="sm">
+            <Button
+              variant="default"
+              leftSection={<IconShieldCheck size={16} aria-hidden />}
+              onClick={() => verify.mutate()}
+              loading={verify.isPending}
+            >
+              Verificar integridade
+            </Button>
+            <Button
+              leftSection={<IconDownload size={16} aria-hidden />}
+              onClick={() => exportCsv.mutate()}
+              loading={exportCsv.isPending}
+            >
+              Exportar CSV
+            </Button>
+          </Group>
+        }
+        filters={
+          <Stack gap="sm">
+            <VerifyResult
+              result={verify.data}
+              error={verify.error}
+              onClose={() => verify.reset()}
+            />
+            <Paper withBorder p="md" radius="md">
+              <Stack gap="sm">
+                <Group align="flex-end" gap="sm" wrap="wrap">
+                  <MultiSelect
+                    label="Tipos"
+                    placeholder={types.length ? undefined : 'Todos'}
+                    data={TYPE_OPTIONS}
+                    value={types}
+                    onChange={(value) => change(setTypes)(value as ActivityType[])}
+                    searchable
+                    clearable
+                    nothingFoundMessage="Nenhum tipo com esse nome"
+                    w={420}
+                    maw="100%"
+                  />
+                  <TextInput
+                    label="Quem"
+                    placeholder="Nome ou e-mail"
+                    leftSection={<IconSearch size={16} aria-hidden />}
+                    {...textField(actor, change(setActor))}
+                    w={220}
+                  />
+                  <TextInput
+                    label="Alvo"
+                    placeholder="CPF, página, exame..."
+                    leftSection={<IconSearch size={16} aria-hidden />}
+                    {...textField(target, change(setTarget))}
+                    w={220}
+                  />
+                  <PeriodPicker value={period} onChange={change(setPeriod)} maw={260} />
+                </Group>
+                <Group gap="sm">
+                  <Button
+                    size="xs"
+                    variant={biometricPreset ? 'filled' : 'light'}
+                    color="orange"
+                    leftSection={<IconFingerprint size={14} aria-hidden />}
+                    aria-pressed={biometricPreset}
+                    onClick={() =>
+                      change(setTypes)(biometricPreset ? [] : [...BIOMETRIC_ACCESS_TYPES])
+                    }
+                  >
+                    Acessos a dados biométricos
+                  </Button>
+                  <Text size="xs" c="dimmed">
+                    Com o CPF da pessoa em “Alvo”, mostra quem viu as imagens faciais, as fotos de
+                    exame e o CPF completo dela.
+                  </Text>
+                </Group>
+              </Stack>
+            </Paper>
+          </Stack>
+        }
+        query={list}
+        loadingLabel="Carregando atividades"
+        empty="Nenhuma atividade encontrada com esses filtros."
+        columns={['Quando', 'Tipo', 'Quem', 'Alvo', ACTIONS_COLUMN]}
+        minWidth={860}
+        table={{ 'data-testid': 'activity-table' }}
+        row={(item) => (
+          <>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatMoment(item.occurredAt)}</Table.Td>
+            <Table.Td>
+              <Badge
+                variant="light"
+                color={TYPE_COLORS[item.type as ActivityType] ?? 'blue'}
+                tt="none"
+              >
+                {typeLabel(item.type)}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{item.actorName ?? 'Sistema'}</Text>
+              {item.actorEmail && (
+                <Text size="xs" c="dimmed">
+                  {item.actorEmail}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.target ?? '—'}</Table.Td>
+            <Table.Td>
+              <Button
+                size="xs"
+                variant="subtle"
+                leftSection={<IconEye size={14} aria-hidden />}
+                onClick={() => setSelected(item)}
+                aria-label={`Detalhes do evento ${item.seq}`}
+              >
+                Detalhes
+              </Button>
+            </Table.Td>
+          </>
+        )}
+        paging={paging}
+        noun={['evento', 'eventos']}
+        below={
+          list.isFetching &&
+          !list.isPending && (
+            <Text size="xs" c="dimmed" aria-live="polite">
+              Atualizando...
+            </Text>
+          )
+        }
+      />
+      <AppModal
+        opened={selected !== null}
+        onClose={() => setSelected(null)}
+        title={selected ? `Evento ${selected.seq}: ${typeLabel(selected.type)}` : 'Evento'}
+        width="640px"
+        allowBackdropClose
+      >
+        {selected && <EventDetails item={selected} />}
+      </AppModal>
+    </>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function EventDetails({ item }: { item: ActivityItem }) {
+  return (
+    <Stack gap="sm" data-testid="activity-details">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <Field label="Ocorreu em">{formatMoment(item.occurredAt)}</Field>
+        <Field label="Registrado em">{formatMoment(item.createdAt)}</Field>
+        <Field label="Quem">
+          {item.actorName ?? 'Sistema'}
+          {item.actorEmail ? ` (${item.actorEmail})` : ''}
+        </Field>
+        <Field label="Unidade">{item.federativeUnit ?? '—'}</Field>
+        <Field label="Alvo">{item.target ?? '—'}</Field>
+        <Field label="Sequência">{item.seq}</Field>
+        <Field label="Dispositivo">{item.deviceId ?? '—'}</Field>
+        <Field label="Versão do aplicativo">{item.appVersion ?? '—'}</Field>
+      </SimpleGrid>
+      <div>
+        <Text size="xs" c="dimmed" fw={600}>
+          Detalhes
+        </Text>
+        <ScrollArea.Autosize mah={260} type="auto">
+          <Code block data-testid="activity-details-json">
+            {JSON.stringify(item.details ?? {}, null, 2)}
+          </Code>
+        </ScrollArea.Autosize>
+      </div>
+      <div>
+        <Text size="xs" c="dimmed" fw={600}>
+          Hash (SHA-256, encadeado ao evento anterior)
+        </Text>
+        <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+          {item.hash}
+        </Code>
+      </div>
+    </Stack>
+  );
+}
+
+function VerifyResult({
+  result,
+  error,
+  onClose,
+}: {
+  result: ActivityVerify | undefined;
+  error: Error | null;
+  onClose: () => void;
+}) {
+  if (error) {
+    return (
+      <Alert
+        color="red"
+        title="Não foi possível verificar"
+        withCloseButton
+        closeButtonLabel="Fechar"
+        onClose={onClose}
+      >
+        {error.message}
+      </Alert>
+    );
+  }
+  if (!result) return null;
+  const checked = result.checked.toLocaleString('pt-BR');
+  if (result.ok) {
+    return (
+      <Alert
+        color="teal"
+        icon={<IconShieldCheck size={18} />}
+        title="Registro íntegro"
+        withCloseButton
+        closeButtonLabel="Fechar"
+        onClose={onClose}
+        data-testid="verify-result"
+        role="status"
+      >
+        {checked} {result.checked === 1 ? 'evento conferido' : 'eventos conferidos'}: nenhum foi
+        alterado, apagado ou inserido fora de ordem.
+      </Alert>
+    );
+  }
+  const broken = result.firstBroken;
+  return (
+    <Alert
+      color="red"
+      icon={<IconShieldX size={18} />}
+      title="Registro violado"
+      withCloseButton
+      closeButtonLabel="Fechar"
+      onClose={onClose}
+      data-testid="verify-result"
+      role="alert"
+    >
+      <Stack gap={4}>
+        <Text size="sm">
+          {checked} {result.checked === 1 ? 'evento conferido' : 'eventos conferidos'}. O primeiro
+          elo rompido:
+        </Text>
+        {broken && (
+          <Text size="sm" c="red.9" fw={600}>
+            evento {broken.seq}
+            {broken.createdAt ? `, registrado em ${formatMoment(broken.createdAt)}` : ''}
+            {broken.id ? ` (id ${broken.id})` : ''} — {broken.reason}
+          </Text>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
