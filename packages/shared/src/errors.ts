@@ -65,15 +65,24 @@ export const SERVER_ERRORS = errorCatalogue({
     message: 'O servidor está atendendo muitas solicitações agora. Tente novamente em instantes.',
   },
   /**
-   * The object storage of the files (FILE_STORAGE_URL) did not answer or
-   * failed: nothing was changed and the request may be sent again.
+   * The database server did not answer (down, restarting, network cut): the
+   * request did not complete (its transaction, if any, was not committed) and
+   * may be sent again after `Retry-After` seconds.
    */
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    message: 'O banco de dados está indisponível no momento. Tente novamente em alguns segundos.',
+  },
   /** The operator's backup through the running server exists for the embedded database only. */
   BACKUP_EMBEDDED_ONLY: {
     status: 409,
     message:
       'A cópia de segurança pelo servidor é a do banco embutido (PGlite); com PostgreSQL use as cópias do próprio PostgreSQL (pg_dump).',
   },
+  /**
+   * The object storage of the files (FILE_STORAGE_URL) did not answer or
+   * failed: nothing was changed and the request may be sent again.
+   */
   FILE_STORAGE_UNAVAILABLE: {
     status: 503,
     message:

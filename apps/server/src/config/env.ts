@@ -80,6 +80,12 @@ const envSchema = z.object({
   /** PostgreSQL only: connections of the pool. Default 10. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
+   * PostgreSQL only: how long opening a connection may take before the
+   * request is answered 503 (code DATABASE_UNAVAILABLE, with Retry-After),
+   * in milliseconds. Default 5000.
+   */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  /**
    * Prepare each parameterised statement once (per PostgreSQL connection, or
    * in PGlite's worker) so it is parsed and planned once. Default true; false
    * behind a pooler that does not keep prepared statements (PgBouncer in
@@ -229,6 +235,8 @@ export type AppConfig = {
   database: {
     /** PostgreSQL pool size. */
     poolSize: number;
+    /** PostgreSQL: how long opening a connection may take. */
+    connectTimeoutMs: number;
     /** Statements prepared once (per PostgreSQL connection, or in PGlite's worker). */
     preparedStatements: boolean;
     /** Requests admitted to the database at once (0: no bound) and the line behind them. */
@@ -459,6 +467,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionCacheMs: Math.round(env.SESSION_CACHE_SECONDS * 1000),
     database: {
       poolSize: env.DB_POOL_SIZE,
+      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
       preparedStatements: env.DB_PREPARED_STATEMENTS,
       admission: {
         maxActive: env.DB_MAX_ACTIVE_REQUESTS ?? (env.DATABASE_URL ? 0 : 4),

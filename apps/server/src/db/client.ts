@@ -105,6 +105,8 @@ export type DatabaseTarget = (
       kind: 'postgres';
       url: string;
       poolSize?: number;
+      /** How long opening a connection may take (default 5000 ms). */
+      connectTimeoutMs?: number;
       /**
        * Parameterised statements are prepared once per connection and reused
        * (default true): PostgreSQL parses and plans them once instead of on
@@ -118,13 +120,14 @@ export type DatabaseTarget = (
 export function targetFromConfig(config: {
   databaseUrl: string | undefined;
   dataDir: string;
-  database?: { poolSize: number; preparedStatements: boolean };
+  database?: { poolSize: number; preparedStatements: boolean; connectTimeoutMs?: number };
 }): DatabaseTarget {
   return config.databaseUrl
     ? {
         kind: 'postgres',
         url: config.databaseUrl,
         poolSize: config.database?.poolSize,
+        connectTimeoutMs: config.database?.connectTimeoutMs,
         preparedStatements: config.database?.preparedStatements,
       }
     : {
@@ -412,6 +415,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize ?? 10,
+    // A database that does not answer fails the request (503) instead of holding it.
+    connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
     ...(target.preparedStatements === false ? {} : { Client: PreparingClient }),
   });
   // An idle client that loses its connection must not take the process down.

@@ -10,3 +10,59 @@ export function uniqueViolation(error: unknown): string | null {
   const pgError = candidate as { code?: string; constraint?: string } | null;
   return pgError?.code === '23505' ? (pgError.constraint ?? 'unique') : null;
 }
+
+/** Network failures of a connection to the database server. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs of a server that is going away or not there yet: class 08
+ * (connection exception), 57P01 admin shutdown (a restart), 57P02 crash
+ * shutdown, 57P03 cannot connect now (starting up or recovering).
+ */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123])$/;
+
+/** What node-postgres says, without a code, of a connection lost or never made. */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+];
+
+/**
+ * True when a failure says the database server is unreachable (down,
+ * restarting, the network cut) rather than that the statement was wrong:
+ * the request did not complete and may be sent again once it is back.
+ * Follows `cause` (drizzle wraps the driver's error) and the errors of an
+ * AggregateError (a host with several addresses).
+ */
+export function databaseUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 5 || typeof error !== 'object' || error === null) return false;
+  const candidate = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof candidate.code === 'string') {
+    if (NETWORK_CODES.has(candidate.code) || UNAVAILABLE_SQLSTATES.test(candidate.code)) {
+      return true;
+    }
+  }
+  if (
+    typeof candidate.message === 'string' &&
+    UNAVAILABLE_MESSAGES.some((text) => (candidate.message as string).startsWith(text))
+  ) {
+    return true;
+  }
+  if (
+    error instanceof AggregateError &&
+    error.errors.some((e) => databaseUnavailable(e, depth + 1))
+  )
+    return true;
+  return databaseUnavailable(candidate.cause, depth + 1);
+}

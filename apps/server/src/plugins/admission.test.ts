@@ -35,6 +35,7 @@ describe('database admission line (one request at a time, one waiting)', () => {
       config: {
         database: {
           poolSize: 4,
+          connectTimeoutMs: 5000,
           preparedStatements: true,
           admission: { maxActive: 1, maxQueued: 1, maxWaitMs: 2_000 },
         },

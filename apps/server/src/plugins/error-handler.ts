@@ -4,13 +4,27 @@
  * carries the internal message, which only goes to the log, on the line with
  * the same `requestId`.
  */
-import { ERROR_MESSAGES, type ErrorBody } from '@exame/shared';
+import { ERROR_MESSAGES, SERVER_ERRORS, type ErrorBody } from '@exame/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
+import { databaseUnavailable } from '../db/errors';
 import { AppError, type ErrorDetail } from '../lib/app-error';
+
+/** Seconds a client is told to wait when the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The answer while the database server is unreachable: 503 with Retry-After. */
+export function databaseUnavailableError(cause?: unknown): AppError {
+  const error = AppError.from(SERVER_ERRORS, 'DATABASE_UNAVAILABLE').withHeader(
+    'retry-after',
+    String(DATABASE_RETRY_AFTER_SECONDS),
+  );
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}
 
 /** Fastify's own 4xx errors, named with a stable code and a pt-BR text. */
 const FRAMEWORK_ERRORS: Readonly<
@@ -49,6 +63,7 @@ export function normaliseError(error: unknown): AppError {
     }));
     return new AppError('VALIDATION_ERROR', ERROR_MESSAGES.VALIDATION_ERROR, 400, details);
   }
+  if (databaseUnavailable(error)) return databaseUnavailableError(error);
   if (isResponseSerializationError(error)) {
     return AppError.of('INTERNAL_ERROR', 500);
   }
@@ -73,13 +88,14 @@ export function normaliseError(error: unknown): AppError {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = normaliseError(error);
-    if (error instanceof AppError && appError.status === 503) {
-      // Refused on purpose (overload, shutting down) or a dependency down (object storage).
+    if (appError.status === 503 && (error instanceof AppError || appError.cause)) {
+      // Refused on purpose (overload, shutting down) or a dependency down (database, object storage).
+      const cause = error instanceof AppError ? error.cause : appError.cause;
       request.log.warn(
         {
           code: appError.code,
           status: appError.status,
-          ...(error.cause ? { err: error.cause } : {}),
+          ...(cause ? { err: cause } : {}),
         },
         'request refused',
       );

@@ -59,6 +59,7 @@ describe('metrics', () => {
         // A short admission line, so that a burst is partly refused (503 SERVER_BUSY).
         database: {
           poolSize: 4,
+          connectTimeoutMs: 5000,
           preparedStatements: true,
           admission: { maxActive: 1, maxQueued: 0, maxWaitMs: 1000 },
         },

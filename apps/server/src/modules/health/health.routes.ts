@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../../db/client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import { databaseUnavailableError } from '../../plugins/error-handler';
 
 const statusSchema = z.object({ status: z.literal('ok') });
 const readySchema = z.object({
@@ -43,7 +44,7 @@ export function healthRoutes(deps: { database: Pick<DatabaseHandle, 'ping'> }) {
           await deps.database.ping();
         } catch (error) {
           app.log.error({ err: error }, 'database ping failed');
-          throw AppError.of('SERVICE_UNAVAILABLE', 503);
+          throw databaseUnavailableError(error);
         }
         return { status: 'ok' as const, database: 'ok' as const };
       },

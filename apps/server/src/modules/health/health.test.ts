@@ -46,7 +46,8 @@ describe('health', () => {
         url: '/health/ready',
       });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(response.json()).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+      expect(response.headers['retry-after']).toBe('5');
     } finally {
       await broken.app.close();
       await broken.database.drop().catch(() => undefined);
