@@ -49,10 +49,11 @@ import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerAdmission } from './plugins/admission';
 import { registerAuth } from './plugins/auth';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerMetrics } from './plugins/metrics';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
 import { healthRoutes } from './modules/health/health.routes';
-import { registerErrorHandler } from './plugins/error-handler';
+import { frameworkErrorHandler, registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 
@@ -151,6 +152,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
+    // Refusals of the router itself (bad escapes, over-long parameters) answer `{ Error, code }` too.
+    frameworkErrors: frameworkErrorHandler,
     // The web client sends bracket arrays (`status[]=done&status[]=absence`).
     routerOptions: {
       querystringParser: (query: string) =>
@@ -195,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // App tier.
   registerErrorHandler(app);
+  registerInputGuard(app);
   const sessions = createSessionCache({ ttlMs: config.sessionCacheMs });
   registerAuth(app, resolveOperatorToken(config.dataDir), sessions, config.metricsToken);
   const admission = createAdmission(config.database.admission);

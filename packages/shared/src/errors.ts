@@ -24,6 +24,8 @@ export const ERROR_MESSAGES = {
   VALIDATION_ERROR: 'Os dados enviados são inválidos.',
   BAD_REQUEST: 'A requisição não pôde ser entendida.',
   INVALID_JSON: 'O corpo da requisição não é um JSON válido.',
+  /** A NUL character (U+0000) in a parameter, the query or the body: no text field may hold it. */
+  INVALID_CHARACTER: 'O texto enviado contém um caractere inválido (NUL).',
   UNAUTHORIZED: 'Sua sessão expirou ou não é válida. Entre novamente.',
   /** A route for signed-in users called without a token (code UNAUTHORIZED). */
   SESSION_REQUIRED: 'Faça login para continuar.',
@@ -33,6 +35,8 @@ export const ERROR_MESSAGES = {
   ROUTE_NOT_FOUND: 'Endereço não encontrado.',
   METHOD_NOT_ALLOWED: 'Método não permitido para este endereço.',
   PAYLOAD_TOO_LARGE: 'O conteúdo enviado é grande demais.',
+  /** A path parameter longer than the router accepts (414). */
+  URI_TOO_LONG: 'O endereço da requisição é longo demais.',
   UNSUPPORTED_MEDIA_TYPE: 'Tipo de conteúdo não suportado.',
   CONFLICT: 'O recurso foi alterado por outra operação. Recarregue e tente novamente.',
   RATE_LIMITED: 'Muitas tentativas. Aguarde um pouco e tente novamente.',

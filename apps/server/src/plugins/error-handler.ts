@@ -12,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { databaseUnavailable } from '../db/errors';
 import { AppError, type ErrorDetail } from '../lib/app-error';
+import { REQUEST_ID_HEADER } from '../lib/request-id';
 
 /** Seconds a client is told to wait when the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -39,6 +40,7 @@ const FRAMEWORK_ERRORS: Readonly<
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'BAD_REQUEST', status: 400 },
   FST_ERR_BAD_URL: { code: 'BAD_REQUEST', status: 400 },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', status: 414 },
   FST_ERR_ASYNC_CONSTRAINT: { code: 'BAD_REQUEST', status: 400 },
   FST_ERR_VALIDATION: { code: 'VALIDATION_ERROR', status: 400 },
   FST_ERR_NOT_FOUND: { code: 'ROUTE_NOT_FOUND', status: 404 },
@@ -77,12 +79,33 @@ export function normaliseError(error: unknown): AppError {
     if (status === 404) return AppError.notFound();
     if (status === 405) return AppError.of('METHOD_NOT_ALLOWED', 405);
     if (status === 413) return AppError.of('PAYLOAD_TOO_LARGE', 413);
+    if (status === 414) return AppError.of('URI_TOO_LONG', 414);
     if (status === 415) return AppError.of('UNSUPPORTED_MEDIA_TYPE', 415);
     if (status === 429) return AppError.of('RATE_LIMITED', 429);
     return AppError.of('BAD_REQUEST', status);
   }
   if (typeof status === 'number' && status === 503) return AppError.of('SERVICE_UNAVAILABLE', 503);
   return AppError.of('INTERNAL_ERROR', 500);
+}
+
+/**
+ * The router's own refusals (a malformed escape in the path, a path parameter
+ * over the router's length limit) are answered before any route or error
+ * handler runs: Fastify hands them to its `frameworkErrors` option, which
+ * buildApp points here so they answer the same `{ Error, code }` body.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const appError = normaliseError(error);
+  request.log.info({ code: appError.code, status: appError.status }, 'request rejected');
+  void reply
+    .header(REQUEST_ID_HEADER, request.id)
+    .status(appError.status)
+    .type('application/json')
+    .send(toErrorBody(appError, request.id));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
