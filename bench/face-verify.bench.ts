@@ -149,13 +149,14 @@ async function passesOf(run: Path, service: FaceService, burst: Burst, template:
   const stop = observeNormalisation(() => normalised++);
   const counting: FaceService = {
     threshold: service.threshold,
+    thresholdFor: (federativeUnit) => service.thresholdFor(federativeUnit),
     descriptorVersion: service.descriptorVersion,
     ready: () => service.ready(),
     analyze: (image) => {
       analysed++;
       return service.analyze(image);
     },
-    compare: (a, b) => service.compare(a, b),
+    compare: (a, b, threshold) => service.compare(a, b, threshold),
     checkBurst: (faces) => service.checkBurst(faces),
     close: () => service.close(),
   };

@@ -90,6 +90,33 @@ export const FUSION: Readonly<FusionParameters> = Object.freeze({
   faceApiWeight: 0.5,
 });
 
+/**
+ * Default decision threshold on the fused distance (descriptor.ts: match
+ * when faceDistance < threshold; a typical dev impostor pair scores 1).
+ * Chosen by `npm run face:fusion-study -w apps/server`
+ * (apps/server/tools/face/fusion-study.ts) on fixtures/faces/dev only, as is
+ * and degraded (small, blur, dark, jpeg q10: tools/face/degrade.ts), with
+ * the gates of DEFAULT_FACE_CORE_OPTIONS. Policy: FMR <= 0.1% of the dev
+ * impostor pairs where the data allows it; with 978 impostor pairs (137 as
+ * is, 841 degraded vs as is) 0.1% is under one pair, so the threshold is
+ * FMR 0 on dev and degraded dev: the largest two-decimal value at least 0.01
+ * under the smallest impostor score (0.703, p03-1 darkened vs p02-1).
+ * Last run (291 genuine / 978 impostor): EER 1.1%; at 0.69 FNMR 11.7% and
+ * FMR 0 pooled (as is: FNMR 5.9%, FMR 0), p01-1 vs p05-1 at 0.733
+ * (rejected; the v1 engine, face-api alone at 0.57, accepted it at 0.550).
+ * For comparison, on the same pairs: face-api alone EER 2.3%, FNMR 34.4% at
+ * FMR 0; MobileFaceNet alone EER 1.4%, FNMR 27.5% at FMR 0; fused 9.3%.
+ * With multi-capture enrolment the mean rule (compareWithEnrolment) gives
+ * FNMR 2.4%, FMR 0 at 0.69. With so few pairs the value is coarse: re-run
+ * the study when the engine or its gates change.
+ * Deployments set FACE_MATCH_THRESHOLD (on this fused scale; a value below
+ * 0.69 is stricter), and a unit may set a stricter one of its own
+ * (FACE_MATCH_THRESHOLD_BY_UNIT); holdout/ only measures it
+ * (bench/face.bench.ts). Kept here, away from the models, so that the
+ * configuration can check those values without loading the engine.
+ */
+export const DEFAULT_FACE_MATCH_THRESHOLD = 0.69;
+
 /** A stored template entry of a face: face-api's 128 numbers, then MobileFaceNet's 192. */
 export function templateOf(face: FaceDescriptors): number[] {
   return [...Array.from(face.descriptor), ...Array.from(face.mobileDescriptor)];

@@ -17,36 +17,17 @@ import {
   type CoreResult,
   type FaceCoreOptions,
 } from './engine-core.mjs';
-import { compareFaces, type Descriptor, type FaceComparison } from './descriptor';
+import {
+  compareFaces,
+  DEFAULT_FACE_MATCH_THRESHOLD,
+  type Descriptor,
+  type FaceComparison,
+} from './descriptor';
 import { engineUnavailable, faceError } from './face-errors';
 import { imageInvalid } from './image';
 import { evaluateBurst, type BurstOptions, type BurstResult } from './liveness';
 
 export type { FaceBox, FaceQuality } from './engine-core.mjs';
-
-/**
- * Default decision threshold on the fused distance (descriptor.ts: match
- * when faceDistance < threshold; a typical dev impostor pair scores 1).
- * Chosen by `npm run face:fusion-study -w apps/server`
- * (apps/server/tools/face/fusion-study.ts) on fixtures/faces/dev only, as is
- * and degraded (small, blur, dark, jpeg q10: tools/face/degrade.ts), with
- * the gates of DEFAULT_FACE_CORE_OPTIONS. Policy: FMR <= 0.1% of the dev
- * impostor pairs where the data allows it; with 978 impostor pairs (137 as
- * is, 841 degraded vs as is) 0.1% is under one pair, so the threshold is
- * FMR 0 on dev and degraded dev: the largest two-decimal value at least 0.01
- * under the smallest impostor score (0.703, p03-1 darkened vs p02-1).
- * Last run (291 genuine / 978 impostor): EER 1.1%; at 0.69 FNMR 11.7% and
- * FMR 0 pooled (as is: FNMR 5.9%, FMR 0), p01-1 vs p05-1 at 0.733
- * (rejected; the v1 engine, face-api alone at 0.57, accepted it at 0.550).
- * For comparison, on the same pairs: face-api alone EER 2.3%, FNMR 34.4% at
- * FMR 0; MobileFaceNet alone EER 1.4%, FNMR 27.5% at FMR 0; fused 9.3%.
- * With multi-capture enrolment the mean rule (compareWithEnrolment) gives
- * FNMR 2.4%, FMR 0 at 0.69. With so few pairs the value is coarse: re-run
- * the study when the engine or its gates change.
- * Deployments set FACE_MATCH_THRESHOLD (on this fused scale; a value below
- * 0.69 is stricter); holdout/ only measures it (bench/face.bench.ts).
- */
-export const DEFAULT_FACE_MATCH_THRESHOLD = 0.69;
 
 /**
  * Engine v1's threshold on face-api's Euclidean distance alone (chosen on
@@ -126,6 +107,11 @@ export const DEFAULT_FACE_CORE_OPTIONS: Readonly<FaceCoreOptions> = Object.freez
 export type FaceEngineOptions = Partial<FaceCoreOptions> & {
   /** Fused distance under which two faces are the same person (FACE_MATCH_THRESHOLD). */
   matchThreshold?: number;
+  /**
+   * A stricter threshold for some units (FACE_MATCH_THRESHOLD_BY_UNIT), by
+   * unit code: each above 0 and at most matchThreshold.
+   */
+  matchThresholdByUnit?: Readonly<Record<string, number>>;
   burst?: Partial<BurstOptions>;
 };
 
@@ -135,6 +121,7 @@ export type { Descriptor, EnrolmentComparison, FaceComparison } from './descript
 export {
   compareFaces,
   compareWithEnrolment,
+  DEFAULT_FACE_MATCH_THRESHOLD,
   descriptorDistance,
   DESCRIPTOR_LENGTH,
   faceDistance,
@@ -192,12 +179,20 @@ export const LEGACY_DESCRIPTOR_VERSION = faceApiDescriptorVersionOf(
 
 /** What both the in-process engine and the worker pool offer. */
 export interface FaceService {
+  /** The default match threshold (FACE_MATCH_THRESHOLD). */
   readonly threshold: number;
+  /** The threshold that decides for a unit: its own stricter one, or the default. */
+  thresholdFor(federativeUnit: string): number;
   /** descriptorVersionOf() the options this service computes descriptors with. */
   readonly descriptorVersion: string;
   ready(): Promise<void>;
   analyze(image: Uint8Array): Promise<FaceAnalysis>;
-  compare(a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison;
+  /** Decides at `threshold` (a unit's: thresholdFor), the default threshold without it. */
+  compare(
+    a: Descriptor | FaceAnalysis,
+    b: Descriptor | FaceAnalysis,
+    threshold?: number,
+  ): FaceComparison;
   /** The liveness signal of a burst, from the analyses of its frames in capture order. */
   checkBurst(faces: readonly FaceAnalysis[]): BurstResult;
   /** Analyses waiting for a free worker (the pool's queue; 0 where there is none). */
@@ -212,10 +207,20 @@ function positive(name: string, value: number): number {
   return value;
 }
 
+/** A unit's own threshold (FACE_MATCH_THRESHOLD_BY_UNIT), or the default. */
+export function thresholdOfUnit(
+  threshold: number,
+  byUnit: Readonly<Record<string, number>>,
+  federativeUnit: string,
+): number {
+  return Object.hasOwn(byUnit, federativeUnit) ? (byUnit[federativeUnit] ?? threshold) : threshold;
+}
+
 /** Fills defaults and refuses nonsense early, at start-up rather than per request. */
 export function resolveFaceOptions(options: FaceEngineOptions = {}): {
   core: FaceCoreOptions;
   matchThreshold: number;
+  matchThresholdByUnit: Readonly<Record<string, number>>;
   burst: Partial<BurstOptions>;
 } {
   const core: FaceCoreOptions = {
@@ -259,7 +264,22 @@ export function resolveFaceOptions(options: FaceEngineOptions = {}): {
     'matchThreshold',
     options.matchThreshold ?? DEFAULT_FACE_MATCH_THRESHOLD,
   );
-  return { core, matchThreshold, burst: options.burst ?? {} };
+  const matchThresholdByUnit: Record<string, number> = {};
+  for (const [unit, value] of Object.entries(options.matchThresholdByUnit ?? {})) {
+    // A unit may only be stricter (lower) than the default, never looser.
+    if (positive(`matchThresholdByUnit.${unit}`, value) > matchThreshold) {
+      throw new TypeError(
+        `Opção inválida do motor facial: matchThresholdByUnit.${unit}=${value} acima de matchThreshold=${matchThreshold}`,
+      );
+    }
+    matchThresholdByUnit[unit] = value;
+  }
+  return {
+    core,
+    matchThreshold,
+    matchThresholdByUnit: Object.freeze(matchThresholdByUnit),
+    burst: options.burst ?? {},
+  };
 }
 
 /** Maps the core's plain result to a face or the AppError the person sees. */
@@ -278,6 +298,7 @@ export function unwrapCoreResult(result: CoreResult): FaceAnalysis {
 export abstract class FaceServiceBase implements FaceService {
   readonly threshold: number;
   readonly descriptorVersion: string;
+  private readonly thresholdByUnit: Readonly<Record<string, number>>;
   private readonly burst: Partial<BurstOptions>;
   protected closed = false;
   /** The models loaded (and warmed) by the mode; a failure is FACE_ENGINE_UNAVAILABLE. */
@@ -285,6 +306,7 @@ export abstract class FaceServiceBase implements FaceService {
 
   protected constructor(resolved: ReturnType<typeof resolveFaceOptions>) {
     this.threshold = resolved.matchThreshold;
+    this.thresholdByUnit = resolved.matchThresholdByUnit;
     this.descriptorVersion = descriptorVersionOf(resolved.core);
     this.burst = resolved.burst;
   }
@@ -305,8 +327,16 @@ export abstract class FaceServiceBase implements FaceService {
 
   protected abstract runCore(image: Uint8Array): Promise<CoreResult>;
 
-  compare(a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison {
-    return compareFaces(a, b, this.threshold);
+  thresholdFor(federativeUnit: string): number {
+    return thresholdOfUnit(this.threshold, this.thresholdByUnit, federativeUnit);
+  }
+
+  compare(
+    a: Descriptor | FaceAnalysis,
+    b: Descriptor | FaceAnalysis,
+    threshold: number = this.threshold,
+  ): FaceComparison {
+    return compareFaces(a, b, threshold);
   }
 
   checkBurst(faces: readonly FaceAnalysis[]): BurstResult {

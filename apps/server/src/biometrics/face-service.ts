@@ -1,6 +1,6 @@
 /**
  * The one way a server builds its face service from the configuration
- * (FACE_MATCH_THRESHOLD, FACE_WORKERS). The engine is heavy to start (the
+ * (FACE_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD_BY_UNIT, FACE_WORKERS). The engine is heavy to start (the
  * models in every worker), so the service starts the pool on first use:
  * main.ts calls ready() before listening, so the first verification is not
  * slow, while an app built without a face service (tests that do not touch
@@ -12,6 +12,7 @@ import {
   compareFaces,
   descriptorVersionOf,
   resolveFaceOptions,
+  thresholdOfUnit,
   type FaceAnalysis,
   type FaceService,
 } from './face-engine';
@@ -21,23 +22,18 @@ import { evaluateBurst, type BurstResult } from './liveness';
 export function faceServiceFromConfig(config: AppConfig['face']): FaceService {
   const options: FacePoolOptions = {
     matchThreshold: config.matchThreshold,
+    matchThresholdByUnit: config.matchThresholdByUnit,
     threads: config.workers,
   };
-  const resolved = resolveFaceOptions(options);
-  return lazyFaceService(
-    () => createFaceService(options),
-    resolved.matchThreshold,
-    descriptorVersionOf(resolved.core),
-    resolved.burst,
-  );
+  return lazyFaceService(() => createFaceService(options), resolveFaceOptions(options));
 }
 
 function lazyFaceService(
   create: () => Promise<FaceService>,
-  threshold: number,
-  descriptorVersion: string,
-  burst: ReturnType<typeof resolveFaceOptions>['burst'],
+  resolved: ReturnType<typeof resolveFaceOptions>,
 ): FaceService {
+  const threshold = resolved.matchThreshold;
+  const descriptorVersion = descriptorVersionOf(resolved.core);
   let service: Promise<FaceService> | undefined;
   const get = () => {
     service ??= create().then(
@@ -64,12 +60,17 @@ function lazyFaceService(
     ready: async () => {
       await (await get()).ready();
     },
+    thresholdFor: (federativeUnit: string) =>
+      thresholdOfUnit(threshold, resolved.matchThresholdByUnit, federativeUnit),
     analyze: async (image: Uint8Array): Promise<FaceAnalysis> => (await get()).analyze(image),
-    compare: (a: Descriptor | FaceAnalysis, b: Descriptor | FaceAnalysis): FaceComparison =>
-      compareFaces(a, b, threshold),
+    compare: (
+      a: Descriptor | FaceAnalysis,
+      b: Descriptor | FaceAnalysis,
+      at: number = threshold,
+    ): FaceComparison => compareFaces(a, b, at),
     // Reads analyses only: nothing to start for it.
     checkBurst: (faces: readonly FaceAnalysis[]): BurstResult =>
-      evaluateBurst(faces, threshold, burst),
+      evaluateBurst(faces, threshold, resolved.burst),
     close: async () => {
       if (service) await (await service).close().catch(() => undefined);
     },

@@ -125,3 +125,45 @@ describe('load settings', () => {
     expect(() => loadConfig({ DB_POOL_SIZE: '0' })).toThrow(/DB_POOL_SIZE/);
   });
 });
+
+describe('face match threshold by unit', () => {
+  it('unset: no unit has its own; each unit set is parsed once, at most the default', () => {
+    expect(loadConfig({}).face.matchThresholdByUnit).toEqual({});
+    expect(
+      loadConfig({ FACE_MATCH_THRESHOLD_BY_UNIT: '{"DF":0.62,"SP":0.69}' }).face
+        .matchThresholdByUnit,
+    ).toEqual({ DF: 0.62, SP: 0.69 });
+    // Checked against the configured default, not the built-in one.
+    expect(
+      loadConfig({ FACE_MATCH_THRESHOLD: '0.6', FACE_MATCH_THRESHOLD_BY_UNIT: '{"DF":0.6}' }).face,
+    ).toMatchObject({ matchThreshold: 0.6, matchThresholdByUnit: { DF: 0.6 } });
+  });
+
+  it('refuses a looser, zero, negative or non-numeric value, an unknown unit and bad JSON, in pt-BR', () => {
+    const refused = (value: string, extra: Record<string, string> = {}) => {
+      try {
+        loadConfig({ FACE_MATCH_THRESHOLD_BY_UNIT: value, ...extra });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error(`aceito: ${value}`);
+    };
+    expect(refused('{"DF":0.75}')).toBe(
+      'Configuração inválida:\n  - FACE_MATCH_THRESHOLD_BY_UNIT: DF: 0,75 é mais permissivo que FACE_MATCH_THRESHOLD (0,69); uma unidade só pode usar um limiar igual ou menor (menor = mais rigoroso)',
+    );
+    expect(refused('{"DF":0.65}', { FACE_MATCH_THRESHOLD: '0.6' })).toMatch(
+      /DF: 0,65 é mais permissivo que FACE_MATCH_THRESHOLD \(0,6\)/,
+    );
+    expect(refused('{"DF":0}')).toMatch(/DF: o limiar precisa ser maior que 0/);
+    expect(refused('{"DF":-0.1,"SP":0.9}')).toMatch(
+      /DF: o limiar precisa ser maior que 0.*\n.*SP: 0,9 é mais permissivo/,
+    );
+    expect(refused('{"XX":0.5}')).toMatch(/XX: sigla de unidade desconhecida/);
+    for (const bad of ['{"DF":"0.6"}', '0.6', '{DF:0.6}', '[0.6]', '{"df":0.6}']) {
+      expect(refused(bad)).toBe(
+        'Configuração inválida:\n  - FACE_MATCH_THRESHOLD_BY_UNIT: use JSON com a sigla da unidade e o limiar da distância facial, ex.: {"DF":0.62}',
+      );
+    }
+  });
+});

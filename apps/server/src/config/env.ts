@@ -13,6 +13,7 @@ import {
 } from '@exame/shared';
 import { isCommonPassword } from '@exame/shared/common-passwords';
 import { z } from 'zod';
+import { DEFAULT_FACE_MATCH_THRESHOLD } from '../biometrics/descriptor';
 
 const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -148,8 +149,17 @@ const envSchema = z.object({
     .trim()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'precisa ser 32 bytes em base64')
     .optional(),
-  /** Face match threshold (Euclidean distance); the default was calibrated on the dev photos. */
+  /**
+   * Face match threshold on the fused distance (lower = stricter); the
+   * default (DEFAULT_FACE_MATCH_THRESHOLD) was chosen on the dev photos.
+   */
   FACE_MATCH_THRESHOLD: z.coerce.number().positive().max(2).optional(),
+  /**
+   * A stricter threshold for some units, as JSON: '{"DF":0.62}'. Each value
+   * is above 0 and at most FACE_MATCH_THRESHOLD: a unit may be stricter than
+   * the default, never looser.
+   */
+  FACE_MATCH_THRESHOLD_BY_UNIT: z.string().trim().optional(),
   /** Face-engine worker threads; default: cores - 1 (at least 1). */
   FACE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /**
@@ -252,7 +262,12 @@ export type AppConfig = {
   argon2: { memoryCost: number; timeCost: number };
   reportLocalPrefixes: Readonly<Record<string, string>>;
   fileEncryptionKey: Buffer | undefined;
-  face: { matchThreshold: number | undefined; workers: number | undefined };
+  face: {
+    matchThreshold: number | undefined;
+    /** A unit's own, stricter threshold (FACE_MATCH_THRESHOLD_BY_UNIT). */
+    matchThresholdByUnit: Readonly<Record<string, number>>;
+    workers: number | undefined;
+  };
   retention: { defaultDays: number; byUnit: Record<string, number>; cron: string };
   /** Where stored files live: DATA_DIR/files, or S3-compatible object storage. */
   fileStorage: FileStorageTarget;
@@ -301,6 +316,48 @@ function parseRetentionByUnit(value: string | undefined): Record<string, number>
   if (!parsed.success) {
     throw new ConfigError(
       'Configuração inválida:\n  - RETENTION_DAYS_BY_UNIT: use JSON com a sigla e os dias, ex.: {"DF":180}',
+    );
+  }
+  return parsed.data;
+}
+
+const FACE_THRESHOLD_BY_UNIT_HELP =
+  'use JSON com a sigla da unidade e o limiar da distância facial, ex.: {"DF":0.62}';
+
+/** FACE_MATCH_THRESHOLD_BY_UNIT: each unit's threshold above 0 and no looser than the default. */
+function parseFaceThresholdByUnit(
+  value: string | undefined,
+  defaultThreshold: number,
+): Record<string, number> {
+  if (!value) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    json = null;
+  }
+  const parsed = z.record(z.string().regex(/^[A-Z]{2,4}$/), z.number()).safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(
+      `Configuração inválida:\n  - FACE_MATCH_THRESHOLD_BY_UNIT: ${FACE_THRESHOLD_BY_UNIT_HELP}`,
+    );
+  }
+  const shown = (n: number) => n.toLocaleString('pt-BR', { maximumFractionDigits: 4 });
+  const problems = Object.entries(parsed.data).flatMap(([unit, threshold]) => {
+    if (!FEDERATIVE_UNIT_CODES.includes(unit)) return [`${unit}: sigla de unidade desconhecida`];
+    if (!Number.isFinite(threshold) || threshold <= 0) {
+      return [`${unit}: o limiar precisa ser maior que 0 (recebido ${shown(threshold)})`];
+    }
+    if (threshold > defaultThreshold) {
+      return [
+        `${unit}: ${shown(threshold)} é mais permissivo que FACE_MATCH_THRESHOLD (${shown(defaultThreshold)}); uma unidade só pode usar um limiar igual ou menor (menor = mais rigoroso)`,
+      ];
+    }
+    return [];
+  });
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `Configuração inválida:\n${problems.map((line) => `  - FACE_MATCH_THRESHOLD_BY_UNIT: ${line}`).join('\n')}`,
     );
   }
   return parsed.data;
@@ -494,7 +551,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       recheckRate: env.AUDIT_RECHECK_PERCENT / 100,
       faceSweepMs: env.FACE_ANALYSIS_SWEEP_SECONDS * 1000,
     },
-    face: { matchThreshold: env.FACE_MATCH_THRESHOLD, workers: env.FACE_WORKERS },
+    face: {
+      matchThreshold: env.FACE_MATCH_THRESHOLD,
+      matchThresholdByUnit: parseFaceThresholdByUnit(
+        env.FACE_MATCH_THRESHOLD_BY_UNIT,
+        env.FACE_MATCH_THRESHOLD ?? DEFAULT_FACE_MATCH_THRESHOLD,
+      ),
+      workers: env.FACE_WORKERS,
+    },
     retention: {
       defaultDays: env.RETENTION_DAYS,
       byUnit: parseRetentionByUnit(env.RETENTION_DAYS_BY_UNIT),

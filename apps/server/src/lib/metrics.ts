@@ -196,10 +196,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
       // The same service, with analyze measured; everything else is the service's own.
       return {
         threshold: face.threshold,
+        thresholdFor: (federativeUnit) => face.thresholdFor(federativeUnit),
         descriptorVersion: face.descriptorVersion,
         ready: () => face.ready(),
         analyze,
-        compare: (a, b) => face.compare(a, b),
+        compare: (a, b, threshold) => face.compare(a, b, threshold),
         checkBurst: (captures) => face.checkBurst(captures),
         queueSize: () => face.queueSize?.() ?? 0,
         close: () => face.close(),

@@ -37,12 +37,13 @@ export function countingFaceService(face: FaceService): {
     get descriptorVersion() {
       return face.descriptorVersion;
     },
+    thresholdFor: (federativeUnit) => face.thresholdFor(federativeUnit),
     ready: () => face.ready(),
     analyze: (image) => {
       passes.analysed.push(fingerprint(image));
       return face.analyze(image);
     },
-    compare: (a, b) => face.compare(a, b),
+    compare: (a, b, threshold) => face.compare(a, b, threshold),
     checkBurst: (faces) => {
       passes.burstChecks.push(faces.length);
       return face.checkBurst(faces);

@@ -349,6 +349,8 @@ export async function getAuditDetail(
   ]);
   const link = examPhotoLinker(deps, actor);
   const referenceRow = photos.find((photo) => photo.kind === 'reference');
+  // The exam is of the actor's unit (findUnitExam): that unit's threshold reads its photos.
+  const threshold = deps.face.thresholdFor(actor.federativeUnit);
   const toPhoto = (photo: AuditPhotoRow): AuditPhoto => {
     let face: AuditPhoto['face'] = {
       status: photo.faceStatus,
@@ -362,7 +364,11 @@ export async function getAuditDetail(
       referenceRow?.faceDescriptor &&
       comparableReadings(referenceRow.faceDescriptor, photo.faceDescriptor)
     ) {
-      const compared = deps.face.compare(referenceRow.faceDescriptor, photo.faceDescriptor);
+      const compared = deps.face.compare(
+        referenceRow.faceDescriptor,
+        photo.faceDescriptor,
+        threshold,
+      );
       face = {
         status: photo.faceStatus,
         similarity: compared.similarity,
@@ -406,7 +412,7 @@ export async function getAuditDetail(
     occurrences: occurrenceRows.map((occurrence) => occurrenceView(occurrence, link)),
     reference: referenceRow ? toPhoto(referenceRow) : null,
     captures,
-    threshold: deps.face.threshold,
+    threshold,
     claim: live ? toClaim(live, exam, actor) : null,
     alert:
       live && live.auditorId !== actor.id

@@ -105,12 +105,13 @@ export async function enrolFace(
     }
     throw error;
   }
-  // All captures must show the same person, or the template would accept either.
+  // All captures must show the same person (at the unit's threshold), or the template would accept either.
+  const threshold = deps.face.thresholdFor(actor.federativeUnit);
   for (let i = 0; i < captures.length; i += 1) {
     for (let j = i + 1; j < captures.length; j += 1) {
       const a = captures[i];
       const b = captures[j];
-      if (a && b && !deps.face.compare(a.analysis, b.analysis).match) {
+      if (a && b && !deps.face.compare(a.analysis, b.analysis, threshold).match) {
         throw AppError.from(
           BIOPASS_ERRORS,
           'FACE_ENROL_INCONSISTENT',
@@ -234,6 +235,8 @@ export async function verifyBurst(
   await deps.limiter.hit('verifyPerUser', actor.id);
   await deps.limiter.hit('verifyPerCpf', `${actor.federativeUnit}:${cpf}`);
 
+  // The unit's own threshold (FACE_MATCH_THRESHOLD_BY_UNIT) decides, and is recorded.
+  const threshold = deps.face.thresholdFor(actor.federativeUnit);
   const record = (values: Partial<NewVerificationRow>) =>
     insertVerification(deps.db, {
       federativeUnit: actor.federativeUnit,
@@ -242,7 +245,7 @@ export async function verifyBurst(
       deviceId: input.deviceId ?? null,
       schedulingLocal: input.local ?? null,
       match: false,
-      threshold: deps.face.threshold,
+      threshold,
       ...values,
     });
 
@@ -264,7 +267,11 @@ export async function verifyBurst(
   }
   const { probe, burst } = captured;
   // Compared with every enrolled capture; decided on the mean (compareWithEnrolment).
-  const best = compareWithEnrolment((a, b) => deps.face.compare(a, b), probe.analysis, enrolled);
+  const best = compareWithEnrolment(
+    (a, b) => deps.face.compare(a, b, threshold),
+    probe.analysis,
+    enrolled,
+  );
 
   const liveness: Liveness = burst.ok
     ? {
