@@ -77,6 +77,16 @@ export const SERVER_ERRORS = errorCatalogue({
     status: 503,
     message: 'O banco de dados está indisponível no momento. Tente novamente em alguns segundos.',
   },
+  /**
+   * The disk of the stored files (DATA_DIR/files) is full: the picture was
+   * not stored and nothing was recorded; it may be sent again once room is
+   * made.
+   */
+  STORAGE_FULL: {
+    status: 507,
+    message:
+      'O espaço de armazenamento de arquivos está esgotado. Nada foi gravado; avise o suporte e tente novamente mais tarde.',
+  },
   /** The operator's backup through the running server exists for the embedded database only. */
   BACKUP_EMBEDDED_ONLY: {
     status: 409,

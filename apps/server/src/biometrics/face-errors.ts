@@ -47,6 +47,12 @@ export const FACE_ERRORS = errorCatalogue({
     message:
       'O cadastro facial deste CPF foi feito por uma versão anterior do reconhecimento facial e não pôde ser atualizado. Faça um novo cadastro facial.',
   },
+  /** An analysis ran past FACE_TIMEOUT_MS: its worker was stopped and replaced. */
+  FACE_TIMEOUT: {
+    status: 503,
+    message:
+      'A verificação facial demorou demais e foi interrompida. Tente novamente em alguns instantes.',
+  },
   FACE_ENGINE_UNAVAILABLE: {
     status: 503,
     message:

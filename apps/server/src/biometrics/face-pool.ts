@@ -16,7 +16,7 @@ import {
   type FaceEngineOptions,
   type FaceService,
 } from './face-engine';
-import { engineUnavailable } from './face-errors';
+import { engineUnavailable, faceError } from './face-errors';
 
 const WORKER_FILE = fileURLToPath(new URL('./face-worker.mjs', import.meta.url));
 
@@ -27,7 +27,24 @@ export type FacePoolOptions = FaceEngineOptions & {
   readyTimeoutMs?: number;
   /** Tasks allowed to wait for a worker before analyze() answers 503. */
   maxQueue?: number;
+  /**
+   * How long one analysis may run (FACE_TIMEOUT_MS, default 30 s): past it
+   * the worker is stopped and replaced, and analyze() answers 503
+   * FACE_TIMEOUT. Counted from when a worker with its models is there (a
+   * replacement's loading does not count).
+   */
+  taskTimeoutMs?: number;
+  /**
+   * Tests only: another worker module (one that wraps face-worker.mjs) and
+   * extra workerData for it, to make a worker slow or crash. Not reachable
+   * from the configuration.
+   */
+  worker?: { file: string; data?: Record<string, unknown> };
+  /** Where a worker that failed outside any task is reported (default: console.error). */
+  onWorkerError?: (error: unknown) => void;
 };
+
+export const DEFAULT_FACE_TIMEOUT_MS = 30_000;
 
 export function defaultThreadCount(): number {
   return Math.max(1, os.availableParallelism() - 1);
@@ -51,6 +68,13 @@ export class FacePool extends FaceServiceBase {
   private readonly pool: Piscina;
   /** Resolves once every worker has loaded and warmed the models. */
   protected readonly loading: Promise<void>;
+  private readonly taskTimeoutMs: number;
+  private readonly readyTimeoutMs: number;
+  /** Workers with their models loaded (a replacement counts once it has loaded them). */
+  private liveWorkers: number;
+  /** Workers stopped and replaced (a task past its time, a crash). */
+  private replacedWorkers = 0;
+  private workerWaiters: Array<() => void> = [];
 
   constructor(options: FacePoolOptions = {}) {
     const resolved = resolveFaceOptions(options);
@@ -59,16 +83,61 @@ export class FacePool extends FaceServiceBase {
     if (!Number.isInteger(this.threads) || this.threads < 1) {
       throw new TypeError(`Opção inválida do motor facial: threads=${options.threads}`);
     }
+    this.taskTimeoutMs = options.taskTimeoutMs ?? DEFAULT_FACE_TIMEOUT_MS;
+    this.readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
     this.pool = new Piscina({
-      filename: WORKER_FILE,
+      filename: options.worker?.file ?? WORKER_FILE,
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: options.maxQueue ?? this.threads * 64,
-      workerData: { faceCoreOptions: resolved.core },
+      workerData: { ...options.worker?.data, faceCoreOptions: resolved.core },
     });
-    this.loading = this.waitForWorkers(options.readyTimeoutMs ?? 120_000);
+    this.liveWorkers = this.threads;
+    // Piscina announces a replacement once its module (the models) has loaded.
+    this.pool.on('workerCreate', () => {
+      if (this.liveWorkers >= this.threads) return; // the first ones, counted above
+      this.liveWorkers += 1;
+      const waiters = this.workerWaiters;
+      this.workerWaiters = [];
+      for (const wake of waiters) wake();
+    });
+    this.pool.on('workerDestroy', () => {
+      if (this.closed) return;
+      this.liveWorkers = Math.max(0, this.liveWorkers - 1);
+      this.replacedWorkers += 1;
+    });
+    // A worker that dies outside any task (an error thrown from a timer) is
+    // replaced by piscina, which reports it here: without a listener the
+    // 'error' event would take the whole server down.
+    const report =
+      options.onWorkerError ??
+      ((error: unknown) =>
+        console.error('Worker do motor facial falhou e foi substituído.', error));
+    this.pool.on('error', report);
+    this.loading = this.waitForWorkers(this.readyTimeoutMs);
     this.loading.catch(() => undefined);
+  }
+
+  /** Workers stopped and replaced so far (a task past FACE_TIMEOUT_MS, a crash). */
+  get replaced(): number {
+    return this.replacedWorkers;
+  }
+
+  /** Waits, at most readyTimeoutMs, until a worker has its models (after a replacement). */
+  private async workerAvailable(): Promise<void> {
+    if (this.liveWorkers > 0) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.workerWaiters = this.workerWaiters.filter((wake) => wake !== done);
+        reject(new Error(`nenhum worker do motor facial pronto em ${this.readyTimeoutMs} ms`));
+      }, this.readyTimeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.workerWaiters.push(done);
+    });
   }
 
   private waitForWorkers(timeoutMs: number): Promise<void> {
@@ -105,12 +174,21 @@ export class FacePool extends FaceServiceBase {
     // A private copy travels by transfer: no second copy on the way, and the
     // caller's buffer (maybe a slice of Node's shared pool) is left alone.
     const copy = new Uint8Array(image);
+    let signal: AbortSignal | undefined;
     try {
+      await this.workerAvailable();
+      signal = AbortSignal.timeout(this.taskTimeoutMs);
       return (await this.pool.run(
         { type: 'analyze', image: copy },
-        { transferList: [copy.buffer] },
+        { transferList: [copy.buffer], signal },
       )) as CoreResult;
     } catch (error) {
+      // Past its time the task's worker was stopped; piscina starts another.
+      if (signal?.aborted && !this.closed) {
+        const timedOut = faceError('FACE_TIMEOUT').withHeader('retry-after', '5');
+        timedOut.cause = error;
+        throw timedOut;
+      }
       throw engineUnavailable(error);
     }
   }

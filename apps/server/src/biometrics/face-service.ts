@@ -1,6 +1,6 @@
 /**
  * The one way a server builds its face service from the configuration
- * (FACE_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD_BY_UNIT, FACE_WORKERS). The engine is heavy to start (the
+ * (FACE_MATCH_THRESHOLD, FACE_MATCH_THRESHOLD_BY_UNIT, FACE_WORKERS, FACE_TIMEOUT_MS). The engine is heavy to start (the
  * models in every worker), so the service starts the pool on first use:
  * main.ts calls ready() before listening, so the first verification is not
  * slow, while an app built without a face service (tests that do not touch
@@ -24,6 +24,7 @@ export function faceServiceFromConfig(config: AppConfig['face']): FaceService {
     matchThreshold: config.matchThreshold,
     matchThresholdByUnit: config.matchThresholdByUnit,
     threads: config.workers,
+    taskTimeoutMs: config.timeoutMs,
   };
   return lazyFaceService(() => createFaceService(options), resolveFaceOptions(options));
 }

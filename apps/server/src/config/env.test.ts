@@ -95,17 +95,20 @@ describe('load settings', () => {
     expect(embedded.sessionCacheMs).toBe(5_000);
     expect(embedded.database).toEqual({
       poolSize: 10,
+      connectTimeoutMs: 5_000,
       preparedStatements: true,
       admission: { maxActive: 4, maxQueued: 128, maxWaitMs: 3_000 },
     });
     const postgres = loadConfig({ DATABASE_URL: 'postgres://localhost/x' });
     expect(postgres.database.admission.maxActive).toBe(0);
+    expect(embedded.face.timeoutMs).toBe(30_000);
   });
 
   it('each can be set, and 0 turns the cache and the line off', () => {
     const config = loadConfig({
       SESSION_CACHE_SECONDS: '0',
       DB_POOL_SIZE: '20',
+      DB_CONNECT_TIMEOUT_MS: '2000',
       DB_PREPARED_STATEMENTS: 'false',
       DB_MAX_ACTIVE_REQUESTS: '0',
       DB_MAX_QUEUED_REQUESTS: '10',
@@ -114,6 +117,7 @@ describe('load settings', () => {
     expect(config.sessionCacheMs).toBe(0);
     expect(config.database).toEqual({
       poolSize: 20,
+      connectTimeoutMs: 2_000,
       preparedStatements: false,
       admission: { maxActive: 0, maxQueued: 10, maxWaitMs: 250 },
     });
@@ -123,6 +127,8 @@ describe('load settings', () => {
     ).toBe(40);
     expect(() => loadConfig({ SESSION_CACHE_SECONDS: '-1' })).toThrow(/SESSION_CACHE_SECONDS/);
     expect(() => loadConfig({ DB_POOL_SIZE: '0' })).toThrow(/DB_POOL_SIZE/);
+    expect(loadConfig({ FACE_TIMEOUT_MS: '5000' }).face.timeoutMs).toBe(5_000);
+    expect(() => loadConfig({ FACE_TIMEOUT_MS: '10' })).toThrow(/FACE_TIMEOUT_MS/);
   });
 });
 

@@ -163,6 +163,12 @@ const envSchema = z.object({
   /** Face-engine worker threads; default: cores - 1 (at least 1). */
   FACE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /**
+   * How long one face analysis may run, in milliseconds: past it the worker
+   * is stopped and replaced and the request answers 503 FACE_TIMEOUT (other
+   * routes never wait for it). Default 30000.
+   */
+  FACE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
    * LGPD retention of face data and exam photos, in days: verification
    * records, face enrolments not renewed and exam photos older than this are
    * purged automatically. Per unit: RETENTION_DAYS_BY_UNIT='{"DF":180}'.
@@ -267,6 +273,7 @@ export type AppConfig = {
     /** A unit's own, stricter threshold (FACE_MATCH_THRESHOLD_BY_UNIT). */
     matchThresholdByUnit: Readonly<Record<string, number>>;
     workers: number | undefined;
+    timeoutMs: number;
   };
   retention: { defaultDays: number; byUnit: Record<string, number>; cron: string };
   /** Where stored files live: DATA_DIR/files, or S3-compatible object storage. */
@@ -558,6 +565,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         env.FACE_MATCH_THRESHOLD ?? DEFAULT_FACE_MATCH_THRESHOLD,
       ),
       workers: env.FACE_WORKERS,
+      timeoutMs: env.FACE_TIMEOUT_MS,
     },
     retention: {
       defaultDays: env.RETENTION_DAYS,

@@ -25,7 +25,23 @@ import {
 import fs from 'node:fs/promises';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SERVER_ERRORS } from '@exame/shared';
 import { AppError } from './app-error';
+
+/**
+ * A write the disk refused for want of room (ENOSPC, or the quota: EDQUOT)
+ * becomes 507 STORAGE_FULL; anything else is left as it is.
+ */
+function storageFailure(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  const full = AppError.from(SERVER_ERRORS, 'STORAGE_FULL');
+  full.cause = error;
+  return full;
+}
+
+/** A temporary file of a write (`<name>.<8 hex>.tmp`), kept only while the write runs. */
+const TEMPORARY_NAME = /^[0-9a-f-]{36}\.bin\.[0-9a-f]{8}\.tmp$/;
 
 const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const IV_BYTES = 12;
@@ -76,10 +92,17 @@ export type StoredFile = { key: string; modifiedAt: Date };
 export type FileStore = {
   /** For logs and the start-up banner: the folder or the bucket and prefix. */
   readonly location: string;
+  /** Whole or nothing: the file is there complete (and on disk) or not at all. */
   write: (key: string, sealed: Buffer) => Promise<void>;
   read: (key: string) => Promise<Buffer | null>;
   remove: (key: string) => Promise<void>;
   list: () => Promise<StoredFile[]>;
+  /**
+   * Removes temporary files older than `olderThan` that a write killed
+   * half-way (the process, the machine) left behind; answers how many. Only
+   * the disk store has them (an object store's PUT is whole or nothing).
+   */
+  removeStrayTemporaries?: (olderThan: Date) => Promise<number>;
 };
 
 /** The relative name of a key's file: `<2 first characters>/<key>.bin` (disk and object storage alike). */
@@ -95,17 +118,50 @@ export function keyOfStoredName(name: string): string | null {
   return match[2];
 }
 
-/** Files under a folder (DATA_DIR/files), each written whole through a temporary file. */
+/**
+ * Files under a folder (DATA_DIR/files), each written whole: into a
+ * temporary file, flushed to the disk (fsync), then renamed to its name. A
+ * failed write (the disk full: 507 STORAGE_FULL) removes its temporary file
+ * and leaves nothing under the key, so the caller's transaction, rolled
+ * back by the error, records nothing either.
+ */
 export function createDiskStore(root: string): FileStore {
   const locate = (key: string) => path.join(root, storedName(key));
   return {
     location: root,
     async write(key, sealed) {
       const file = locate(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
       const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-      await fs.writeFile(temporary, sealed, { mode: 0o600 });
-      await fs.rename(temporary, file);
+      try {
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        const handle = await fs.open(temporary, 'wx', 0o600);
+        try {
+          await handle.writeFile(sealed);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await fs.rename(temporary, file);
+      } catch (error) {
+        await fs.rm(temporary, { force: true }).catch(() => undefined);
+        throw storageFailure(error);
+      }
+    },
+    async removeStrayTemporaries(olderThan) {
+      let removed = 0;
+      const shards = await fs.readdir(root).catch(() => [] as string[]);
+      for (const shard of shards) {
+        const names = await fs.readdir(path.join(root, shard)).catch(() => [] as string[]);
+        for (const name of names) {
+          if (!TEMPORARY_NAME.test(name)) continue;
+          const target = path.join(root, shard, name);
+          const stat = await fs.stat(target).catch(() => null);
+          if (!stat || stat.mtime >= olderThan) continue;
+          await fs.rm(target, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
     },
     async read(key) {
       try {
@@ -235,6 +291,9 @@ export function createFileStorage(options: FileStorageOptions) {
     },
     /** Every stored key with the time its file was last written. */
     list: (): Promise<StoredFile[]> => store.list(),
+    /** Temporary files left by writes killed half-way, older than `olderThan` (see FileStore). */
+    removeStrayTemporaries: async (olderThan: Date): Promise<number> =>
+      (await store.removeStrayTemporaries?.(olderThan)) ?? 0,
 
     async remove(key: string): Promise<void> {
       storedName(key);

@@ -101,7 +101,7 @@ export async function startServerProcess(options: {
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`O servidor saiu ao iniciar:\n${output}`);
@@ -114,7 +114,7 @@ export async function startServerProcess(options: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`O servidor não ficou pronto em 90 s:\n${output}`);
+      throw new Error(`O servidor não ficou pronto em 150 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -134,5 +134,5 @@ describe(`SIGKILL durante escritas (${engineName})`, () => {
       body: JSON.stringify({ identifier: 'DEPOIS', description: 'Posto depois do reinício' }),
     });
     expect(after.status).toBe(201);
-  }, 240_000);
+  }, 360_000);
 });

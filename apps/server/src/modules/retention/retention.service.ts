@@ -76,7 +76,7 @@ const BIOMETRIC_EVENTS: readonly ActivityType[] = [
 
 export type RetentionDeps = {
   db: Database;
-  files: Pick<FileStorage, 'remove' | 'list'>;
+  files: Pick<FileStorage, 'remove' | 'list' | 'removeStrayTemporaries'>;
   pseudonym: Pseudonymizer;
 };
 
@@ -142,6 +142,8 @@ export type OperationalCounts = {
   linkRequests: number;
   realtimeEvents: number;
   orphanFiles: number;
+  /** Temporary files of writes killed half-way (the disk store). */
+  strayTemporaryFiles: number;
 };
 
 /** Operational data, each by its own period (see OPERATIONAL_RETENTION). */
@@ -164,6 +166,9 @@ export async function purgeOperationalData(
       before(OPERATIONAL_RETENTION.realtimeEventsMs),
     ),
     orphanFiles: await removeOrphanFiles(deps, before(OPERATIONAL_RETENTION.orphanFilesMs)),
+    strayTemporaryFiles: await deps.files.removeStrayTemporaries(
+      before(OPERATIONAL_RETENTION.orphanFilesMs),
+    ),
   };
 }
 
