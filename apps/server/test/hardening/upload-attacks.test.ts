@@ -545,8 +545,6 @@ describe('upload attacks', () => {
       const named = fields.filter((field) => field.includes(' posto'));
       expect(named.length).toBeGreaterThanOrEqual(FORMULAS.length);
       for (const field of named) expect(field, field).toMatch(/^'?[^=+\-@\t\r]/);
-      for (const field of named)
-        expect(field.startsWith("'") || /^[^=+\-@\t\r]/.test(field)).toBe(true);
 
       const xlsx = await t.app.inject({
         method: 'GET',
