@@ -470,6 +470,41 @@ describe('upload attacks', () => {
     120_000,
   );
 
+  it('the CSV import refuses files that are not a CSV of exams, and writes nothing', async () => {
+    const picture = await sampleJpeg(64);
+    const files: Array<[string, Buffer | string, string]> = [
+      ['PNG como CSV', await sharp(picture).png().toBuffer(), 'text/csv'],
+      ['JPEG como CSV', picture, 'text/csv'],
+      ['ZIP (XLSX) como CSV', zipArchive(), 'text/csv'],
+      [
+        'UTF-16 com BOM',
+        Buffer.from('\ufeffschedulingId;candidateName\r\n', 'utf16le'),
+        'text/csv',
+      ],
+      ['vazio', '', 'text/csv'],
+      ['só o cabeçalho errado', 'a;b;c\r\n1;2;3\r\n', 'text/csv'],
+      ['acima de 10 MB', 'x'.repeat(10 * 1024 * 1024 + 10), 'text/csv'],
+      ['CSV como JSON', '"schedulingId;candidateName"', 'application/json'],
+      ['CSV como imagem', 'schedulingId;candidateName\r\n', 'image/png'],
+    ];
+    const failures: string[] = [];
+    for (const [name, payload, contentType] of files) {
+      const before = await snapshot();
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/Exam/import',
+        headers: { ...admin.auth, 'content-type': contentType },
+        payload,
+      });
+      const problem = answerProblem(response);
+      if (problem) failures.push(`${name}: ${problem}`);
+      if (response.statusCode < 400) failures.push(`${name}: aceito com ${response.statusCode}`);
+      const changes = snapshotDiff(before, await snapshot());
+      if (changes.length > 0) failures.push(`${name}: gravou ${changes.join(', ')}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
   describe('CSV formula injection', () => {
     /** Cells a spreadsheet would run as a formula (OWASP CSV injection). */
     const FORMULAS = [
