@@ -258,6 +258,7 @@ function queryText(query: Record<string, unknown>): Record<string, string | stri
 
 describe('route fuzzing from the schemas', () => {
   let t: TestApp;
+  let dataDir = '';
   let filesRoot: string;
   let snapshot: () => Promise<Snapshot>;
   const headersByUnit = new Map<string, Record<string, string>>();
@@ -266,7 +267,7 @@ describe('route fuzzing from the schemas', () => {
   const knownIds: Record<string, string[]> = {};
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-fuzz-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-fuzz-'));
     filesRoot = path.join(dataDir, 'files');
     t = await buildTestApp({
       // The link worker would empty its queue while a later request is being compared.
@@ -323,6 +324,7 @@ describe('route fuzzing from the schemas', () => {
   let last: Snapshot | undefined;
   afterAll(async () => {
     await t?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   function headersFor(route: Route, signedIn: boolean): Record<string, string> {

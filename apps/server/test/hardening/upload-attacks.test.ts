@@ -196,6 +196,7 @@ async function expectClean(content: Buffer, forbidden: string[], label: string):
 describe('upload attacks', () => {
   let t: TestApp;
   let face: FaceService;
+  let dataDir = '';
   let filesRoot: string;
   let snapshot: () => Promise<Snapshot>;
   let admin: Awaited<ReturnType<typeof seedSignedIn>>;
@@ -211,7 +212,7 @@ describe('upload attacks', () => {
 
   beforeAll(async () => {
     face = await createFaceService({ inProcess: true });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-upload-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-upload-'));
     filesRoot = path.join(dataDir, 'files');
     t = await buildTestApp({
       faceService: face,
@@ -288,6 +289,7 @@ describe('upload attacks', () => {
   }, 240_000);
   afterAll(async () => {
     await t?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     await face?.close();
   });
 
