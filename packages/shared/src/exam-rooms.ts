@@ -310,7 +310,7 @@ export const roomOccurrenceSchema = z.object({
   type: z.string().trim().min(2, 'Informe o tipo da ocorrência.').max(60),
   description: z.string().trim().min(3, 'Descreva a ocorrência.').max(1000),
   /** A photo (base64 JPEG, PNG or WebP), optional. */
-  photo: z.string().max(7_000_000).optional(),
+  photo: z.string().min(1, 'A foto enviada está vazia.').max(7_000_000).optional(),
 });
 export type RoomOccurrenceInput = z.input<typeof roomOccurrenceSchema>;
 

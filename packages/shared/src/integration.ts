@@ -71,7 +71,8 @@ export const occurrenceInputSchema = z.object({
   description: z.string().trim().min(1).max(2000),
   occurredAt: isoDateTime,
   /** An exam photo, base64 (a data-URL prefix is accepted). */
-  photo: z.string().max(8_000_000).optional(),
+  /** An empty file is refused, never taken for "no photo". */
+  photo: z.string().min(1, 'A foto enviada está vazia.').max(8_000_000).optional(),
 });
 export type OccurrenceInput = z.infer<typeof occurrenceInputSchema>;
 

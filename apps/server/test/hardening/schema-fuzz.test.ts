@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPluginRoute, type AccessPolicy } from '../../src/lib/route-policy';
 import { createApiKeyFor, examPayload } from '../exams';
 import { buildTestApp, type TestApp } from '../helper';
-import { nextCpf, seedSignedIn } from '../identity';
+import { nextCpf, seedSignedIn, seedUser } from '../identity';
 import { answerProblem, snapshotDiff, snapshotter, type Snapshot } from './state';
 
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 10) || 10);
@@ -258,6 +258,7 @@ function queryText(query: Record<string, unknown>): Record<string, string | stri
 
 describe('route fuzzing from the schemas', () => {
   let t: TestApp;
+  let dataDir = '';
   let filesRoot: string;
   let snapshot: () => Promise<Snapshot>;
   const headersByUnit = new Map<string, Record<string, string>>();
@@ -266,7 +267,7 @@ describe('route fuzzing from the schemas', () => {
   const knownIds: Record<string, string[]> = {};
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-fuzz-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-fuzz-'));
     filesRoot = path.join(dataDir, 'files');
     t = await buildTestApp({
       // The link worker would empty its queue while a later request is being compared.
@@ -311,7 +312,9 @@ describe('route fuzzing from the schemas', () => {
       headers: { 'x-api-key': apiKey },
       payload: { exams: [exam] },
     });
-    knownIds.id = [admin.user.id, (local.json() as { id: string }).id];
+    // Another user's id, not the caller's: a generated request may disable or demote it.
+    const target = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    knownIds.id = [target.id, (local.json() as { id: string }).id];
     knownIds.schedulingId = [exam.schedulingId];
     knownIds.examId = [exam.schedulingId];
     knownIds.cpf = [admin.user.cpf];
@@ -321,6 +324,7 @@ describe('route fuzzing from the schemas', () => {
   let last: Snapshot | undefined;
   afterAll(async () => {
     await t?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   function headersFor(route: Route, signedIn: boolean): Record<string, string> {
@@ -401,6 +405,9 @@ describe('route fuzzing from the schemas', () => {
     // The runs must reach past validation on some routes, or they prove little.
     expect([...statuses.keys()].some((status) => status < 300)).toBe(true);
     expect(failures).toEqual([]);
+    // The session used all along is still good: the runs were not refused wholesale with 401.
+    const me = await t.app.inject({ url: '/api/Auth/me', headers: headersByUnit.get('DF') });
+    expect(me.statusCode, me.body).toBe(200);
   }, 600_000);
 
   it('hostile variants of every route are refused cleanly and write nothing', async () => {
@@ -506,7 +513,7 @@ describe('route fuzzing from the schemas', () => {
   }, 600_000);
 
   it('the refusals found by fuzzing answer their catalogue codes', async () => {
-    const auth = headersByUnit.get('DF')!;
+    const auth = (await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' })).auth;
     const cases: Array<[InjectOptions, number, string]> = [
       [
         { method: 'GET', url: `/api/Exam/${'x'.repeat(20_000)}`, headers: auth },
