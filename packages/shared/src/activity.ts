@@ -122,6 +122,25 @@ export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
 /* ------------------------------------------------------------------------ */
 
 export const ACTIVITY_BATCH_MAX = 100;
+
+/**
+ * PostgreSQL text and jsonb hold no NUL character, and jsonb no lone UTF-16
+ * surrogate: refused here with 400, never a 500 there.
+ */
+const INVALID_CHARACTER = 'O texto tem um caractere inválido.';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+function storableText(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+function storableJson(value: unknown): boolean {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.every(storableJson);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, item]) => storableText(key) && storableJson(item));
+  }
+  return true;
+}
+const text = (max: number) => z.string().max(max).refine(storableText, INVALID_CHARACTER);
 export const ACTIVITY_DETAILS_MAX_BYTES = 8192;
 export const ACTIVITY_TARGET_MAX = 500;
 
@@ -131,7 +150,7 @@ export const webActivityEventSchema = z.object({
   type: z.enum(WEB_ACTIVITY_TYPES),
   /** When it happened in the browser (ISO 8601). */
   occurredAt: z.iso.datetime({ offset: true, message: 'Data e hora ISO 8601 inválida.' }),
-  target: z.string().max(ACTIVITY_TARGET_MAX).optional(),
+  target: text(ACTIVITY_TARGET_MAX).optional(),
   details: z
     .record(z.string(), z.unknown())
     .optional()
@@ -140,9 +159,10 @@ export const webActivityEventSchema = z.object({
         details === undefined ||
         new TextEncoder().encode(JSON.stringify(details)).length <= ACTIVITY_DETAILS_MAX_BYTES,
       { message: `Os detalhes do evento passam de ${ACTIVITY_DETAILS_MAX_BYTES} bytes.` },
-    ),
-  deviceId: z.string().min(1).max(100),
-  appVersion: z.string().min(1).max(50),
+    )
+    .refine((details) => details === undefined || storableJson(details), INVALID_CHARACTER),
+  deviceId: text(100).pipe(z.string().min(1)),
+  appVersion: text(50).pipe(z.string().min(1)),
 });
 export type WebActivityEvent = z.infer<typeof webActivityEventSchema>;
 
@@ -180,12 +200,12 @@ export const activityFilterSchema = z.object({
   type: typeList,
   actorId: z.uuid('Identificador do usuário inválido.').optional(),
   /** Part of the actor's name or e-mail. */
-  actor: z.string().trim().max(200).optional(),
+  actor: text(200).optional(),
   /**
    * Part of the target or of the details; a CPF (with or without
    * punctuation) also finds the events whose target names that person.
    */
-  target: z.string().trim().max(200).optional(),
+  target: text(200).optional(),
   /** Days (AAAA-MM-DD, São Paulo) or ISO date-times with offset, both inclusive. */
   from: periodDateSchema,
   to: periodDateSchema,

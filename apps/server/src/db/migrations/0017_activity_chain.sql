@@ -74,10 +74,14 @@ DECLARE
   chain_key text := coalesce(NEW.federative_unit, '');
   head "activity_chain_heads"%ROWTYPE;
 BEGIN
-  INSERT INTO "activity_chain_heads" ("chain", "seq", "hash") VALUES (chain_key, 0, '')
-    ON CONFLICT ("chain") DO NOTHING;
   -- The head's row lock orders every append of the chain: the next one waits for this commit.
   SELECT * INTO head FROM "activity_chain_heads" WHERE "chain" = chain_key FOR UPDATE;
+  IF NOT FOUND THEN
+    -- A new chain: two first appends at once meet on the primary key, the second waits.
+    INSERT INTO "activity_chain_heads" ("chain", "seq", "hash") VALUES (chain_key, 0, '')
+      ON CONFLICT ("chain") DO NOTHING;
+    SELECT * INTO head FROM "activity_chain_heads" WHERE "chain" = chain_key FOR UPDATE;
+  END IF;
   NEW.seq := head.seq + 1;
   NEW.prev_hash := nullif(head.hash, '');
   IF NEW.occurred_at IS NULL THEN NEW.occurred_at := NEW.created_at; END IF;

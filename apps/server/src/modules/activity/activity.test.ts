@@ -136,6 +136,10 @@ describe(`api/ActivityLog on ${engineName}`, () => {
         { events: [webEvent({ deviceId: 'd'.repeat(101) })] },
         { events: [webEvent({ appVersion: undefined })] },
         { events: [webEvent(), webEvent({ type: 'page_view', occurredAt: 42 })] },
+        // What PostgreSQL cannot store: NUL, and a lone surrogate inside jsonb.
+        { events: [webEvent({ target: 'a\u0000b' })] },
+        { events: [webEvent({ details: { message: 'erro\u0000' } })] },
+        { events: [webEvent({ details: { nested: [{ text: 'x\uD800y' }] } })] },
       ];
       for (const payload of invalid) {
         const answer = await send(viewer, payload);
@@ -386,6 +390,8 @@ describe(`api/ActivityLog on ${engineName}`, () => {
       expect(badType.statusCode).toBe(400);
       expect(badType.json().code).toBe('VALIDATION_ERROR');
       expect((await search(admin, '?pageSize=201')).json().code).toBe('VALIDATION_ERROR');
+      expect((await search(admin, '?actor=a%00b')).json().code).toBe('VALIDATION_ERROR');
+      expect((await search(admin, '?target=%00')).json().code).toBe('VALIDATION_ERROR');
     });
 
     it('an ADMIN sees only their unit; other roles get 403', async () => {
