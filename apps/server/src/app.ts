@@ -29,6 +29,7 @@ import { createMailer, type Mailer } from './modules/mail/mailer';
 import { mailRoutes } from './modules/mail/mail.routes';
 import { backupRoutes } from './modules/backup/backup.routes';
 import { userRoutes } from './modules/users/users.routes';
+import { activityRoutes } from './modules/activity/activity.routes';
 import { examReportRoutes } from './modules/exam-report/exam-report.routes';
 import { examRoutes } from './modules/exams/exams.routes';
 import { integrationRoutes } from './modules/integration/integration.routes';
@@ -246,6 +247,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(federativeUnitRoutes({ db }));
   await app.register(authRoutes(identity));
   await app.register(userRoutes(identity));
+  await app.register(activityRoutes({ db: database.db, pseudonym, limiter }));
   await app.register(mailRoutes({ db }));
   await app.register(backupRoutes({ database, fileStorage: config.fileStorage, key: masterKey }));
   await app.register(examReportRoutes({ db, prefixes: config.reportLocalPrefixes }));
@@ -271,7 +273,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       recheckRate: config.audit.recheckRate,
     }),
   );
-  const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter };
+  const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter, pseudonym };
   await app.register(biopassRoutes(biopass));
   await app.register(demoRoutes(biopass));
   await app.register(checkInRoutes({ ...biopass, identity }));

@@ -75,6 +75,9 @@ const CHILD_TABLES: Record<string, string> = {
     'select p.* from exam_photos p join exams e on e.id = p.exam_id where e.federative_unit = $unit',
   occurrences:
     'select o.* from occurrences o join exams e on e.id = o.exam_id where e.federative_unit = $unit',
+  // A unit's chain is named by the unit. Its head moves with the unit's own
+  // reads (`cpf_view` of the views below); its events are compared in activity_log.
+  activity_chain_heads: 'select h.chain from activity_chain_heads h where h.chain = $unit',
 };
 /** Tables that belong to no unit (reference data, counters keyed by pseudonyms, queues). */
 const GLOBAL_TABLES = new Set([
@@ -435,6 +438,27 @@ describe('tenant isolation of writes', () => {
           cpf: nextCpf(),
           role: 'auditor',
           federativeUnit: 'DEMO',
+        }),
+      ),
+      foreign: null,
+    },
+    // Actor and unit come from the session: nothing in the body names another unit.
+    'POST /api/ActivityLog/events': {
+      own: asAdmin(
+        'POST',
+        () => '/api/ActivityLog/events',
+        () => ({
+          events: [
+            {
+              clientId: crypto.randomUUID(),
+              type: 'page_view',
+              occurredAt: new Date().toISOString(),
+              target: '/exames',
+              details: { federativeUnit: 'SP' },
+              deviceId: 'dispositivo-a',
+              appVersion: '1.0.0',
+            },
+          ],
         }),
       ),
       foreign: null,

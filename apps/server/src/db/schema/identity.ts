@@ -1,6 +1,7 @@
 /** Users, sessions, one-time password links, sign-in throttling, mail outbox and the activity log. */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -174,6 +175,12 @@ export const passwordLinkRequests = pgTable(
   (table) => [index('password_link_requests_time_idx').on(table.requestedAt)],
 );
 
+/**
+ * The activity log, append-only evidence (migration 0017): the triggers give
+ * each event its `seq`, `prev_hash` and `hash` in its unit's chain (the
+ * defaults here are placeholders the trigger replaces) and refuse every
+ * UPDATE and DELETE but the retention redaction of a CPF.
+ */
 export const activityLog = pgTable(
   'activity_log',
   {
@@ -183,9 +190,37 @@ export const activityLog = pgTable(
     federativeUnit: text('federative_unit'),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    seq: bigint('seq', { mode: 'number' }).notNull().default(0),
+    prevHash: text('prev_hash'),
+    hash: text('hash').notNull().default(''),
+    /** What the event is about (`user:<id>`, `exam:<schedulingId>`, `cpf:<pseudonym>`, a route). */
+    target: text('target'),
+    deviceId: text('device_id'),
+    appVersion: text('app_version'),
+    /** The web client's id of the event: a retried batch is not stored twice. */
+    clientId: uuid('client_id'),
+    /** When it happened on the client (web events); the server's time otherwise. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('activity_log_unit_time_idx').on(table.federativeUnit, table.createdAt)],
+  (table) => [
+    index('activity_log_unit_time_idx').on(table.federativeUnit, table.createdAt),
+    uniqueIndex('activity_log_chain_seq_idx').on(
+      sql`coalesce(${table.federativeUnit}, '')`,
+      table.seq,
+    ),
+    uniqueIndex('activity_log_actor_client_idx')
+      .on(table.actorId, table.clientId)
+      .where(sql`${table.clientId} is not null`),
+    index('activity_log_target_idx').on(table.target),
+  ],
 );
+
+/** The last event of each unit's chain (`chain` is the unit, '' for events with none). */
+export const activityChainHeads = pgTable('activity_chain_heads', {
+  chain: text('chain').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+});
 
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),

@@ -245,6 +245,7 @@ export async function claimExam(
         expiresAt: expiresAt.toISOString(),
         renewed: live !== undefined,
       },
+      target: `exam:${exam.schedulingId}`,
     });
     return toClaim(claim, exam, actor);
   });
@@ -521,6 +522,7 @@ export async function decideExam(
       type: 'send_result',
       actorId: actor.id,
       federativeUnit: actor.federativeUnit,
+      target: `exam:${exam.schedulingId}`,
       payload: {
         examId: exam.id,
         schedulingId: exam.schedulingId,
@@ -564,6 +566,7 @@ export async function confirmDecision(
       type: 'send_result',
       actorId: actor.id,
       federativeUnit: actor.federativeUnit,
+      target: `exam:${exam.schedulingId}`,
       payload: {
         examId: exam.id,
         schedulingId: exam.schedulingId,

@@ -28,7 +28,9 @@ import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { signedPath, type SignedViewer } from '../../lib/signed-access';
+import type { Pseudonymizer } from '../../lib/pseudonym';
 import { insertActivity } from '../activity/activity.repository';
+import { cpfTarget } from '../activity/activity.service';
 import { findUserInUnit } from '../users/users.repository';
 import {
   findTemplate,
@@ -44,6 +46,8 @@ import { sealTemplate } from './template-sealing';
 export type BiopassDeps = TemplateDeps & {
   signedUrlTtlMs: number;
   limiter: RateLimiter;
+  /** Names the person an activity event is about (`target` cpf:<pseudonym>), never by CPF. */
+  pseudonym: Pseudonymizer;
 };
 
 /** `uf`, when sent, must be the caller's unit: nothing is done for another unit. */
@@ -357,6 +361,7 @@ export async function readFaceImage(
     actorId: access.viewer,
     federativeUnit: owner.federativeUnit,
     payload: { cpf: owner.cpf },
+    target: cpfTarget(deps.pseudonym, owner.cpf),
   });
   return content;
 }

@@ -46,6 +46,7 @@ import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import { signedPath } from '../../lib/signed-access';
 import { insertActivity, type ActivityType } from '../activity/activity.repository';
+import { cpfTarget } from '../activity/activity.service';
 import { verifyCredentials } from '../auth/auth.service';
 import type { IdentityDeps } from '../auth/identity-deps';
 import { consumeVerifiedCapture, findCaptureOwner } from '../biopass/biopass.repository';
@@ -929,6 +930,7 @@ export async function readCheckInFace(
     actorId: access.viewer,
     federativeUnit: owner.federativeUnit,
     payload: { cpf: owner.cpf, purpose: 'check-in' },
+    target: cpfTarget(deps.pseudonym, owner.cpf),
   });
   return content;
 }

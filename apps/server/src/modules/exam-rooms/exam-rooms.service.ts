@@ -493,6 +493,7 @@ export async function actOnRoomExam(
       type: input.action === 'finish' ? 'send_result' : 'room_action',
       actorId: actor.id,
       federativeUnit: actor.federativeUnit,
+      target: `exam:${row.schedulingId}`,
       payload: {
         examId: row.id,
         schedulingId: row.schedulingId,

@@ -435,6 +435,7 @@ export async function getExamDetail(
     actorId: actor.id,
     federativeUnit: actor.federativeUnit,
     payload: { schedulingId },
+    target: `exam:${schedulingId}`,
   });
   const link = examPhotoLinker(deps, actor);
   const reference = photos.find((photo) => photo.kind === 'reference');
@@ -543,6 +544,7 @@ export async function openExamPhoto(
     actorId: viewer,
     federativeUnit: found.federativeUnit,
     payload: { photoId, schedulingId: found.schedulingId },
+    target: `exam:${found.schedulingId}`,
   });
   return content;
 }

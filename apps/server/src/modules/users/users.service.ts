@@ -118,6 +118,7 @@ async function createUser(
         actorId: actor.id,
         federativeUnit: unit,
         payload: { userId: row.id, role: row.role, demo: isDemo },
+        target: `user:${row.id}`,
       });
       return row;
     });

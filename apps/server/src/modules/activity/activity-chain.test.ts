@@ -1,0 +1,159 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, engineName, type TestDatabase } from '../../../test/helper';
+import { selectRows } from '../../db/client';
+import { activityLog } from '../../db/schema/index';
+import { replaceEventCpf } from '../retention/retention.repository';
+import { verifyChain } from './activity-chain';
+import { insertActivity } from './activity.repository';
+
+/** The guard's refusal, wrapped by drizzle ("Failed query") around the driver's error. */
+const REFUSED = { cause: { message: expect.stringMatching(/append-only/) } };
+
+async function links(database: TestDatabase, unit: string) {
+  return selectRows<{ id: string; seq: string; prev_hash: string | null; hash: string }>(
+    database.db,
+    sql`select id, seq, prev_hash, hash from activity_log where federative_unit = ${unit} order by seq`,
+  );
+}
+
+describe(`activity log hash chain on ${engineName}`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('numbers each unit’s events and links each to the previous one; the chain verifies', async () => {
+    const db = database.db;
+    for (let i = 0; i < 5; i += 1) {
+      await insertActivity(db, {
+        type: 'load_exam',
+        actorId: null,
+        federativeUnit: 'GO',
+        payload: { schedulingId: `S-${i}` },
+        target: `exam:S-${i}`,
+      });
+      await insertActivity(db, { type: 'retention_purge', actorId: null, federativeUnit: null });
+    }
+    // A seq sent by the caller is ignored: the trigger numbers the event.
+    await db.insert(activityLog).values({ type: 'page_view', federativeUnit: 'GO', seq: 99 });
+    const rows = await links(database, 'GO');
+    expect(rows.map((row) => Number(row.seq))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rows[0]?.prev_hash).toBeNull();
+    for (let i = 1; i < rows.length; i += 1) expect(rows[i]?.prev_hash).toBe(rows[i - 1]?.hash);
+    expect(new Set(rows.map((row) => row.hash)).size).toBe(6);
+    expect(await verifyChain(db, 'GO')).toEqual({ ok: true, checked: 6, firstBroken: null });
+    // Events with no unit form their own chain.
+    expect(await verifyChain(db, null)).toMatchObject({ ok: true, checked: 5 });
+    expect(await verifyChain(db, 'AC')).toEqual({ ok: true, checked: 0, firstBroken: null });
+  });
+
+  it('refuses UPDATE and DELETE of an event', async () => {
+    const db = database.db;
+    const [row] = await links(database, 'GO');
+    await expect(
+      db.execute(
+        sql`update activity_log set payload = '{"schedulingId":"X"}' where id = ${row!.id}`,
+      ),
+    ).rejects.toMatchObject(REFUSED);
+    await expect(
+      db.execute(sql`update activity_log set actor_id = gen_random_uuid() where id = ${row!.id}`),
+    ).rejects.toMatchObject(REFUSED);
+    await expect(
+      db.execute(sql`delete from activity_log where id = ${row!.id}`),
+    ).rejects.toMatchObject(REFUSED);
+    expect(await verifyChain(db, 'GO')).toMatchObject({ ok: true, checked: 6 });
+  });
+
+  it('allows exactly the retention redaction of a CPF, and the chain still verifies', async () => {
+    const db = database.db;
+    await insertActivity(db, {
+      type: 'face_image_view',
+      actorId: null,
+      federativeUnit: 'MT',
+      payload: { cpf: '98765432100', purpose: 'check-in' },
+      target: 'cpf:PSEUDO-1',
+    });
+    const [row] = await links(database, 'MT');
+    // Another pseudonym than the one the event names: refused.
+    await expect(replaceEventCpf(db, row!.id, 'OTHER')).rejects.toMatchObject(REFUSED);
+    await replaceEventCpf(db, row!.id, 'PSEUDO-1');
+    const [payload] = await selectRows<{ payload: Record<string, unknown> }>(
+      db,
+      sql`select payload from activity_log where id = ${row!.id}`,
+    );
+    expect(payload?.payload).toEqual({ cpfPseudonym: 'PSEUDO-1', purpose: 'check-in' });
+    // Once redacted, nothing more may change.
+    await expect(replaceEventCpf(db, row!.id, 'PSEUDO-1')).rejects.toMatchObject(REFUSED);
+    expect(await verifyChain(db, 'MT')).toEqual({ ok: true, checked: 1, firstBroken: null });
+  });
+
+  it('finds a row changed directly in the database, bypassing the guard, as the first broken link', async () => {
+    const db = database.db;
+    const rows = await links(database, 'GO');
+    const victim = rows[2]!;
+    await db.transaction(async (tx) => {
+      // A superuser's session turns the triggers off: the guard does not run.
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(
+        sql`update activity_log set payload = '{"schedulingId":"FORJADO"}' where id = ${victim.id}`,
+      );
+    });
+    const report = await verifyChain(db, 'GO');
+    expect(report.ok).toBe(false);
+    expect(report.checked).toBe(2);
+    expect(report.firstBroken).toMatchObject({ id: victim.id, seq: 3 });
+    expect(report.firstBroken?.reason).toMatch(/não confere com o hash/);
+    // Recomputing that event's hash in place breaks the next link instead.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(
+        sql`update activity_log set hash = activity_event_hash(prev_hash, activity_log) where id = ${victim.id}`,
+      );
+    });
+    expect((await verifyChain(db, 'GO')).firstBroken).toMatchObject({ id: rows[3]!.id, seq: 4 });
+    // A deleted tail shows against the chain's recorded head.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`delete from activity_log where federative_unit = 'MT'`);
+    });
+    expect(await verifyChain(db, 'MT')).toMatchObject({
+      ok: false,
+      checked: 0,
+      firstBroken: { id: null, seq: 1 },
+    });
+  });
+
+  it('keeps one chain when transactions append to the same unit at the same time', async () => {
+    const db = database.db;
+    const writers = Array.from({ length: 12 }, (_, i) =>
+      db.transaction(async (tx) => {
+        await insertActivity(tx, { type: 'page_view', actorId: null, federativeUnit: 'RO' });
+        // Holds the transaction open so the others try to append meanwhile.
+        await tx.execute(sql`select pg_sleep(0.02)`);
+        await insertActivity(tx, {
+          type: 'error',
+          actorId: null,
+          federativeUnit: 'RO',
+          payload: { writer: i },
+        });
+      }),
+    );
+    // One writer fails and rolls back: its numbers are not left as a gap.
+    writers.push(
+      db
+        .transaction(async (tx) => {
+          await insertActivity(tx, { type: 'page_view', actorId: null, federativeUnit: 'RO' });
+          throw new Error('desistiu');
+        })
+        .catch(() => undefined),
+    );
+    await Promise.all(writers);
+    const rows = await links(database, 'RO');
+    expect(rows.map((row) => Number(row.seq))).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect(await verifyChain(db, 'RO')).toEqual({ ok: true, checked: 24, firstBroken: null });
+  });
+});

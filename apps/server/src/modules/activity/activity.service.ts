@@ -1,0 +1,213 @@
+/**
+ * The activity log as evidence (spec 3, 7). Server events are written by
+ * their actions, in the same transaction (activity.repository.ts); the web
+ * client's events (page_view, error, stream_log) come in batches, with the
+ * actor and unit of the session, never of the body, and a client id per event
+ * so a batch sent again after a failure stores nothing twice.
+ *
+ * Tenancy: the search, export and chain check read the ADMIN's own unit only;
+ * the unit is a condition of every query, never a parameter.
+ */
+import {
+  ACTIVITY_ERRORS,
+  ACTIVITY_EXPORT_MAX_ROWS,
+  ACTIVITY_TYPE_LABELS,
+  isValidCpf,
+  PERIOD_ERRORS,
+  resolveOpenPeriod,
+  stripCpf,
+  type ActivityBatch,
+  type ActivityBatchResult,
+  type ActivityFilter,
+  type ActivityItem,
+  type ActivityPage,
+  type ActivityQuery,
+  type ActivityType,
+  type ActivityVerify,
+} from '@exame/shared';
+import type { Database } from '../../db/client';
+import type { SessionUser } from '../../lib/actors';
+import { AppError } from '../../lib/app-error';
+import type { Pseudonymizer } from '../../lib/pseudonym';
+import type { RateLimiter } from '../../lib/rate-limit';
+import { csvField } from './activity-csv';
+import { verifyChain } from './activity-chain';
+import {
+  countActivity,
+  findActivityPage,
+  findActivitySlice,
+  findStoredClientIds,
+  insertWebEvents,
+  lockChain,
+  type ActivityRow,
+  type ActivitySearch,
+} from './activity.repository';
+
+export type ActivityDeps = {
+  db: Database;
+  pseudonym: Pseudonymizer;
+  limiter: Pick<RateLimiter, 'hit'>;
+};
+
+/** `target` of an event about a person known by CPF: the keyed pseudonym, never the CPF. */
+export function cpfTarget(pseudonym: Pseudonymizer, cpf: string): string {
+  return `cpf:${pseudonym(stripCpf(cpf))}`;
+}
+
+export async function ingestWebEvents(
+  deps: ActivityDeps,
+  actor: SessionUser,
+  batch: ActivityBatch,
+): Promise<ActivityBatchResult> {
+  await deps.limiter.hit('activityPerUser', actor.id);
+  return deps.db.transaction(async (tx) => {
+    // The chain's lock first: a batch sent twice at once is checked by one after the other's commit.
+    await lockChain(tx, actor.federativeUnit);
+    const stored = await findStoredClientIds(
+      tx,
+      actor.id,
+      batch.events.map((event) => event.clientId),
+    );
+    const fresh = [];
+    for (const event of batch.events) {
+      const clientId = event.clientId.toLowerCase();
+      if (stored.has(clientId)) continue;
+      stored.add(clientId);
+      fresh.push({ ...event, clientId });
+    }
+    await insertWebEvents(tx, actor, fresh);
+    return { accepted: fresh.length, duplicates: batch.events.length - fresh.length };
+  });
+}
+
+function searchOf(deps: ActivityDeps, actor: SessionUser, filter: ActivityFilter): ActivitySearch {
+  const period = resolveOpenPeriod(filter.from, filter.to);
+  if (!period.ok) throw AppError.from(PERIOD_ERRORS, period.code);
+  const text = filter.target?.trim() || undefined;
+  const digits = text ? stripCpf(text) : '';
+  const cpf = text && /^[\d.\-\s]+$/.test(text) && isValidCpf(digits) ? digits : undefined;
+  return {
+    unit: actor.federativeUnit,
+    types: filter.type?.length ? filter.type : undefined,
+    actorId: filter.actorId,
+    actorText: filter.actor?.trim() || undefined,
+    targetText: text,
+    cpf: cpf ? { digits: cpf, target: cpfTarget(deps.pseudonym, cpf) } : undefined,
+    start: period.start,
+    endExclusive: period.endExclusive,
+  };
+}
+
+function toItem(row: ActivityRow): ActivityItem {
+  return {
+    id: row.id,
+    seq: row.seq,
+    type: row.type,
+    actorId: row.actorId,
+    actorName: row.actorName,
+    actorEmail: row.actorEmail,
+    federativeUnit: row.federativeUnit,
+    target: row.target,
+    details: row.payload,
+    deviceId: row.deviceId,
+    appVersion: row.appVersion,
+    occurredAt: row.occurredAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    hash: row.hash,
+  };
+}
+
+export async function searchActivity(
+  deps: ActivityDeps,
+  actor: SessionUser,
+  query: ActivityQuery,
+): Promise<ActivityPage> {
+  const search = searchOf(deps, actor, query);
+  const [rows, total] = await Promise.all([
+    findActivityPage(deps.db, search, query.pageSize, (query.page - 1) * query.pageSize),
+    countActivity(deps.db, search),
+  ]);
+  return { items: rows.map(toItem), total, page: query.page, pageSize: query.pageSize };
+}
+
+const EXPORT_HEADER = [
+  'Nº',
+  'Data e hora (servidor)',
+  'Data e hora (cliente)',
+  'Tipo',
+  'Descrição',
+  'Usuário',
+  'E-mail',
+  'ID do usuário',
+  'UF',
+  'Alvo',
+  'Detalhes',
+  'Dispositivo',
+  'Versão',
+  'Hash',
+];
+
+const SLICE = 2000;
+
+export type ActivityExport = { filename: string; lines: AsyncIterable<string> };
+
+/**
+ * The search's events as CSV (`;`, CRLF, UTF-8 with BOM, formulas
+ * neutralised), newest first. Capped: above ACTIVITY_EXPORT_MAX_ROWS the
+ * export is refused (counted first), below it the rows are read in slices
+ * and streamed, so memory does not grow with the file.
+ */
+export async function exportActivity(
+  deps: ActivityDeps,
+  actor: SessionUser,
+  filter: ActivityFilter,
+  now: Date = new Date(),
+): Promise<ActivityExport> {
+  const search = searchOf(deps, actor, filter);
+  const total = await countActivity(deps.db, search);
+  if (total > ACTIVITY_EXPORT_MAX_ROWS) {
+    throw AppError.from(ACTIVITY_ERRORS, 'ACTIVITY_EXPORT_TOO_LARGE');
+  }
+  // Slices by seq (keyset): events appended while the file streams do not shift them.
+  async function* lines(): AsyncGenerator<string> {
+    yield `\uFEFF${EXPORT_HEADER.map(csvField).join(';')}\r\n`;
+    let beforeSeq: number | undefined;
+    for (;;) {
+      const rows = await findActivitySlice(deps.db, search, beforeSeq, SLICE);
+      if (rows.length === 0) return;
+      let chunk = '';
+      for (const row of rows) {
+        chunk += `${[
+          String(row.seq),
+          row.createdAt.toISOString(),
+          row.occurredAt.toISOString(),
+          row.type,
+          ACTIVITY_TYPE_LABELS[row.type as ActivityType] ?? row.type,
+          row.actorName ?? '',
+          row.actorEmail ?? '',
+          row.actorId ?? '',
+          row.federativeUnit ?? '',
+          row.target ?? '',
+          JSON.stringify(row.payload),
+          row.deviceId ?? '',
+          row.appVersion ?? '',
+          row.hash,
+        ]
+          .map(csvField)
+          .join(';')}\r\n`;
+      }
+      yield chunk;
+      beforeSeq = rows[rows.length - 1]!.seq;
+      if (rows.length < SLICE) return;
+    }
+  }
+  const day = now.toISOString().slice(0, 10);
+  return { filename: `atividades-${actor.federativeUnit}-${day}.csv`, lines: lines() };
+}
+
+export async function verifyUnitChain(
+  deps: ActivityDeps,
+  actor: SessionUser,
+): Promise<ActivityVerify> {
+  return verifyChain(deps.db, actor.federativeUnit);
+}
