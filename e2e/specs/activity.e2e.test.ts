@@ -84,7 +84,8 @@ describe('activity log end to end', () => {
     await openFromMenu(page, /^Usuários/, '/list-users');
     await openFromMenu(page, /^Exames/, '/exames');
     await openFromMenu(page, /^Atividades/, '/atividades');
-    expect(await page.title()).toBe('Atividades · Exame Teórico');
+    await page.getByRole('heading', { name: 'Atividades' }).waitFor();
+    await expect.poll(() => page.title()).toBe('Atividades · Exame Teórico');
 
     // The timer sends the queue within seconds.
     await expect
