@@ -365,7 +365,8 @@ describe('accessibility of every screen in Chromium', () => {
         .waitFor(),
     );
     await phone.context.close();
-  }, 240_000);
+    // The activity screen's four states added about 20 s on a loaded machine.
+  }, 300_000);
 
   it('auditor, examiner and room-inspector screens', async () => {
     const base = server.baseUrl;

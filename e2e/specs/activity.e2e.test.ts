@@ -52,9 +52,14 @@ function sendNow(page: Page): Promise<void> {
   });
 }
 
-async function openFromMenu(page: Page, name: RegExp, url: string): Promise<void> {
+/**
+ * Opens a screen from the menu and waits until it is shown (its document
+ * title): a page the browser left before it ever rendered was not viewed.
+ */
+async function openFromMenu(page: Page, name: RegExp, url: string, title: string): Promise<void> {
   await page.locator('nav').getByRole('link', { name }).click();
   await page.waitForURL(`**${url}`);
+  await expect.poll(() => page.title()).toBe(`${title} · Exame Teórico`);
 }
 
 describe('activity log end to end', () => {
@@ -81,16 +86,19 @@ describe('activity log end to end', () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     const errors = watchPageErrors(page);
     await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password);
-    await openFromMenu(page, /^Usuários/, '/list-users');
-    await openFromMenu(page, /^Exames/, '/exames');
-    await openFromMenu(page, /^Atividades/, '/atividades');
-    expect(await page.title()).toBe('Atividades · Exame Teórico');
+    await openFromMenu(page, /^Usuários/, '/list-users', 'Usuários');
+    await openFromMenu(page, /^Exames/, '/exames', 'Exames');
+    await openFromMenu(page, /^Atividades/, '/atividades', 'Atividades');
 
     // The timer sends the queue within seconds.
     await expect
-      .poll(async () => (await searchLog(page, 'type=page_view&pageSize=200')).items, {
-        timeout: 30_000,
-      })
+      .poll(
+        async () => {
+          await sendNow(page);
+          return (await searchLog(page, 'type=page_view&pageSize=200')).items;
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
       .toEqual(
         expect.arrayContaining([
           expect.objectContaining({ target: '/list-users' }),
@@ -166,7 +174,7 @@ describe('activity log end to end', () => {
       refused += 1;
       await route.abort('internetdisconnected');
     });
-    await openFromMenu(page, /^Justificativas/, '/justificativas');
+    await openFromMenu(page, /^Justificativas/, '/justificativas', 'Justificativas');
     await expect.poll(() => refused, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await queuedTargets(page)).toContain('/justificativas');
     // A reload keeps them (and its own send on leaving fails too).
@@ -186,7 +194,12 @@ describe('activity log end to end', () => {
       }
       await route.fulfill({ response });
     });
-    await openFromMenu(page, /^Postos de atendimento/, '/scheduling-locals');
+    await openFromMenu(
+      page,
+      /^Postos de atendimento/,
+      '/scheduling-locals',
+      'Postos de atendimento',
+    );
     await sendNow(page);
     await expect.poll(() => lostAnswers, { timeout: 30_000 }).toBe(1);
     // Sent again after the back-off, or at once when asked.

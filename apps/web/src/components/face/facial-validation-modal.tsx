@@ -34,9 +34,13 @@ function streamSettings(stream: MediaStream): Record<string, unknown> {
   };
 }
 
+/** The error's name (NotAllowedError, NotFoundError...) and message; a DOMException need not be an Error. */
 function cameraError(error: unknown): Record<string, unknown> {
-  const { name, message } = errorDetails(error);
-  return { name, message };
+  const candidate = error as { name?: unknown; message?: unknown } | null;
+  if (typeof candidate?.name === 'string') {
+    return { name: candidate.name, message: String(candidate.message ?? '').slice(0, 500) };
+  }
+  return { message: String(errorDetails(error).message) };
 }
 
 /** A frame of the video as a real JPEG data URL. */

@@ -88,6 +88,14 @@ export function errorDetails(error: unknown): Record<string, unknown> {
       stack: error.stack ? truncate(error.stack, 3000) : undefined,
     };
   }
+  const candidate = error as { name?: unknown; message?: unknown } | null;
+  if (typeof candidate?.message === 'string') {
+    // A DOMException or an error from another realm: not always `instanceof Error`.
+    return {
+      name: typeof candidate.name === 'string' ? candidate.name : undefined,
+      message: truncate(candidate.message, 1000),
+    };
+  }
   return { message: truncate(String(error), 1000) };
 }
 

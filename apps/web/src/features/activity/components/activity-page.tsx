@@ -163,7 +163,12 @@ export function ActivityPage() {
                     searchable
                     clearable
                     nothingFoundMessage="Nenhum tipo com esse nome"
-                    w={420}
+                    // The long list scrolls in the listbox itself, which takes focus, so it
+                    // scrolls by keyboard too (axe: scrollable-region-focusable).
+                    withScrollArea={false}
+                    styles={{ options: { maxHeight: 300, overflowY: 'auto' } }}
+                    attributes={{ options: { tabIndex: 0 } }}
+                    w={340}
                     maw="100%"
                   />
                   <TextInput
@@ -171,16 +176,16 @@ export function ActivityPage() {
                     placeholder="Nome ou e-mail"
                     leftSection={<IconSearch size={16} aria-hidden />}
                     {...textField(actor, change(setActor))}
-                    w={220}
+                    w={200}
                   />
                   <TextInput
                     label="Alvo"
                     placeholder="CPF, página, exame..."
                     leftSection={<IconSearch size={16} aria-hidden />}
                     {...textField(target, change(setTarget))}
-                    w={220}
+                    w={200}
                   />
-                  <PeriodPicker value={period} onChange={change(setPeriod)} maw={260} />
+                  <PeriodPicker value={period} onChange={change(setPeriod)} maw={250} />
                 </Group>
                 <Group gap="sm">
                   <Button
