@@ -96,7 +96,13 @@ describe('createApiClient', () => {
       code: 'FORBIDDEN',
     });
     expect(logs).toEqual([
-      { method: 'GET', path: 'api/User/1', status: 403, message: 'Você não tem permissão.' },
+      {
+        method: 'GET',
+        path: 'api/User/1',
+        status: 403,
+        code: 'FORBIDDEN',
+        message: 'Você não tem permissão.',
+      },
     ]);
   });
 
