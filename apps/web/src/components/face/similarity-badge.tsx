@@ -13,7 +13,8 @@ import { IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-r
 const LOOK: Readonly<
   Record<SimilarityLevel, { color: string; Icon: typeof IconCircleCheck; hint: string }>
 > = {
-  alta: { color: 'green.9', Icon: IconCircleCheck, hint: 'bem abaixo do limite do motor facial' },
+  // Mantine's darkest green (#2b8a3e) gives white text only 4.36:1 (axe, e2e): a darker green.
+  alta: { color: '#237032', Icon: IconCircleCheck, hint: 'bem abaixo do limite do motor facial' },
   média: {
     color: 'yellow.4',
     Icon: IconAlertTriangle,
