@@ -3,7 +3,7 @@
  * an exam pushed through the integration API with the candidate's reference
  * photo and two captures (one of another person) waits first in the queue;
  * auditor 1 opens it (claims it) and sees the captures with their
- * similarities; auditor 2 opening it meanwhile gets the auditor alert;
+ * similarity levels (no raw numbers); auditor 2 opening it meanwhile gets the auditor alert;
  * auditor 1 tries to disqualify without a note (button disabled), fills
  * reason and note and confirms; auditor 2 confirms; the report counters move
  * from pending audit to disqualified, and the ADMIN reopens the decision.
@@ -142,6 +142,13 @@ describe('audit with the two-person rule in Chromium', () => {
       // The other person's capture comes first, below the threshold; the same person's after it.
       await expect.poll(() => captures.nth(0).textContent()).toContain('Provável outra pessoa');
       await expect.poll(() => captures.nth(1).textContent()).toContain('Provável mesma pessoa');
+      // The auditor reads the plain level, visible next to each capture, and no raw number.
+      const level = (n: number) => captures.nth(n).getByTestId('similarity-badge');
+      expect(await level(0).isVisible()).toBe(true);
+      expect(await level(0).textContent()).toBe('Similaridade baixa');
+      expect(await level(1).isVisible()).toBe(true);
+      expect(await level(1).textContent()).toMatch(/^Similaridade (alta|média)$/);
+      expect(await one.getByTestId('similarity-scores').count()).toBe(0);
     }
     await screenshot(one, 'audit-exam');
     expect(await seriousViolations(one, 'auditoria do exame')).toEqual([]);

@@ -7,6 +7,7 @@
  * take the exam.
  */
 import { z } from 'zod';
+import { similarityLevelSchema } from './biometrics';
 import { errorCatalogue } from './errors';
 import { examHistoryEntrySchema, examSchema } from './exams';
 import { pageOf, pageQueryParams } from './pagination';
@@ -105,8 +106,13 @@ export const auditQueueItemSchema = z.object({
   finishedAt: z.string().nullable(),
   occurrences: z.number().int(),
   photos: z.number().int(),
-  /** The lowest face similarity of a capture to the reference, once the engine read them. */
+  /**
+   * The lowest face similarity of a capture to the reference, once the engine
+   * read them: ADMIN only (null for the other roles, who get the level).
+   */
   faceMinSimilarity: z.number().nullable(),
+  /** The level of that least-alike capture (similarityLevel), once read. */
+  faceMinLevel: similarityLevelSchema.nullable(),
   /** A decision waits for a second auditor (two-person rule or re-check). */
   awaitingConfirmation: z
     .object({ auditorName: z.string(), outcome: z.enum(['approved', 'reproved', 'disqualified']) })
@@ -247,10 +253,15 @@ export type PhotoMarkInput = z.infer<typeof photoMarkInputSchema>;
 /** What the face engine read in a picture, and, for a capture, how like the reference it is. */
 export const photoFaceSchema = z.object({
   status: z.enum(['pending', 'found', 'no_face']),
-  /** 1 - distance to the reference (display score); null without both faces. */
+  /**
+   * 1 - distance to the reference (display score) and the distance; null
+   * without both faces, and for every role but ADMIN (FACE_SCORE_ROLES).
+   */
   similarity: z.number().nullable(),
   distance: z.number().nullable(),
-  /** Under the engine's threshold: the same person by the engine's reading. Never decides alone. */
+  /** How alike the capture is to the reference, in plain words; null without both faces. */
+  level: similarityLevelSchema.nullable(),
+  /** Under the unit's threshold: the same person by the engine's reading. Never decides alone. */
   match: z.boolean().nullable(),
 });
 export type PhotoFace = z.infer<typeof photoFaceSchema>;
@@ -310,8 +321,8 @@ export const auditDetailSchema = z.object({
   reference: auditPhotoSchema.nullable(),
   /** The captures, least like the reference first (not yet read, or without a face, last). */
   captures: z.array(auditPhotoSchema),
-  /** The engine's match threshold on the distance. */
-  threshold: z.number(),
+  /** The unit's match threshold on the distance: ADMIN only (null for the other roles). */
+  threshold: z.number().nullable(),
   /** The live claim on the exam, if any. */
   claim: auditClaimSchema.nullable(),
   /** When another auditor holds it: the auditor alert. */

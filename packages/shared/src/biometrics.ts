@@ -50,8 +50,52 @@ export const FACE_VERIFY_BODY_LIMIT =
 export const FACE_ENROL_BODY_LIMIT =
   FACE_ENROL_MAX_IMAGES * FACE_ENROL_IMAGE_MAX_CHARS + BODY_OVERHEAD;
 
-/** The roles that judge a verification and see its scores; the others get the decision only. */
-export const FACE_SCORE_ROLES = ['ADMIN', 'auditor'] as const;
+/**
+ * The roles that see the raw numbers of a face comparison (distance,
+ * similarity, threshold): ADMIN screens only. The people who decide
+ * (auditors, examiners) get the plain level (similarityLevel), so a score
+ * cannot be climbed a little at a time.
+ */
+export const FACE_SCORE_ROLES = ['ADMIN'] as const;
+/** The roles that judge a verification: besides the level, the match and the liveness checks. */
+export const FACE_JUDGE_ROLES = ['ADMIN', 'auditor'] as const;
+
+/** How alike two faces are, in plain words, from the fused distance and the unit's threshold. */
+export const SIMILARITY_LEVELS = ['alta', 'média', 'baixa'] as const;
+export type SimilarityLevel = (typeof SIMILARITY_LEVELS)[number];
+export const similarityLevelSchema = z.enum(SIMILARITY_LEVELS);
+export const SIMILARITY_LEVEL_LABELS: Readonly<Record<SimilarityLevel, string>> = {
+  alta: 'Similaridade alta',
+  média: 'Similaridade média',
+  baixa: 'Similaridade baixa',
+};
+
+/**
+ * Width of the `média` band under the threshold, on the fused distance.
+ * Chosen from the dev pairs of `npm run face:fusion-study -w apps/server`
+ * (291 genuine / 978 impostor, as is and degraded): a worse capture of the
+ * same person moves the fused distance up by a median 0.018 and a 75th
+ * percentile of 0.040 (JPEG q10 alone: 0.043 and 0.062), so an accepted pair
+ * within 0.06 of the threshold is one bad capture away from a rejection:
+ * accepted, but close. That band holds 27% of the accepted dev pairs (7 of
+ * the 32 accepted as-is pairs), and the 12 closest impostors sit within 0.06
+ * above the default threshold 0.69 (the closest at 0.703).
+ */
+export const SIMILARITY_MEDIUM_MARGIN = 0.06;
+
+/**
+ * `alta` under threshold - margin, `média` from there up to the threshold
+ * (accepted, but close), `baixa` at the threshold and above (not the same
+ * person by the engine) or for a distance that is not a number.
+ */
+export function similarityLevel(
+  distance: number,
+  threshold: number,
+  margin: number = SIMILARITY_MEDIUM_MARGIN,
+): SimilarityLevel {
+  if (!Number.isFinite(distance) || !(distance < threshold)) return 'baixa';
+  return distance < threshold - margin ? 'alta' : 'média';
+}
 
 export const FACE_LIVENESS_REQUIRED =
   'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.';
@@ -104,8 +148,11 @@ export const verifyResponseSchema = z.object({
   /** The decision: the face matches the template and the burst looked live. */
   verified: z.boolean(),
   message: z.string(),
-  /** Scores and checks, for the roles of FACE_SCORE_ROLES only. */
+  /** How alike the capture is to the enrolment, in plain words (every role, once compared). */
+  similarityLevel: similarityLevelSchema.optional(),
+  /** The match and the liveness checks: FACE_JUDGE_ROLES only. */
   match: z.boolean().optional(),
+  /** The raw numbers: FACE_SCORE_ROLES (ADMIN) only. */
   distance: z.number().optional(),
   similarity: z.number().optional(),
   threshold: z.number().optional(),

@@ -10,7 +10,12 @@
  * validated by face where required).
  */
 import { z } from 'zod';
-import { deviceIdSchema, FACE_BURST_MAX_FRAMES, FACE_CAPTURE_MAX_CHARS } from './biometrics';
+import {
+  deviceIdSchema,
+  FACE_BURST_MAX_FRAMES,
+  FACE_CAPTURE_MAX_CHARS,
+  similarityLevelSchema,
+} from './biometrics';
 import { cpfSchema } from './cpf';
 import { errorCatalogue } from './errors';
 import { EXAM_RESULTS, EXAM_STATUSES } from './exams';
@@ -215,6 +220,11 @@ export const biometricViewerCheckinResponseSchema = z.object({
   /** Signed, expiring address of the capture. */
   faceUrl: z.string(),
   currentDate: z.string(),
+  /**
+   * How alike the capture is to the enrolment, in plain words; examiners
+   * (the only ones who check in) never get the raw numbers.
+   */
+  similarityLevel: similarityLevelSchema,
 });
 export type BiometricViewerCheckinResponse = z.infer<typeof biometricViewerCheckinResponseSchema>;
 

@@ -15,6 +15,8 @@ export const errorBodySchema = z.object({
   checkInDate: z.string().optional(),
   /** An exam another auditor holds: the auditor alert to show (spec 2, 3; `auditorAlertSchema`). */
   alert: z.record(z.string(), z.unknown()).optional(),
+  /** A face verification refused at check-in: its plain level (`SimilarityLevel` of biometrics.ts). */
+  similarityLevel: z.string().optional(),
   /** The request's id (also in the `x-request-id` header and in every log line of the request). */
   requestId: z.string().optional(),
 });

@@ -5,7 +5,12 @@
 import { ERROR_MESSAGES, type CommonErrorCode, type ErrorCatalogue } from '@exame/shared';
 
 export type ErrorDetail = { path: string; message: string };
-type ErrorFields = { id?: string; checkInDate?: string; alert?: Record<string, unknown> };
+type ErrorFields = {
+  id?: string;
+  checkInDate?: string;
+  alert?: Record<string, unknown>;
+  similarityLevel?: string;
+};
 
 export class AppError extends Error {
   override name = 'AppError';

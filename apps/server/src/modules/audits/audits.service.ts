@@ -11,10 +11,12 @@
 import {
   AUDIT_ERRORS,
   AUDITOR_ALERT_TEXTS,
+  FACE_SCORE_ROLES,
   maskCpf,
   pageReply,
   resolveOpenPeriod,
   outcomeFromScore,
+  similarityLevel,
   type AuditClaim,
   type AuditConfirmationInput,
   type AuditDecision,
@@ -33,6 +35,7 @@ import {
   type AuditorAlert,
   type AuditQueueItem,
   type Page,
+  type Role,
 } from '@exame/shared';
 import { randomInt } from 'node:crypto';
 import type { FaceService } from '../../biometrics/face-engine';
@@ -173,6 +176,8 @@ export async function searchQueue(
     findLiveClaims(deps.db, ids, now),
     findAwaitingDecisions(deps.db, ids),
   ]);
+  const seesScores = (FACE_SCORE_ROLES as readonly Role[]).includes(actor.role);
+  const threshold = deps.face.thresholdFor(actor.federativeUnit);
   return pageReply(query, {
     total: found.total,
     items: found.items.map((exam) => {
@@ -188,7 +193,12 @@ export async function searchQueue(
         finishedAt: exam.finishedAt?.toISOString() ?? null,
         occurrences: exam.occurrenceCount,
         photos: exam.photoCount,
-        faceMinSimilarity: exam.faceMinSimilarity,
+        faceMinSimilarity: seesScores ? exam.faceMinSimilarity : null,
+        // The stored reading keeps the similarity (1 - distance) only: the level is computed on read.
+        faceMinLevel:
+          exam.faceMinSimilarity === null
+            ? null
+            : similarityLevel(1 - exam.faceMinSimilarity, threshold),
         awaitingConfirmation: proposal
           ? { auditorName: proposal.auditorName, outcome: proposal.outcome }
           : null,
@@ -356,6 +366,7 @@ export async function getAuditDetail(
       status: photo.faceStatus,
       similarity: null,
       distance: null,
+      level: null,
       match: null,
     };
     if (
@@ -373,6 +384,7 @@ export async function getAuditDetail(
         status: photo.faceStatus,
         similarity: compared.similarity,
         distance: compared.distance,
+        level: similarityLevel(compared.distance, threshold),
         match: compared.match,
       };
     }
@@ -389,6 +401,10 @@ export async function getAuditDetail(
           : null,
     };
   };
+  // The raw numbers stay on ADMIN screens; the other roles get the level (FACE_SCORE_ROLES).
+  const seesScores = (FACE_SCORE_ROLES as readonly Role[]).includes(actor.role);
+  const shown = (photo: AuditPhoto): AuditPhoto =>
+    seesScores ? photo : { ...photo, face: { ...photo.face, similarity: null, distance: null } };
   const captures = photos
     .filter((photo) => photo.kind === 'capture')
     .map(toPhoto)
@@ -400,7 +416,8 @@ export async function getAuditDetail(
       if (sa === null && sb !== null) return 1;
       if (sa !== null && sb === null) return -1;
       return a.capturedAt.localeCompare(b.capturedAt);
-    });
+    })
+    .map(shown);
   const views = decisions.map((decision) => toDecision(decision, actor));
   const current =
     views
@@ -410,9 +427,9 @@ export async function getAuditDetail(
     exam: toExam(exam, name),
     history: history.map(historyEntryView),
     occurrences: occurrenceRows.map((occurrence) => occurrenceView(occurrence, link)),
-    reference: referenceRow ? toPhoto(referenceRow) : null,
+    reference: referenceRow ? shown(toPhoto(referenceRow)) : null,
     captures,
-    threshold,
+    threshold: seesScores ? threshold : null,
     claim: live ? toClaim(live, exam, actor) : null,
     alert:
       live && live.auditorId !== actor.id

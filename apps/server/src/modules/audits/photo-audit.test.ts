@@ -8,7 +8,7 @@
  * them.
  */
 import fs from 'node:fs';
-import { AUDIT_ERRORS, type AuditErrorCode } from '@exame/shared';
+import { AUDIT_ERRORS, similarityLevel, type AuditErrorCode } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from '../../biometrics/face-engine';
@@ -53,6 +53,7 @@ type PhotoView = {
     status: string;
     similarity: number | null;
     distance: number | null;
+    level: string | null;
     match: boolean | null;
   };
   mark: { verdict: string; auditorName: string; markedAt: string } | null;
@@ -61,7 +62,7 @@ type Detail = {
   exam: { result: string };
   reference: PhotoView | null;
   captures: PhotoView[];
-  threshold: number;
+  threshold: number | null;
   decisions: unknown[];
 };
 
@@ -408,11 +409,12 @@ describe('photo audit', () => {
           'ROSTO-TROCA',
         ]);
 
-        const seen = await detail('ROSTO-TROCA', ana);
+        // ADMIN sees the numbers; the auditor who decides, the plain level only.
+        const seen = await detail('ROSTO-TROCA', admin);
         expect(seen.threshold).toBe(FACE_THRESHOLD);
         expect(seen.reference).toMatchObject({
           id: photoIds.reference,
-          face: { status: 'found', similarity: null, distance: null, match: null },
+          face: { status: 'found', similarity: null, distance: null, level: null, match: null },
         });
         expect(seen.captures.map((photo) => photo.id)).toEqual([photoIds.other, photoIds.same]);
         const [other, same] = seen.captures as [PhotoView, PhotoView];
@@ -420,13 +422,25 @@ describe('photo audit', () => {
           expect(photo.face.status).toBe('found');
           expect(photo.face.distance).toEqual(expect.any(Number));
           expect(photo.face.similarity).toBeCloseTo(Math.max(0, 1 - photo.face.distance!), 6);
-          expect(photo.face.match).toBe(photo.face.distance! < seen.threshold);
+          expect(photo.face.match).toBe(photo.face.distance! < seen.threshold!);
+          expect(photo.face.level).toBe(similarityLevel(photo.face.distance!, seen.threshold!));
         }
         expect(same.face.match).toBe(true);
+        expect(same.face.level).not.toBe('baixa');
+        expect(other.face.level).toBe('baixa');
         expect(other.face.match).toBe(false);
         expect(other.face.similarity!).toBeLessThan(same.face.similarity!);
-        expect(other.face.distance!).toBeGreaterThan(seen.threshold);
-        expect(same.face.distance!).toBeLessThan(seen.threshold);
+        expect(other.face.distance!).toBeGreaterThan(seen.threshold!);
+        expect(same.face.distance!).toBeLessThan(seen.threshold!);
+        const judged = await detail('ROSTO-TROCA', ana);
+        expect(judged.threshold).toBeNull();
+        expect(judged.captures.map((photo) => [photo.id, photo.face])).toEqual(
+          seen.captures.map((photo) => [
+            photo.id,
+            { ...photo.face, similarity: null, distance: null },
+          ]),
+        );
+        expect(judged.reference?.face).toEqual(seen.reference?.face);
         const rows = await photoRows('ROSTO-TROCA');
         expect(rows.every((photo) => photo.face_status === 'found')).toBe(true);
         expect(rows.every((photo) => photo.face_descriptor?.length === 320)).toBe(true);
@@ -440,8 +454,12 @@ describe('photo audit', () => {
           'ROSTO-SEM-FOTO',
           'FOTO-OUTRA',
         ]);
-        expect(ranked.items[0].faceMinSimilarity).toBeCloseTo(other.face.similarity!, 5);
-        expect(ranked.items[1].faceMinSimilarity).toBeNull();
+        expect(ranked.items[0]).toMatchObject({ faceMinSimilarity: null, faceMinLevel: 'baixa' });
+        expect(ranked.items[1]).toMatchObject({ faceMinSimilarity: null, faceMinLevel: null });
+        const forAdmin = (await send('GET', '/api/Audit/queue?sort=similarity', admin)).json();
+        expect(forAdmin.items[0].schedulingId).toBe('ROSTO-TROCA');
+        expect(forAdmin.items[0].faceMinSimilarity).toBeCloseTo(other.face.similarity!, 5);
+        expect(forAdmin.items[0].faceMinLevel).toBe('baixa');
         const oldest = (await send('GET', '/api/Audit/queue', ana)).json();
         expect(oldest.items[0].schedulingId).toBe('ROSTO-SEM-FOTO');
         // Opening it again reads nothing twice.
@@ -469,7 +487,7 @@ describe('photo audit', () => {
         const pending = (await send('GET', '/api/Audit/queue?sort=similarity', ana)).json();
         expect(pending.items[0].schedulingId).toBe('ROSTO-SEM-FOTO');
 
-        const seen = await detail('ROSTO-TROCA', ana);
+        const seen = await detail('ROSTO-TROCA', admin);
         expect(seen.reference!.face.status).toBe('found');
         expect(seen.captures.map((photo) => [photo.id, photo.face.match])).toEqual([
           [photoIds.other, false],

@@ -11,6 +11,7 @@ import {
   DEMO_UNIT,
   enrolInconsistentMessage,
   FACE_BURST_MIN_PICTURES,
+  FACE_JUDGE_ROLES,
   FACE_SCORE_ROLES,
   FACE_VALIDATION_SUCCESS,
   FACE_VALIDATION_UNIT,
@@ -18,6 +19,7 @@ import {
   stripCpf,
   type Enrolment,
   type EnrolResponse,
+  similarityLevel,
   type Role,
   type VerifyResponse,
 } from '@exame/shared';
@@ -171,15 +173,22 @@ export async function enrolFace(
 
 type Liveness = NonNullable<VerifyResponse['liveness']>;
 
-/** Only the roles that judge a verification see how close it was (a score can be climbed). */
+/**
+ * Every role gets the decision and the plain level; the roles that judge a
+ * verification also the match and the liveness checks; the raw numbers stay
+ * on ADMIN screens (a score can be climbed a little at a time).
+ */
 function forRole(role: Role, result: Required<VerifyResponse>): VerifyResponse {
   if ((FACE_SCORE_ROLES as readonly Role[]).includes(role)) return result;
-  return {
+  const decision = {
     verificationId: result.verificationId,
     cpf: result.cpf,
     verified: result.verified,
     message: result.message,
+    similarityLevel: result.similarityLevel,
   };
+  if (!(FACE_JUDGE_ROLES as readonly Role[]).includes(role)) return decision;
+  return { ...decision, match: result.match, liveness: result.liveness };
 }
 
 export type VerifyInput = {
@@ -305,6 +314,7 @@ export async function verifyBurst(
       cpf,
       match: best.match,
       verified,
+      similarityLevel: similarityLevel(best.distance, best.threshold),
       distance: Number(best.distance.toFixed(4)),
       similarity: Number(best.similarity.toFixed(4)),
       threshold: best.threshold,

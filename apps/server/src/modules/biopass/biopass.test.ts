@@ -22,6 +22,7 @@ import {
   FACE_BURST_MAX_FRAMES,
   FACE_CAPTURE_MAX_CHARS,
   FACE_VERIFY_BODY_LIMIT,
+  similarityLevel,
 } from '@exame/shared';
 import {
   burstAround,
@@ -675,26 +676,60 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(row?.descriptor_version).toBeNull();
     expect(row?.template_sealed).toBe(legacy.template_sealed);
   });
-  it('examiners get the decision only; ADMIN and AUDITOR also get the scores', async () => {
+  it('examiners get the decision and the level; AUDITOR also the match and checks; only ADMIN the numbers', async () => {
     const image = b64(await webcamFrame('p01-2.jpg'));
-    const auditor = await seedSignedIn(t.app, { role: 'auditor', unit: 'DF' });
-    const full = (await verify(person.cpf, image, {}, auditor.auth)).json();
+    const full = (await verify(person.cpf, image, {}, admin.auth)).json();
     expect(full).toMatchObject({ verified: true, match: true });
     expect(typeof full.distance).toBe('number');
     expect(typeof full.similarity).toBe('number');
+    expect(full.threshold).toBe(face.threshold);
     expect(full.liveness.checks).toBeTruthy();
+    // The level follows from the numbers ADMIN sees.
+    expect(full.similarityLevel).toBe(similarityLevel(full.distance, full.threshold));
+    const auditor = await seedSignedIn(t.app, { role: 'auditor', unit: 'DF' });
+    const judged = (await verify(person.cpf, image, {}, auditor.auth)).json();
+    expect(Object.keys(judged).sort()).toEqual([
+      'cpf',
+      'liveness',
+      'match',
+      'message',
+      'similarityLevel',
+      'verificationId',
+      'verified',
+    ]);
+    expect(judged).toMatchObject({
+      verified: true,
+      match: true,
+      similarityLevel: full.similarityLevel,
+    });
+    expect(judged.liveness.checks).toBeTruthy();
     for (const role of ['VIEWER', 'ROOM_INSPECTOR'] as const) {
       const examiner = await seedSignedIn(t.app, { role, unit: 'DF' });
       const response = await verify(person.cpf, image, {}, examiner.auth);
       expect(response.statusCode).toBe(200);
       const body = response.json();
-      expect(Object.keys(body).sort()).toEqual(['cpf', 'message', 'verificationId', 'verified']);
+      expect(Object.keys(body).sort()).toEqual([
+        'cpf',
+        'message',
+        'similarityLevel',
+        'verificationId',
+        'verified',
+      ]);
       expect(body).toMatchObject({
         verified: true,
         message: 'Sua validação biométrica foi concluída.',
+        similarityLevel: full.similarityLevel,
       });
     }
-  });
+    // Another person: refused, and the level says so, without a number.
+    const examiner = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
+    const refused = (
+      await verify(person.cpf, b64(await devPhoto('p03-1.jpg')), {}, examiner.auth)
+    ).json();
+    expect(refused).toMatchObject({ verified: false, similarityLevel: 'baixa' });
+    expect(refused.distance).toBeUndefined();
+    // Six verifications on the real engine: more than the default 30 s on a busy machine.
+  }, 150_000);
 
   it('x-device-id follows the rule of the body field', async () => {
     const image = b64(await webcamFrame('p01-2.jpg'));

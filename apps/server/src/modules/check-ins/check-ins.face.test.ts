@@ -106,6 +106,11 @@ describe.skipIf(Boolean(skipReason))(
         name: 'Examinadora Um',
         cpf: `***.${first.user.cpf.slice(3, 6)}.${first.user.cpf.slice(6, 9)}-**`,
       });
+      // The examiner gets the plain level of an accepted face, without the raw numbers.
+      expect(['alta', 'média']).toContain(one.json().similarityLevel);
+      for (const raw of ['distance', 'similarity', 'threshold', 'match']) {
+        expect(one.json()).not.toHaveProperty(raw);
+      }
       expect(one.json().faceUrl).toMatch(
         /^\/api\/SchedulingLocalCheckIn\/face\/[0-9a-f-]{36}\?viewer=/,
       );
@@ -271,7 +276,10 @@ describe.skipIf(Boolean(skipReason))(
       expect(wrong.json()).toMatchObject({
         Error: 'O rosto capturado não corresponde ao cadastro facial deste CPF.',
         code: 'FACE_NOT_VERIFIED',
+        // The examiner reads the level, never a number.
+        similarityLevel: 'baixa',
       });
+      expect(wrong.json()).not.toHaveProperty('distance');
       const kept = await selectRows<{ capture_key: string | null; verified: boolean }>(
         t.database.db,
         sql`select capture_key, verified from biometric_verifications where cpf = ${second.cpf} order by created_at desc limit 1`,

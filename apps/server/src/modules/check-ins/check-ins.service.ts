@@ -249,13 +249,18 @@ export async function biometricViewerCheckin(
     { ...input, cpf },
     { keepCapture: true },
   );
-  if (!response.verified) throw checkInError('FACE_NOT_VERIFIED', response.message);
+  // The level explains the decision to the examiner (never ADMIN: checkExaminer); no raw numbers.
+  const level = { similarityLevel: response.similarityLevel };
+  if (!response.verified) {
+    throw checkInError('FACE_NOT_VERIFIED', response.message).withFields(level);
+  }
   return {
     verificationId: response.verificationId,
     name: person.name,
     cpf: maskCpf(person.cpf),
     faceUrl: faceUrl(deps, captureKey, actor.id) ?? '',
     currentDate: new Date().toISOString(),
+    ...level,
   };
 }
 

@@ -86,28 +86,28 @@ export function photoOf(
     url: `https://fotos.exemplo/${id}.jpg`,
     width: 640,
     height: 480,
-    face: { status: 'found', similarity: 0.9, distance: 0.1, match: true, ...face },
+    // As an auditor receives it: the level, no raw numbers (those are ADMIN's: adminView).
+    face: {
+      status: 'found',
+      similarity: null,
+      distance: null,
+      level: 'alta',
+      match: true,
+      ...face,
+    },
     mark: null,
     ...overrides,
   };
 }
 
-export const REFERENCE = photoOf('ref', { similarity: null, distance: null, match: null });
+export const REFERENCE = photoOf('ref', { level: null, match: null });
 /** Least like the reference first, as the server orders them. */
 export const CAPTURES: AuditPhoto[] = [
-  photoOf(
-    'p1',
-    { similarity: 0.31, distance: 0.69, match: false },
-    { capturedAt: '2026-11-20T12:11:00.000Z' },
-  ),
-  photoOf(
-    'p2',
-    { similarity: 0.87, distance: 0.13, match: true },
-    { capturedAt: '2026-11-20T12:12:00.000Z' },
-  ),
+  photoOf('p1', { level: 'baixa', match: false }, { capturedAt: '2026-11-20T12:11:00.000Z' }),
+  photoOf('p2', { level: 'média', match: true }, { capturedAt: '2026-11-20T12:12:00.000Z' }),
   photoOf(
     'p3',
-    { status: 'no_face', similarity: null, distance: null, match: null },
+    { status: 'no_face', level: null, match: null },
     { capturedAt: '2026-11-20T12:13:00.000Z' },
   ),
 ];
@@ -157,7 +157,7 @@ export function detailOf(overrides: Partial<AuditDetail> = {}): AuditDetail {
     ],
     reference: REFERENCE,
     captures: CAPTURES,
-    threshold: 0.6,
+    threshold: null,
     claim: claimOf(),
     alert: null,
     decisions: [],
@@ -224,6 +224,7 @@ export function queueItemOf(
     occurrences: 0,
     photos: 6,
     faceMinSimilarity: null,
+    faceMinLevel: null,
     awaitingConfirmation: null,
     claim: null,
     ...overrides,

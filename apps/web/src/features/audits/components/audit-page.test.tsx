@@ -10,7 +10,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AuditDecisionResult, AuditDetail } from '@exame/shared';
+import type { AuditDecisionResult, AuditDetail, AuditPhoto } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
 import { AuditPage } from './audit-page';
@@ -122,12 +122,14 @@ describe('audit of an exam, as an auditor', () => {
     const captures = within(screen.getByTestId('captures')).getAllByTestId('capture');
     // In the server's order: least like the reference first.
     expect(captures).toHaveLength(3);
-    expect(captures[0]).toHaveTextContent('Semelhança 0,31');
+    // The auditor reads the level, in words, and no number.
+    expect(captures[0]).toHaveTextContent('Similaridade baixa');
     expect(captures[0]).toHaveTextContent('Provável outra pessoa (pelo motor facial)');
-    expect(captures[1]).toHaveTextContent('Semelhança 0,87');
+    expect(captures[1]).toHaveTextContent('Similaridade média');
     expect(captures[1]).toHaveTextContent('Provável mesma pessoa (pelo motor facial)');
     expect(captures[2]).toHaveTextContent('Rosto não encontrado');
-    expect(captures[2]).not.toHaveTextContent('Semelhança');
+    expect(captures[2]).not.toHaveTextContent('Similaridade');
+    expect(screen.queryByTestId('similarity-scores')).not.toBeInTheDocument();
     const reference = screen.getByTestId('reference-photo');
     expect(
       within(reference).getByRole('img', { name: 'Foto de referência do candidato' }),
@@ -136,6 +138,30 @@ describe('audit of an exam, as an auditor', () => {
       'href',
       `/photo-audit/${EXAM_ID}`,
     );
+  });
+
+  it('ADMIN sees the numbers behind each level: the distance and the unit threshold', async () => {
+    const [low, close, none] = CAPTURES as [AuditPhoto, AuditPhoto, AuditPhoto];
+    const withScores = (photo: AuditPhoto, distance: number): AuditPhoto => ({
+      ...photo,
+      face: { ...photo.face, distance, similarity: 1 - distance },
+    });
+    stubServer(
+      base(
+        detailOf({
+          threshold: 0.69,
+          captures: [withScores(low, 0.74), withScores(close, 0.66), none],
+        }),
+      ),
+    );
+    renderPage();
+    await decisionPanel();
+    const captures = within(screen.getByTestId('captures')).getAllByTestId('capture');
+    expect(captures[0]).toHaveTextContent('Similaridade baixa');
+    expect(captures[0]).toHaveTextContent('Distância 0,74 (limite 0,69)');
+    expect(captures[1]).toHaveTextContent('Similaridade média');
+    expect(captures[1]).toHaveTextContent('Distância 0,66 (limite 0,69)');
+    expect(captures[2]).not.toHaveTextContent('Distância');
   });
 
   it('without a reference photo, says so', async () => {

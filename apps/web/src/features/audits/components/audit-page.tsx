@@ -675,7 +675,7 @@ export function AuditPage() {
                     <ReferencePhoto photo={data.reference} />
                   </Grid.Col>
                   <Grid.Col span={{ base: 12, sm: 8, md: 9 }}>
-                    <CaptureGrid captures={data.captures} />
+                    <CaptureGrid captures={data.captures} threshold={data.threshold} />
                   </Grid.Col>
                 </Grid>
               </Card>

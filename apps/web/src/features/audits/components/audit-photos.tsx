@@ -1,17 +1,26 @@
 /**
  * The captures next to the reference photo, with what the face engine read
- * in each (similarity to the reference, or why there is none) and the photo
- * audit's mark. The similarity ranks and explains; it never decides.
+ * in each (the similarity level to the reference, or why there is none) and
+ * the photo audit's mark. The level ranks and explains; it never decides.
+ * ADMIN also sees the numbers behind it (the server sends them to ADMIN only).
  */
 import { Badge, Group, Image, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { PHOTO_VERDICT_LABELS, type AuditPhoto } from '@exame/shared';
 import dayjs from 'dayjs';
+import { formatScore, SimilarityBadge } from '../../../components/face/similarity-badge';
 
-export const formatSimilarity = (value: number) =>
-  value.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+export const formatSimilarity = formatScore;
 
-/** What the engine read, as a badge. */
-export function FaceBadge({ photo, reference }: { photo: AuditPhoto; reference: boolean }) {
+/** What the engine read, as a badge; `threshold` is the unit's, for ADMIN only. */
+export function FaceBadge({
+  photo,
+  reference,
+  threshold = null,
+}: {
+  photo: AuditPhoto;
+  reference: boolean;
+  threshold?: number | null;
+}) {
   const { face } = photo;
   if (face.status === 'pending') {
     return (
@@ -34,7 +43,7 @@ export function FaceBadge({ photo, reference }: { photo: AuditPhoto; reference: 
       </Badge>
     );
   }
-  if (face.similarity === null) {
+  if (face.level === null) {
     return (
       <Badge variant="light" color="gray">
         Sem comparação (referência sem rosto)
@@ -43,9 +52,7 @@ export function FaceBadge({ photo, reference }: { photo: AuditPhoto; reference: 
   }
   return (
     <Stack gap={2}>
-      <Badge variant="light" color={face.match ? 'teal' : 'orange'} tt="none">
-        Semelhança {formatSimilarity(face.similarity)}
-      </Badge>
+      <SimilarityBadge level={face.level} distance={face.distance} threshold={threshold} />
       <Text size="xs">
         {face.match ? 'Provável mesma pessoa' : 'Provável outra pessoa'} (pelo motor facial)
       </Text>
@@ -85,7 +92,13 @@ export function ReferencePhoto({ photo }: { photo: AuditPhoto | null }) {
   );
 }
 
-export function CaptureGrid({ captures }: { captures: AuditPhoto[] }) {
+export function CaptureGrid({
+  captures,
+  threshold = null,
+}: {
+  captures: AuditPhoto[];
+  threshold?: number | null;
+}) {
   if (captures.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -103,7 +116,7 @@ export function CaptureGrid({ captures }: { captures: AuditPhoto[] }) {
               {when(photo.capturedAt)}
             </Text>
             <Group gap={4}>
-              <FaceBadge photo={photo} reference={false} />
+              <FaceBadge photo={photo} reference={false} threshold={threshold} />
               <MarkBadge photo={photo} />
             </Group>
           </Stack>

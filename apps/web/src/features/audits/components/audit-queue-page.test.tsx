@@ -21,6 +21,7 @@ const MINE = queueItemOf({
   candidateName: 'Zeca Comigo',
   schedulingDate: '2026-11-20T15:00:00.000Z',
   faceMinSimilarity: 0.42,
+  faceMinLevel: 'alta',
   occurrences: 2,
   claim: {
     examId: 'e-mine',
@@ -36,6 +37,7 @@ const OTHER = queueItemOf({
   candidateName: 'Ana Com Outra',
   schedulingDate: '2026-11-19T15:00:00.000Z',
   faceMinSimilarity: 0.875,
+  faceMinLevel: 'alta',
   claim: {
     examId: 'e-other',
     schedulingId: 'DF-e-other',
@@ -50,6 +52,7 @@ const AWAITING = queueItemOf({
   id: 'e-awaiting',
   candidateName: 'Beto Aguardando',
   faceMinSimilarity: 0.1,
+  faceMinLevel: 'baixa',
   awaitingConfirmation: { auditorName: 'Caio Auditor', outcome: 'disqualified' },
 });
 /** Not in any order the screen could make up: the screen keeps the server's. */
@@ -124,10 +127,10 @@ describe('audit queue', () => {
     const situation = headers.indexOf('Situação');
     const cell = (row: HTMLElement, column: number) => within(row).getAllByRole('cell')[column]!;
     expect(list.map((row) => cell(row, similarity).textContent)).toEqual([
-      '0,42',
-      '0,88',
+      'Similaridade alta0,42',
+      'Similaridade alta0,88',
       '—',
-      '0,10',
+      'Similaridade baixa0,10',
     ]);
     expect(cell(list[0]!, situation)).toHaveTextContent(/^Com você$/);
     expect(cell(list[1]!, situation)).toHaveTextContent(/^Com Bia Auditora$/);

@@ -21,6 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { SimilarityBadge } from '../../../components/face/similarity-badge';
 import { ACTIONS_COLUMN, ListPage, usePaging } from '../../../components/list-page';
 import { PeriodPicker, type PeriodValue } from '../../../components/period-picker';
 import { useAppState } from '../../../lib/app-store';
@@ -182,7 +183,17 @@ export function AuditQueuePage() {
           </Table.Td>
           <Table.Td>{item.photos}</Table.Td>
           <Table.Td>
-            {item.faceMinSimilarity === null ? '—' : formatSimilarity(item.faceMinSimilarity)}
+            {item.faceMinLevel === null ? (
+              '—'
+            ) : (
+              <Group gap={4} wrap="nowrap">
+                <SimilarityBadge level={item.faceMinLevel} />
+                {/* The number is sent to ADMIN only. */}
+                {item.faceMinSimilarity !== null && (
+                  <Text size="xs">{formatSimilarity(item.faceMinSimilarity)}</Text>
+                )}
+              </Group>
+            )}
           </Table.Td>
           <Table.Td>
             {item.awaitingConfirmation ? (

@@ -144,7 +144,7 @@ export function PhotoAuditPage() {
                       fit="contain"
                     />
                     <Group gap={6} mt={6}>
-                      <FaceBadge photo={current} reference={false} />
+                      <FaceBadge photo={current} reference={false} threshold={data.threshold} />
                       <MarkBadge photo={current} />
                     </Group>
                     <Group mt="sm">

@@ -32,6 +32,7 @@ import {
 } from '@exame/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { SimilarityBadge } from '../../../components/face/similarity-badge';
 import { toast } from '../../../components/toast';
 import type { ProctoringIdentity } from '../../../lib/app-store';
 import { textField } from '../../../lib/forms';
@@ -215,7 +216,10 @@ export function SecondExaminerModal(props: SecondExaminerModalProps) {
                         h={56}
                         radius="sm"
                       />
-                      <Text size="sm">Rosto validado</Text>
+                      <Stack gap={4}>
+                        <Text size="sm">Rosto validado</Text>
+                        <SimilarityBadge level={face.verified.similarityLevel} />
+                      </Stack>
                     </Group>
                   ) : (
                     <Button

@@ -40,6 +40,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
+import { SimilarityBadge } from '../../../components/face/similarity-badge';
 import { useFacialValidation } from '../../../components/face/use-facial-validation';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
@@ -340,7 +341,10 @@ function OpenRoomForm({
                     h={64}
                     radius="sm"
                   />
-                  <Text size="sm">Rosto validado às {formatTime(firstFace.currentDate)}</Text>
+                  <Stack gap={4}>
+                    <Text size="sm">Rosto validado às {formatTime(firstFace.currentDate)}</Text>
+                    <SimilarityBadge level={firstFace.similarityLevel} />
+                  </Stack>
                 </Group>
               ) : (
                 <Button
