@@ -120,7 +120,7 @@ describe(`api/ActivityLog on ${engineName}`, () => {
       });
     });
 
-    it('refuses an invalid batch with 400 VALIDATION_ERROR and stores nothing of it', async () => {
+    it('refuses an invalid batch with 400 and a code, and stores nothing of it', async () => {
       const before = await selectRows<{ n: number }>(
         t.database.db,
         sql`select count(*)::int as n from activity_log`,
@@ -144,7 +144,11 @@ describe(`api/ActivityLog on ${engineName}`, () => {
       for (const payload of invalid) {
         const answer = await send(viewer, payload);
         expect(answer.statusCode).toBe(400);
-        expect(answer.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+        // A NUL anywhere in a request is refused before validation, by the input guard.
+        const nul = JSON.stringify(payload).includes('\\u0000');
+        expect(answer.json()).toMatchObject({
+          code: nul ? 'INVALID_CHARACTER' : 'VALIDATION_ERROR',
+        });
         expect(typeof answer.json().Error).toBe('string');
       }
       const after = await selectRows<{ n: number }>(
@@ -390,8 +394,8 @@ describe(`api/ActivityLog on ${engineName}`, () => {
       expect(badType.statusCode).toBe(400);
       expect(badType.json().code).toBe('VALIDATION_ERROR');
       expect((await search(admin, '?pageSize=201')).json().code).toBe('VALIDATION_ERROR');
-      expect((await search(admin, '?actor=a%00b')).json().code).toBe('VALIDATION_ERROR');
-      expect((await search(admin, '?target=%00')).json().code).toBe('VALIDATION_ERROR');
+      expect((await search(admin, '?actor=a%00b')).json().code).toBe('INVALID_CHARACTER');
+      expect((await search(admin, '?target=%00')).json().code).toBe('INVALID_CHARACTER');
     });
 
     it('an ADMIN sees only their unit; other roles get 403', async () => {
