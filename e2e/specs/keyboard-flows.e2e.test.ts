@@ -19,7 +19,8 @@ const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
 function focusedName(page: Page): Promise<string> {
   return page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
-    if (!element) return '';
+    // The page itself (no focus yet) is not a control: its text is every name on the screen.
+    if (!element || element === document.body) return '';
     const labelled = element.getAttribute('aria-label');
     const byLabelledBy = element.getAttribute('aria-labelledby');
     const labelledBy = byLabelledBy
