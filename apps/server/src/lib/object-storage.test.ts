@@ -209,6 +209,9 @@ describe(`files in object storage, two instances (${engineName})`, () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/jpeg');
     expect(served.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    // Byte for byte the photo instance A stored (after its one re-encoding).
+    expect(served.rawPayload.equals(await a.app.files.read(storageKey))).toBe(true);
+    expect(served.rawPayload.length).toBeGreaterThan(1000);
 
     // An object gone from the bucket is a clear 404 on either instance.
     await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: objectName(storageKey) }));

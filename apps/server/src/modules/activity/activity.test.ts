@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import { nextCpf, seedSignedIn } from '../../../test/identity';
 import { formatCpf, SPEC_ACTIVITY_TYPES } from '@exame/shared';
 import { selectRows } from '../../db/client';
@@ -264,6 +264,101 @@ describe(`api/ActivityLog on ${engineName}`, () => {
       }
       expect(await verifyChain(t.database.db, 'SP')).toMatchObject({ ok: true });
     });
+
+    it('an action whose event cannot be written is undone with it (one transaction)', async () => {
+      const rj = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'RJ' });
+      const rjAuditor = await seedSignedIn(t.app, { role: 'auditor', unit: 'RJ' });
+      const key = await createApiKeyFor(t.app, rj.auth, 'Chave RJ');
+      const pushed = await t.app.inject({
+        method: 'POST',
+        url: '/api/Integration/exams',
+        headers: { 'x-api-key': key.key },
+        payload: {
+          exams: [
+            examPayload({
+              schedulingId: 'ATV-RJ-1',
+              status: 'done',
+              result: 'in_analysis',
+              score: 80,
+              metadata: { schedulingLocal: 'RJ.POSTO01-S1' },
+            }),
+          ],
+        },
+      });
+      expect(pushed.statusCode, pushed.body).toBe(200);
+      const [exam] = await selectRows<{ id: string }>(
+        t.database.db,
+        sql`select id from exams where scheduling_id = 'ATV-RJ-1'`,
+      );
+      const claimed = await t.app.inject({
+        method: 'POST',
+        url: `/api/Audit/${exam!.id}/claim`,
+        headers: rjAuditor.auth,
+      });
+      expect(claimed.statusCode, claimed.body).toBe(200);
+      const state = async () =>
+        selectRows<{ result: string; users: number; events: number }>(
+          t.database.db,
+          sql`select (select result from exams where scheduling_id = 'ATV-RJ-1') as result,
+                     (select count(*)::int from users where email = 'nao.gravada@teste.gov.br') as users,
+                     (select count(*)::int from activity_log where federative_unit = 'RJ' and type in ('user_add', 'send_result')) as events`,
+        );
+      const before = await state();
+      // The log refuses these two events of RJ, the way a full disk or a broken link would.
+      await t.database.db.execute(
+        sql.raw(`create function test_refuse_event() returns trigger language plpgsql as $$
+          begin
+            if new.federative_unit = 'RJ' and new.type in ('user_add', 'send_result') then
+              raise exception 'evento recusado pelo teste';
+            end if;
+            return new;
+          end $$`),
+      );
+      await t.database.db.execute(
+        sql.raw(
+          'create trigger test_refuse_event before insert on activity_log for each row execute function test_refuse_event()',
+        ),
+      );
+      try {
+        const added = await t.app.inject({
+          method: 'POST',
+          url: '/api/User',
+          headers: rj.auth,
+          payload: {
+            name: 'Pessoa Não Gravada',
+            email: 'nao.gravada@teste.gov.br',
+            cpf: nextCpf(),
+            role: 'ROOM_INSPECTOR',
+          },
+        });
+        expect(added.statusCode).toBeGreaterThanOrEqual(500);
+        expect(added.json().code).toEqual(expect.any(String));
+        const decided = await t.app.inject({
+          method: 'POST',
+          url: `/api/Audit/${exam!.id}/decision`,
+          headers: rjAuditor.auth,
+          payload: { action: 'release' },
+        });
+        expect(decided.statusCode).toBeGreaterThanOrEqual(500);
+        expect(await state()).toEqual(before);
+        expect(before).toEqual([{ result: 'in_analysis', users: 0, events: 0 }]);
+      } finally {
+        await t.database.db.execute(sql.raw('drop trigger test_refuse_event on activity_log'));
+        await t.database.db.execute(sql.raw('drop function test_refuse_event()'));
+      }
+      // With the log writable again, the same actions go through, each with its event.
+      const decided = await t.app.inject({
+        method: 'POST',
+        url: `/api/Audit/${exam!.id}/decision`,
+        headers: rjAuditor.auth,
+        payload: { action: 'release' },
+      });
+      expect(decided.statusCode, decided.body).toBe(200);
+      const [after] = await state();
+      expect(after?.result).not.toBe('in_analysis');
+      expect(after?.events).toBe(1);
+      expect(await verifyChain(t.database.db, 'RJ')).toMatchObject({ ok: true });
+    });
   });
 
   describe('GET /api/ActivityLog, export and verify (ADMIN, own unit)', () => {
@@ -293,13 +388,25 @@ describe(`api/ActivityLog on ${engineName}`, () => {
         },
       });
       expect(pushed.statusCode, pushed.body).toBe(200);
-      await insertActivity(db, {
-        type: 'photo_view',
-        actorId: admin.user.id,
-        federativeUnit: 'DF',
-        payload: { photoId: randomUUID(), schedulingId: 'FOTO-1' },
-        target: 'exam:FOTO-1',
+      // A real exam photo, opened the way the exam screen opens it (which also writes load_exam).
+      const photo = await t.app.inject({
+        method: 'POST',
+        url: '/api/Integration/exams/FOTO-1/photos',
+        headers: { 'x-api-key': key.key },
+        payload: {
+          image: (await sampleJpeg(300, 5)).toString('base64'),
+          capturedAt: '2026-11-20T10:20:00-03:00',
+        },
       });
+      expect(photo.statusCode, photo.body).toBe(200);
+      const detail = await t.app.inject({
+        method: 'GET',
+        url: '/api/Exam/FOTO-1',
+        headers: admin.auth,
+      });
+      expect(detail.statusCode, detail.body).toBe(200);
+      const served = await t.app.inject({ method: 'GET', url: detail.json().photos[0].url });
+      expect(served.statusCode).toBe(200);
       // Another person's view, and the same person's view in another unit.
       await insertActivity(db, {
         type: 'face_image_view',
@@ -335,13 +442,18 @@ describe(`api/ActivityLog on ${engineName}`, () => {
         };
       };
       const before = await ask();
+      // The face image and the exam photo seen, and the exam's page that showed the photo.
       expect(before.items.map((item) => item.type).sort()).toEqual([
         'face_image_view',
+        'load_exam',
         'photo_view',
       ]);
       expect(before.items.every((item) => item.federativeUnit === 'DF')).toBe(true);
       expect(before.items.find((item) => item.type === 'face_image_view')?.actorName).toBe(
         auditor.user.name,
+      );
+      expect(before.items.find((item) => item.type === 'photo_view')?.actorName).toBe(
+        admin.user.name,
       );
       // The retention period passes: the CPF in the payload becomes its pseudonym.
       const [row] = await selectRows<{ id: string }>(
@@ -349,7 +461,7 @@ describe(`api/ActivityLog on ${engineName}`, () => {
         sql`select id from activity_log where type = 'face_image_view' and payload->>'cpf' = ${personCpf} and federative_unit = 'DF'`,
       );
       await replaceEventCpf(t.database.db, row!.id, t.app.pseudonym(personCpf));
-      expect((await ask()).total).toBe(2);
+      expect((await ask()).total).toBe(3);
       expect(await verifyChain(t.database.db, 'DF')).toMatchObject({ ok: true });
     });
 

@@ -118,6 +118,50 @@ describe('sign-in (POST api/Auth)', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
   });
 
+  it('two instances behind one address count the same failures and honour the same block', async () => {
+    // A second instance: same database, its own memory (session cache, hasher, hooks).
+    const other = await buildTestApp({
+      database: t.database,
+      config: {
+        loginThrottle: {
+          failureFactor: 3,
+          ipFailureFactor: 50,
+          waitIncrementMs: 60_000,
+          maxWaitMs: 900_000,
+        },
+      },
+    });
+    try {
+      const user = await seedUser(t.app);
+      const through = (app: TestApp, password: string, address: string) =>
+        app.app.inject({
+          method: 'POST',
+          url: '/api/Auth',
+          payload: { email: user.email, password },
+          remoteAddress: address,
+        });
+      // Alternating instances: a counter kept in each process would allow 3 failures on each.
+      expect((await through(t, 'errada-1', '10.9.0.1')).statusCode).toBe(401);
+      expect((await through(other, 'errada-2', '10.9.0.2')).statusCode).toBe(401);
+      expect((await through(t, 'errada-3', '10.9.0.3')).statusCode).toBe(401);
+      const blocked = await through(other, DEFAULT_PASSWORD, '10.9.0.4');
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().code).toBe('login-blocked');
+      expect((await through(t, DEFAULT_PASSWORD, '10.9.0.5')).json().code).toBe('login-blocked');
+      // A session opened through one instance is accepted by the other.
+      const colleague = await seedUser(t.app);
+      const token = await signInAs(t.app, colleague.email);
+      const me = await other.app.inject({
+        method: 'GET',
+        url: '/api/Auth/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(me.statusCode, me.body).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a missing account blocks the same way (blocking reveals nothing)', async () => {
     for (let attempt = 1; attempt <= 3; attempt += 1)
       await login('fantasma@teste.gov.br', 'x', {}, '10.3.0.1');

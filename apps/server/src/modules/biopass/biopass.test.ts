@@ -479,6 +479,17 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
       }
     ).rows[0]?.n;
     expect(views).toBe(1);
+    // The LGPD question, asked of this real view with one filter: who saw this person's face?
+    const whoSaw = await t.app.inject({
+      method: 'GET',
+      url: `/api/ActivityLog?target=${encodeURIComponent(person.cpf)}&type=face_image_view`,
+      headers: admin.auth,
+    });
+    expect(whoSaw.statusCode, whoSaw.body).toBe(200);
+    expect(whoSaw.json()).toMatchObject({
+      total: 1,
+      items: [{ type: 'face_image_view', actorName: admin.user.name, federativeUnit: 'DF' }],
+    });
   });
 
   type TemplateRow = {

@@ -3,7 +3,7 @@ import { json, stubServer } from '../../test/stub-server';
 import { TEST_USER } from '../../test/fixtures';
 import { recordApiFailure } from '../api';
 import { appStore } from '../app-store';
-import { flushActivity, queueKeyFor, recordActivity } from './activity-log';
+import { flushActivity, queueKeyFor, recordActivity, startActivityLog } from './activity-log';
 
 afterEach(() => {
   appStore.setUser(null);
@@ -73,5 +73,52 @@ describe('failed API calls', () => {
       ['error', 'POST api/Auth', null],
       ['error', 'POST api/User', 429],
     ]);
+  });
+});
+
+describe('uncaught errors', () => {
+  it('an error thrown outside React and an unhandled rejection become error events of the page', () => {
+    appStore.setUser({ ...TEST_USER, email: 'd@exemplo.gov.br', token: 'token-d' });
+    window.history.replaceState(null, '', '/exames?pagina=2');
+    const stop = startActivityLog();
+    try {
+      window.dispatchEvent(
+        new ErrorEvent('error', {
+          error: new TypeError('x is undefined'),
+          message: 'x is undefined',
+          filename: 'http://localhost/assets/exams-abc.js?v=1',
+          lineno: 12,
+          colno: 7,
+        }),
+      );
+      // jsdom has no PromiseRejectionEvent: an event with the same shape.
+      const rejection = Object.assign(new Event('unhandledrejection'), {
+        reason: new Error('falha ao carregar'),
+      });
+      window.dispatchEvent(rejection);
+    } finally {
+      stop();
+    }
+
+    const stored = JSON.parse(
+      window.localStorage.getItem(queueKeyFor('d@exemplo.gov.br')) ?? '{}',
+    ) as { events: { type: string; target: string; details: Record<string, unknown> }[] };
+    expect(stored.events.map((event) => [event.type, event.target])).toEqual([
+      ['error', '/exames'],
+      ['error', '/exames'],
+    ]);
+    expect(stored.events[0]?.details).toMatchObject({
+      kind: 'window.onerror',
+      name: 'TypeError',
+      message: 'x is undefined',
+      line: 12,
+      column: 7,
+    });
+    expect(String(stored.events[0]?.details.source)).not.toContain('?');
+    expect(stored.events[1]?.details).toMatchObject({
+      kind: 'unhandledrejection',
+      name: 'Error',
+      message: 'falha ao carregar',
+    });
   });
 });
