@@ -93,6 +93,37 @@ describe('activity screen', () => {
     expect(verdict).toHaveTextContent('hash não confere');
   });
 
+  it('filters by who and by period, and pages; a new filter goes back to page 1', async () => {
+    const user = userEvent.setup();
+    const calls = stubServer({
+      'GET /api/ActivityLog': (call) =>
+        json(200, {
+          items: [item(Number(call.query.page ?? 1) * 100)],
+          total: 120,
+          page: Number(call.query.page ?? 1),
+          pageSize: 50,
+        }),
+    });
+    renderWithProviders(<ActivityPage />);
+    await screen.findByTestId('activity-table');
+
+    const pages = screen.getByLabelText('Páginas');
+    await user.click(within(pages).getByRole('button', { name: 'Página 2' }));
+    await waitFor(() => expect(calls.at(-1)?.query).toMatchObject({ page: '2' }));
+
+    await user.type(screen.getByLabelText('Quem'), 'ana@exemplo');
+    await waitFor(() =>
+      expect(calls.at(-1)?.query).toMatchObject({ actor: 'ana@exemplo', page: '1' }),
+    );
+
+    await user.click(screen.getByLabelText('Período'));
+    await user.click(await screen.findByRole('button', { name: 'Últimos 7 dias' }));
+    await waitFor(() => expect(calls.at(-1)?.query.from).toMatch(/^\d{4}-\d{2}-\d{2}$/));
+    const { from, to, actor } = calls.at(-1)!.query;
+    expect(actor).toBe('ana@exemplo');
+    expect(Date.parse(`${to}T12:00:00Z`) - Date.parse(`${from}T12:00:00Z`)).toBe(6 * 86_400_000);
+  });
+
   it('says so when nothing is found, and shows the error of a failed search', async () => {
     stubServer({
       'GET /api/ActivityLog': () => json(200, { items: [], total: 0, page: 1, pageSize: 50 }),
