@@ -58,19 +58,36 @@ function focusInside(page: Page, testId: string): Promise<boolean> {
   );
 }
 
-/** Opens a combobox by keyboard and chooses the option whose text matches. */
+/**
+ * Opens a combobox by keyboard and chooses the option whose text matches. The
+ * options may still be on their way from the server (a loaded machine): the
+ * list is opened again until the wanted option is in it.
+ */
 async function chooseOption(page: Page, option: RegExp): Promise<void> {
-  await page.keyboard.press('ArrowDown');
-  for (let step = 0; step < 30; step += 1) {
-    const selected = await page
+  const wanted = page.getByRole('option', { name: option }).first();
+  await expect
+    .poll(
+      async () => {
+        if (!(await wanted.isVisible())) await page.keyboard.press('ArrowDown');
+        return wanted.isVisible();
+      },
+      { timeout: 30_000, interval: 250 },
+    )
+    .toBe(true);
+  const selectedText = () =>
+    page
       .locator('[role="option"][data-combobox-selected]')
       .first()
-      .textContent()
+      .textContent({ timeout: 1_000 })
       .catch(() => '');
-    if (option.test(selected ?? '')) break;
+  for (let step = 0; step < 30; step += 1) {
+    if (option.test((await selectedText()) ?? '')) {
+      await page.keyboard.press('Enter');
+      return;
+    }
     await page.keyboard.press('ArrowDown');
   }
-  await page.keyboard.press('Enter');
+  throw new Error(`as setas não chegaram à opção ${option} (está em "${await selectedText()}")`);
 }
 
 async function signInByKeyboard(page: Page, baseUrl: string, who: typeof EXAMINER) {
@@ -114,6 +131,9 @@ describe('check-in and audit decision by keyboard alone in Chromium', () => {
 
     await tabTo(page, /^Posto de atendimento/);
     await chooseOption(page, /DEMO\.POSTO01\)/);
+    expect(
+      await page.getByRole('combobox', { name: /^Posto de atendimento/ }).inputValue(),
+    ).toMatch(/DEMO\.POSTO01\)/);
     const room = page.getByRole('combobox', { name: /Sala de prova/ });
     await expect.poll(() => room.isEnabled()).toBe(true);
     await tabTo(page, /^Sala de prova/);
