@@ -3,7 +3,6 @@
  * plugins, then the feature routes. The database handle is opened by the
  * caller (main or a test) and passed in, so tests choose PGlite or PostgreSQL.
  */
-import helmet from '@fastify/helmet';
 import qs from 'qs';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -49,6 +48,7 @@ import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerAdmission } from './plugins/admission';
 import { registerAuth } from './plugins/auth';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerMetrics } from './plugins/metrics';
 import { federativeUnitRoutes } from './modules/federative-units/federative-units.routes';
@@ -182,17 +182,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // External tier.
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: contentSecurityPolicy(config),
     crossOriginEmbedderPolicy: false,
-    // The front camera is used by the face capture on the same origin.
     strictTransportSecurity: config.nodeEnv === 'production',
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
+    done();
   });
   await registerOpenApi(app);
 
