@@ -10,6 +10,14 @@ import {
 } from '../../../test/identity';
 import { createPasswordHasher } from '../../lib/password-hash';
 
+/** Three failures block an account; the wait grows a minute per failure, up to 15. */
+const THROTTLE = {
+  failureFactor: 3,
+  ipFailureFactor: 50,
+  waitIncrementMs: 60_000,
+  maxWaitMs: 900_000,
+};
+
 describe('sign-in (POST api/Auth)', () => {
   let t: TestApp;
   const calls = { verify: 0, verifyNothing: 0 };
@@ -27,14 +35,7 @@ describe('sign-in (POST api/Auth)', () => {
           return real.verifyNothing(password);
         },
       },
-      config: {
-        loginThrottle: {
-          failureFactor: 3,
-          ipFailureFactor: 50,
-          waitIncrementMs: 60_000,
-          maxWaitMs: 900_000,
-        },
-      },
+      config: { loginThrottle: THROTTLE },
     });
   });
   afterAll(() => t.close());
@@ -122,14 +123,7 @@ describe('sign-in (POST api/Auth)', () => {
     // A second instance: same database, its own memory (session cache, hasher, hooks).
     const other = await buildTestApp({
       database: t.database,
-      config: {
-        loginThrottle: {
-          failureFactor: 3,
-          ipFailureFactor: 50,
-          waitIncrementMs: 60_000,
-          maxWaitMs: 900_000,
-        },
-      },
+      config: { loginThrottle: THROTTLE },
     });
     try {
       const user = await seedUser(t.app);
