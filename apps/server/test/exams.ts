@@ -1,4 +1,5 @@
 /** Helpers for tests of exams and the integration API. */
+import type { BatchResult } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 
@@ -16,6 +17,19 @@ export async function createApiKeyFor(
   if (response.statusCode !== 201)
     throw new Error(`chave: ${response.statusCode} ${response.body}`);
   return response.json() as { key: string; apiKey: { id: string; prefix: string } };
+}
+
+/** `POST api/Integration/exams` with an integration key; anything but 200 fails the test. */
+export async function pushExams(app: FastifyInstance, apiKey: string, exams: object[]) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/Integration/exams',
+    headers: { 'x-api-key': apiKey },
+    payload: { exams },
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`exames: ${response.statusCode} ${response.body}`);
+  return response.json() as BatchResult;
 }
 
 let counter = 0;

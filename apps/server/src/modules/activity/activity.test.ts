@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
+import { createApiKeyFor, examPayload, pushExams, sampleJpeg } from '../../../test/exams';
 import { nextCpf, seedSignedIn } from '../../../test/identity';
 import { formatCpf, SPEC_ACTIVITY_TYPES } from '@exame/shared';
 import { selectRows } from '../../db/client';
@@ -45,25 +45,16 @@ describe(`api/ActivityLog on ${engineName}`, () => {
     t.app.inject({ method: 'POST', url: '/api/ActivityLog/events', headers: who.auth, payload });
 
   /** An exam the integration reports done, with its result awaiting the audit. */
-  const pushAwaitingAudit = async (apiKey: string, schedulingId: string, post: string) => {
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId,
-            status: 'done',
-            result: 'in_analysis',
-            score: 80,
-            metadata: { schedulingLocal: post },
-          }),
-        ],
-      },
-    });
-    expect(pushed.statusCode, pushed.body).toBe(200);
-  };
+  const pushAwaitingAudit = (apiKey: string, schedulingId: string, post: string) =>
+    pushExams(t.app, apiKey, [
+      examPayload({
+        schedulingId,
+        status: 'done',
+        result: 'in_analysis',
+        score: 80,
+        metadata: { schedulingLocal: post },
+      }),
+    ]);
 
   describe('POST /api/ActivityLog/events', () => {
     it('stores the batch with the actor and unit of the session, and a retried batch not again', async () => {
@@ -365,20 +356,12 @@ describe(`api/ActivityLog on ${engineName}`, () => {
         target: cpfTarget(t.app.pseudonym, personCpf),
       });
       const key = await createApiKeyFor(t.app, admin.auth, 'Chave atividades');
-      const pushed = await t.app.inject({
-        method: 'POST',
-        url: '/api/Integration/exams',
-        headers: { 'x-api-key': key.key },
-        payload: {
-          exams: [
-            examPayload({
-              schedulingId: 'FOTO-1',
-              candidate: { name: 'Pessoa Vista', cpf: formatCpf(personCpf), renach: 'DF1' },
-            }),
-          ],
-        },
-      });
-      expect(pushed.statusCode, pushed.body).toBe(200);
+      await pushExams(t.app, key.key, [
+        examPayload({
+          schedulingId: 'FOTO-1',
+          candidate: { name: 'Pessoa Vista', cpf: formatCpf(personCpf), renach: 'DF1' },
+        }),
+      ]);
       // A real exam photo, opened the way the exam screen opens it (which also writes load_exam).
       const photo = await t.app.inject({
         method: 'POST',
