@@ -216,7 +216,8 @@ type Row = {
 };
 
 const today = dayInZone(new Date());
-type Route = Omit<LoadOptions, 'connections' | 'duration'> & { name: string };
+/** `readCache: false`: measured with the read cache off (a first read, or one after a change). */
+type Route = Omit<LoadOptions, 'connections' | 'duration'> & { name: string; readCache?: false };
 
 const ROUTES: [Route, ...Route[]] = [
   { name: 'Fastify puro GET /bare', url: `${bareBase}/bare`, headers: {} },
@@ -244,6 +245,11 @@ const ROUTES: [Route, ...Route[]] = [
     headers: { authorization: `Bearer ${examinerToken}` },
   },
 ];
+// The same reads with the read cache off: what each costs when it is not a repeat.
+for (const name of ['GET /api/Exam', 'GET /api/ExamReport', 'GET findCheckIn (entrada)']) {
+  const route = ROUTES.find((candidate) => candidate.name === name);
+  if (route) ROUTES.push({ ...route, name: `${name} sem cache`, readCache: false });
+}
 
 function rowOf(name: string, connections: number, result: Result): Row {
   return {
@@ -275,7 +281,9 @@ async function settle(): Promise<void> {
 const rows: Row[] = [];
 for (const connections of LEVELS) {
   for (const route of ROUTES) {
-    const options = { ...route, connections, duration: SECONDS };
+    const { readCache, ...load } = route;
+    const options = { ...load, connections, duration: SECONDS };
+    app.readCache.setEnabled(readCache !== false);
     await settle();
     await autocannon({ ...options, connections: Math.min(10, connections), duration: 1 });
     const row = rowOf(route.name, connections, await autocannon(options));
@@ -285,6 +293,7 @@ for (const connections of LEVELS) {
     );
   }
 }
+app.readCache.setEnabled(true);
 if (verifyBody && dfExaminerToken) {
   for (const connections of FACE_LEVELS) {
     const result = await autocannon({
@@ -466,7 +475,9 @@ console.table(
 console.log('Fluxo do quadro das estações (SSE): da mudança à chegada em cada fluxo');
 console.table(streamRows);
 const mark = (ok: boolean) => (ok ? 'ok' : 'NÃO');
-for (const route of ['GET /api/Exam', 'GET /api/ExamReport', 'GET findCheckIn (entrada)']) {
+for (const route of ['GET /api/Exam', 'GET /api/ExamReport', 'GET findCheckIn (entrada)'].flatMap(
+  (name) => [name, `${name} sem cache`],
+)) {
   const row = rows.find((candidate) => candidate.route === route && candidate.connections === 100);
   if (row) {
     console.log(

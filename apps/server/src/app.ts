@@ -17,6 +17,7 @@ import { createPseudonymizer, type Pseudonymizer } from './lib/pseudonym';
 import { createRateLimiter, type RateLimitOverrides } from './lib/rate-limit';
 import { createAdmission, type Admission } from './lib/admission';
 import { createMetrics, type Metrics } from './lib/metrics';
+import { createReadCache, type ReadCache } from './lib/read-cache';
 import { createSessionCache } from './lib/session-cache';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { IdentityDeps } from './modules/auth/identity-deps';
@@ -48,6 +49,7 @@ import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { registerAdmission } from './plugins/admission';
 import { registerAuth } from './plugins/auth';
+import { registerReadCache } from './plugins/read-cache';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerMetrics } from './plugins/metrics';
@@ -73,6 +75,8 @@ declare module 'fastify' {
     admission: Admission;
     /** This instance's Prometheus metrics (GET /metrics). */
     metrics: Metrics;
+    /** Answers of the hot reads, served again while no data changed (lib/read-cache.ts). */
+    readCache: ReadCache;
     /** The face engine, its analyses measured. */
     face: FaceService;
   }
@@ -177,6 +181,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         get access() {
           return route.config?.access;
         },
+        get readCache() {
+          return route.config?.readCache === true;
+        },
       });
     }
   });
@@ -198,6 +205,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerInputGuard(app);
   const sessions = createSessionCache({ ttlMs: config.sessionCacheMs });
   registerAuth(app, resolveOperatorToken(config.dataDir), sessions, config.metricsToken);
+  // After authentication: a cached answer is served only to a checked session.
+  const readCache = createReadCache({ ttlMs: config.readCacheMs });
+  app.decorate('readCache', readCache);
+  registerReadCache(app, readCache);
   const admission = createAdmission(config.database.admission);
   app.decorate('admission', admission);
   registerAdmission(app, admission);

@@ -90,9 +90,10 @@ describe('loadConfig', () => {
 });
 
 describe('load settings', () => {
-  it('defaults: a 5 s session cache, a pool of 10, prepared statements, a line on PGlite only', () => {
+  it('defaults: a 5 s session cache, a 2 s read cache, a pool of 10, prepared statements, a line on PGlite only', () => {
     const embedded = loadConfig({});
     expect(embedded.sessionCacheMs).toBe(5_000);
+    expect(embedded.readCacheMs).toBe(2_000);
     expect(embedded.database).toEqual({
       poolSize: 10,
       connectTimeoutMs: 5_000,
@@ -107,6 +108,7 @@ describe('load settings', () => {
   it('each can be set, and 0 turns the cache and the line off', () => {
     const config = loadConfig({
       SESSION_CACHE_SECONDS: '0',
+      READ_CACHE_SECONDS: '0',
       DB_POOL_SIZE: '20',
       DB_CONNECT_TIMEOUT_MS: '2000',
       DB_PREPARED_STATEMENTS: 'false',
@@ -115,6 +117,8 @@ describe('load settings', () => {
       DB_MAX_QUEUE_WAIT_MS: '250',
     });
     expect(config.sessionCacheMs).toBe(0);
+    expect(config.readCacheMs).toBe(0);
+    expect(() => loadConfig({ READ_CACHE_SECONDS: '-1' })).toThrow(/READ_CACHE_SECONDS/);
     expect(config.database).toEqual({
       poolSize: 20,
       connectTimeoutMs: 2_000,

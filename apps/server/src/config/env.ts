@@ -78,6 +78,14 @@ const envSchema = z.object({
    * instance may miss one when that notice is lost. Default 5 s.
    */
   SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
+  /**
+   * How long an answer of a cached read (exam list, report, user list, open
+   * check-in) may be served again while no data changed (per instance; 0
+   * turns the cache off). Any change made anywhere makes the answers stale at
+   * once (lib/read-cache.ts); this only bounds answers that depend on the
+   * clock, such as a period ending today. Default 2 s.
+   */
+  READ_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** PostgreSQL only: connections of the pool. Default 10. */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
@@ -248,6 +256,8 @@ export type AppConfig = {
   session: { absoluteMs: number; idleMs: number };
   /** Resolved sessions are reused this long (0: off); see lib/session-cache.ts. */
   sessionCacheMs: number;
+  /** Answers of cached reads are served again at most this long (0: off); see lib/read-cache.ts. */
+  readCacheMs: number;
   database: {
     /** PostgreSQL pool size. */
     poolSize: number;
@@ -529,6 +539,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,
     },
     sessionCacheMs: Math.round(env.SESSION_CACHE_SECONDS * 1000),
+    readCacheMs: Math.round(env.READ_CACHE_SECONDS * 1000),
     database: {
       poolSize: env.DB_POOL_SIZE,
       connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,

@@ -15,6 +15,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { dataChanged, mayChangeData } from '../lib/read-cache';
 import { openThreadedPglite, type ThreadedPglite } from './pglite-thread';
 import * as schema from './schema/index';
 
@@ -33,6 +34,8 @@ export type ListenOptions = {
    * what it missed from the tables.
    */
   onReconnect?: () => void;
+  /** Called when the listening connection is lost (PostgreSQL only), before it is opened again. */
+  onLost?: () => void;
 };
 
 export type DatabaseHandle = {
@@ -62,7 +65,9 @@ export type DatabaseHandle = {
   /**
    * Raw SQL for a library that brings its own statements (the job queue,
    * pg-boss): with values, one statement; without, possibly several (its
-   * migrations), whose last result is answered.
+   * migrations), whose last result is answered. Its statements touch only
+   * that library's own schema, so they do not count as data changes for the
+   * read cache (lib/read-cache.ts), unlike everything sent through `db`.
    */
   executeRaw: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
   /**
@@ -195,6 +200,7 @@ function createPgListener(url: string) {
   const lost = (which: pg.Client) => {
     if (client !== which) return;
     client = null;
+    forEachListener((listener) => listener.options.onLost?.());
     which.removeAllListeners('notification');
     void which.end().catch(() => undefined);
     scheduleReconnect();
@@ -309,16 +315,74 @@ function statementName(text: string): string {
   return name;
 }
 
+/** Marks a query config whose statement must not count as a data change (the job queue's own). */
+const UNTRACKED = Symbol('untracked');
+
+type QueryConfigLike = { text?: unknown; name?: unknown; values?: unknown; submit?: unknown };
+
+/**
+ * A pool connection that tells the read cache (lib/read-cache.ts) when a
+ * statement that may change data has finished (`dataChanged`): any statement
+ * but a plain SELECT, so also each COMMIT and ROLLBACK, whether it succeeded
+ * or failed.
+ */
+class TrackingClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const config = args[0] as QueryConfigLike | string | null;
+    const text = typeof config === 'string' ? config : config?.text;
+    const untracked = typeof config === 'object' && config !== null && UNTRACKED in config;
+    if (untracked || (typeof text === 'string' && !mayChangeData(text))) {
+      return this.send(args);
+    }
+    if (typeof config === 'object' && config !== null && typeof config.submit === 'function') {
+      // A submittable (cursor, stream) ends by its own events: counted now and at its end.
+      dataChanged();
+      const emitter = config as unknown as { once?: (event: string, listener: () => void) => void };
+      emitter.once?.('end', dataChanged);
+      emitter.once?.('error', dataChanged);
+      return this.send(args);
+    }
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (...answer: unknown[]) => {
+        dataChanged();
+        (callback as (...rest: unknown[]) => void)(...answer);
+      };
+      return this.send(args);
+    }
+    const result = this.send(args) as unknown;
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      return (result as Promise<unknown>).then(
+        (value) => {
+          dataChanged();
+          return value;
+        },
+        (error: unknown) => {
+          dataChanged();
+          throw error;
+        },
+      ) as never;
+    }
+    dataChanged();
+    return result as never;
+  }
+
+  protected send(args: unknown[]): never {
+    return (super.query as (...rest: unknown[]) => never)(...args);
+  }
+}
+
 /**
  * A pool connection that prepares each parameterised statement once (a
  * named statement, as node-postgres keeps them per connection) and then only
  * binds and executes it. Statements without parameters keep the simple
  * protocol, which also runs several statements at once (migrations).
  */
-class PreparingClient extends pg.Client {
+class PreparingClient extends TrackingClient {
   readonly #prepared = new Set<string>();
 
-  override query(...args: unknown[]): never {
+  protected override send(args: unknown[]): never {
     const [config, values] = args as [unknown, unknown];
     if (
       typeof config === 'object' &&
@@ -336,22 +400,68 @@ class PreparingClient extends pg.Client {
         args[0] = { ...config, name };
       }
     }
-    return (super.query as (...rest: unknown[]) => never)(...args);
+    return super.send(args);
   }
+}
+
+/**
+ * PGlite's calls, counted for the read cache like TrackingClient's: a
+ * statement that may change data, a script, and the end of every
+ * transaction. The untouched calls stay for `executeRaw`.
+ */
+function trackWrites(client: ThreadedPglite): ThreadedPglite {
+  const original = {
+    query: client.query.bind(client),
+    exec: client.exec.bind(client),
+    transaction: client.transaction.bind(client),
+  };
+  const afterwards = <T>(pending: Promise<T>): Promise<T> =>
+    pending.then(
+      (value) => {
+        dataChanged();
+        return value;
+      },
+      (error: unknown) => {
+        dataChanged();
+        throw error;
+      },
+    );
+  const tracked = client as unknown as {
+    query: typeof original.query;
+    exec: typeof original.exec;
+    transaction: typeof original.transaction;
+  };
+  tracked.query = ((text: string, ...rest: unknown[]) => {
+    const pending = (original.query as (...all: unknown[]) => Promise<unknown>)(text, ...rest);
+    return mayChangeData(text) ? afterwards(pending) : pending;
+  }) as typeof original.query;
+  tracked.exec = ((...all: unknown[]) =>
+    afterwards(
+      (original.exec as (...rest: unknown[]) => Promise<unknown>)(...all),
+    )) as typeof original.exec;
+  tracked.transaction = ((...all: unknown[]) =>
+    afterwards(
+      (original.transaction as (...rest: unknown[]) => Promise<unknown>)(...all),
+    )) as typeof original.transaction;
+  return client;
 }
 
 /**
  * Statements with their own transaction control on PGlite's one session: a
  * failure must not leave an aborted transaction open for the next caller.
  */
-async function runScript(client: ThreadedPglite, text: string): Promise<Results[]> {
+async function runScript(
+  client: ThreadedPglite,
+  text: string,
+  exec: ThreadedPglite['exec'],
+): Promise<Results[]> {
   if (client.script) return client.script(text);
   // PGlite on the main thread (benchmarks): roll back after the failure.
   const direct = client as unknown as PGlite;
   try {
-    return await direct.exec(text);
+    return await exec(text);
   } catch (error) {
-    if (direct.isInTransaction()) await direct.exec('ROLLBACK');
+    if (direct.isInTransaction()) await exec('ROLLBACK');
     throw error;
   }
 }
@@ -377,6 +487,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         loadDataDir: target.loadDataDir,
       });
     }
+    // The job queue's raw statements go around the tracking (see `executeRaw`).
+    const rawQuery = client.query.bind(client);
+    const rawExec = client.exec.bind(client);
+    trackWrites(client);
     const db = drizzlePglite({
       client: client as PGlite,
       schema,
@@ -390,8 +504,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         return { total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) };
       },
       executeRaw: async (text, values) => {
-        if (values && values.length > 0) return client.query(text, values);
-        const results = await runScript(client, text);
+        if (values && values.length > 0) return rawQuery(text, values);
+        const results = await runScript(client, text, rawExec);
         return { rows: results.at(-1)?.rows ?? [] };
       },
       dumpDataDir: async () => {
@@ -417,7 +531,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     max: target.poolSize ?? 10,
     // A database that does not answer fails the request (503) instead of holding it.
     connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
-    ...(target.preparedStatements === false ? {} : { Client: PreparingClient }),
+    Client: target.preparedStatements === false ? TrackingClient : PreparingClient,
   });
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => undefined);
@@ -442,7 +556,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       waiting: pool.waitingCount,
     }),
     executeRaw: async (text, values) => {
-      const result = await pool.query(text, values);
+      const result = await pool.query({ text, values, [UNTRACKED]: true } as pg.QueryConfig);
       // Several statements at once answer one result each: the last one counts.
       const last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
       return { rows: last?.rows ?? [] };

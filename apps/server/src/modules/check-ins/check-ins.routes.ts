@@ -136,7 +136,7 @@ export function checkInRoutes(deps: CheckInDeps) {
     routes.get(
       '/api/SchedulingLocalCheckIn/findCheckIn',
       {
-        config: { access: ROLES },
+        config: { readCache: true, access: ROLES },
         schema: {
           tags,
           summary: 'A entrada aberta de um examinador em um posto',

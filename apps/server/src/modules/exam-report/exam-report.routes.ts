@@ -40,7 +40,7 @@ export function examReportRoutes(deps: ExamReportDeps) {
     routes.get(
       '/api/ExamReport',
       {
-        config: { access: ['ADMIN', 'auditor'] },
+        config: { readCache: true, access: ['ADMIN', 'auditor'] },
         schema: {
           tags: ['exam-report'],
           summary: 'Contadores de exames de cada posto da unidade no período (datas inclusivas)',

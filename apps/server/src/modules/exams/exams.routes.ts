@@ -35,7 +35,7 @@ export function examRoutes(deps: ExamDeps) {
     routes.get(
       '/api/Exam',
       {
-        config: { access: READERS },
+        config: { readCache: true, access: READERS },
         schema: {
           tags: ['exams'],
           summary:

@@ -53,7 +53,7 @@ export function userRoutes(deps: IdentityDeps) {
     routes.get(
       '/api/User',
       {
-        config: { access: ['ADMIN'] },
+        config: { readCache: true, access: ['ADMIN'] },
         schema: {
           tags: ['users'],
           summary: 'Usuários da unidade, paginados, com busca por nome, e-mail ou CPF',
