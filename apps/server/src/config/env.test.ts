@@ -119,6 +119,13 @@ describe('load settings', () => {
     expect(config.sessionCacheMs).toBe(0);
     expect(config.readCacheMs).toBe(0);
     expect(() => loadConfig({ READ_CACHE_SECONDS: '-1' })).toThrow(/READ_CACHE_SECONDS/);
+    // The cached open check-in's signed photo addresses must outlive the answer by far.
+    expect(() => loadConfig({ READ_CACHE_SECONDS: '5', SIGNED_URL_TTL_SECONDS: '30' })).toThrow(
+      /READ_CACHE_SECONDS: 5 passa de um décimo de SIGNED_URL_TTL_SECONDS \(30\)/,
+    );
+    expect(loadConfig({ READ_CACHE_SECONDS: '3', SIGNED_URL_TTL_SECONDS: '30' }).readCacheMs).toBe(
+      3_000,
+    );
     expect(config.database).toEqual({
       poolSize: 20,
       connectTimeoutMs: 2_000,

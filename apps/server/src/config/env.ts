@@ -82,8 +82,10 @@ const envSchema = z.object({
    * How long an answer of a cached read (exam list, report, user list, open
    * check-in) may be served again while no data changed (per instance; 0
    * turns the cache off). Any change made anywhere makes the answers stale at
-   * once (lib/read-cache.ts); this only bounds answers that depend on the
-   * clock, such as a period ending today. Default 2 s.
+   * once (lib/read-cache.ts); this bounds what depends on the clock (the
+   * signed photo addresses of an open check-in, so at most a tenth of
+   * SIGNED_URL_TTL_SECONDS) and what another instance's change could miss if
+   * the listening connection died unnoticed. Default 2 s.
    */
   READ_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** PostgreSQL only: connections of the pool. Default 10. */
@@ -504,6 +506,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   ];
   if (env.ADMIN_FEDERATIVE_UNIT === 'DEMO' && !seedDemo) {
     problems.push('ADMIN_FEDERATIVE_UNIT: DEMO só com o modo de demonstração (SEED_DEMO=true)');
+  }
+  // A cached open check-in carries signed photo addresses: they must outlive the cached answer by far.
+  if (env.READ_CACHE_SECONDS * 10 > env.SIGNED_URL_TTL_SECONDS) {
+    problems.push(
+      `READ_CACHE_SECONDS: ${env.READ_CACHE_SECONDS} passa de um décimo de SIGNED_URL_TTL_SECONDS (${env.SIGNED_URL_TTL_SECONDS}); uma resposta em cache entregaria endereços de foto quase vencidos`,
+    );
   }
   if (problems.length > 0) {
     throw new ConfigError(

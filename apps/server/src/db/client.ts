@@ -209,7 +209,12 @@ function createPgListener(url: string) {
   const connect = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      const next = new pg.Client({ connectionString: url, keepAlive: true });
+      // Probed after 10 s idle: a dead peer is noticed (and listeners told) soon, not in hours.
+      const next = new pg.Client({
+        connectionString: url,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+      });
       next.on('notification', (message) => {
         for (const listener of listeners.get(message.channel) ?? []) {
           listener.onPayload(message.payload ?? '');

@@ -30,8 +30,11 @@
  * Entries are keyed by the user (id, role, unit) and the whole address, so
  * nothing crosses users or units; authentication and the access policy run
  * on every request before the cache is looked at. `ttlMs` also bounds the
- * life of an entry, for answers that depend on the clock (a period that ends
- * "today").
+ * life of an entry: for what depends on the clock (the open check-in carries
+ * photo addresses signed for a few minutes; config/env.ts keeps the TTL under
+ * a tenth of their life), and for a listening connection that died without
+ * the socket noticing (TCP keepalive probes it after 10 s idle), when another
+ * instance's change could be missed.
  */
 
 let generation = 0;
