@@ -34,6 +34,7 @@ import pg from 'pg';
 import { burstAround, devPhoto } from '../apps/server/test/faces/captures';
 import { hasFaceFixtures } from '../apps/server/test/faces/fixtures';
 import { buildApp } from '../apps/server/src/app';
+import { READ_CACHE_HEADER } from '../apps/server/src/plugins/read-cache';
 import { faceServiceFromConfig } from '../apps/server/src/biometrics/face-service';
 import { loadConfig, type AppConfig } from '../apps/server/src/config/env';
 import { openDatabase, targetFromConfig, type DatabaseHandle } from '../apps/server/src/db/client';
@@ -116,6 +117,14 @@ const app = await buildApp({
     enrolPerUser: { limit: 1_000_000 },
     enrolPerCpf: { limit: 1_000_000 },
   },
+});
+// Hits and misses of the read cache during each run (its answer header).
+const readCacheCounts = { hit: 0, miss: 0 };
+app.addHook('onSend', async (_request, reply, payload) => {
+  const answer = reply.getHeader(READ_CACHE_HEADER);
+  if (answer === 'hit') readCacheCounts.hit += 1;
+  else if (answer === 'miss') readCacheCounts.miss += 1;
+  return payload;
 });
 await app.ready();
 await seedFirstStart(database.db, config, app.identity.hasher);
@@ -212,6 +221,10 @@ type Row = {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** The answers other than 2xx by status, e.g. "429×186". */
+  otherCodes: string;
+  /** Share of the answers that came from the read cache, when the route is a cached read. */
+  cacheHits?: number;
   ofBare?: number;
 };
 
@@ -260,6 +273,13 @@ function rowOf(name: string, connections: number, result: Result): Row {
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    otherCodes: Object.entries(
+      (result as unknown as { statusCodeStats?: Record<string, { count: number }> })
+        .statusCodeStats ?? {},
+    )
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, stats]) => `${code}×${stats.count}`)
+      .join(' '),
   };
 }
 
@@ -286,10 +306,16 @@ for (const connections of LEVELS) {
     app.readCache.setEnabled(readCache !== false);
     await settle();
     await autocannon({ ...options, connections: Math.min(10, connections), duration: 1 });
+    readCacheCounts.hit = 0;
+    readCacheCounts.miss = 0;
     const row = rowOf(route.name, connections, await autocannon(options));
+    const looked = readCacheCounts.hit + readCacheCounts.miss;
+    if (looked > 0 && readCache !== false) {
+      row.cacheHits = Number(((100 * readCacheCounts.hit) / looked).toFixed(2));
+    }
     rows.push(row);
     console.log(
-      `  ${String(connections).padStart(3)} conexões  ${route.name.padEnd(26)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${row.p99Ms} ms${row.errors + row.non2xx > 0 ? `  (${row.errors} erros, ${row.non2xx} não-2xx)` : ''}`,
+      `  ${String(connections).padStart(3)} conexões  ${route.name.padEnd(26)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${row.p99Ms} ms${row.cacheHits === undefined ? '' : `  cache ${row.cacheHits}%`}${row.errors + row.non2xx > 0 ? `  (${row.errors} erros, ${row.non2xx} não-2xx: ${row.otherCodes})` : ''}`,
     );
   }
 }
@@ -470,6 +496,7 @@ console.table(
     'p99 ms': row.p99Ms,
     erros: row.errors,
     'não-2xx': row.non2xx,
+    'do cache': row.cacheHits === undefined ? '' : `${row.cacheHits}%`,
   })),
 );
 console.log('Fluxo do quadro das estações (SSE): da mudança à chegada em cada fluxo');

@@ -66,3 +66,26 @@ export function databaseUnavailable(error: unknown, depth = 0): boolean {
     return true;
   return databaseUnavailable(candidate.cause, depth + 1);
 }
+
+/** A deadlock (SQLSTATE 40P01): PostgreSQL rolled this transaction back to free the others. */
+export function deadlockVictim(error: unknown): boolean {
+  const candidate = (error as { cause?: unknown } | null)?.cause ?? error;
+  return (candidate as { code?: unknown } | null)?.code === '40P01';
+}
+
+/**
+ * Runs a transaction again when PostgreSQL picked it as a deadlock victim
+ * (it was rolled back whole, so running it again is safe), up to five times
+ * with a growing random pause; any other failure, or the fifth deadlock,
+ * goes to the caller.
+ */
+export async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!deadlockVictim(error) || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt));
+    }
+  }
+}

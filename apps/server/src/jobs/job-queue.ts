@@ -22,6 +22,7 @@
  */
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
+import { retryingDeadlocks } from '../db/errors';
 import type { Metrics } from '../lib/metrics';
 
 /** The time zone of the schedules: the product's day is São Paulo's. */
@@ -71,21 +72,11 @@ export type JobQueue = {
 
 const AT_START_SLOT_SECONDS = 3600;
 
-/**
+/*
  * Instances starting together create the same queues at once; PostgreSQL may
  * pick one of them as a deadlock victim (each attaches a partition to the
- * job table). The victim did nothing and tries again.
+ * job table). The victim did nothing and tries again (`retryingDeadlocks`).
  */
-async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await run();
-    } catch (error) {
-      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
-    }
-  }
-}
 
 export async function startJobQueue(
   database: Pick<DatabaseHandle, 'executeRaw'>,

@@ -13,6 +13,7 @@
  * instance sees the same numbers (their SQL is in auth.repository.ts).
  */
 import type { Database, Executor } from '../../db/client';
+import { retryingDeadlocks } from '../../db/errors';
 import {
   deleteThrottleKey,
   ensureThrottleKeys,
@@ -58,28 +59,32 @@ export async function reserveAttempt(
   // One lock order for every caller, so two attempts never wait on each other in a circle.
   const ordered = [...keys].sort((a, b) => a.key.localeCompare(b.key));
   const names = ordered.map((item) => item.key);
-  return db.transaction(async (tx) => {
-    await ensureThrottleKeys(tx, names, now);
-    const rows = await lockThrottleRows(tx, names);
-    const blockedUntil = rows
-      .map((row) => row.lockedUntil)
-      .filter((until): until is Date => until !== null && until > now)
-      .sort((a, b) => b.getTime() - a.getTime())[0];
-    if (blockedUntil) return { admitted: false, blockedUntil };
-    const resetBefore = now.getTime() - FAILURE_RESET_MS;
-    for (const { key, factor } of ordered) {
-      const row = rows.find((item) => item.key === key);
-      const previous = row && row.lastFailureAt.getTime() >= resetBefore ? row.failures : 0;
-      const failures = previous + 1;
-      const wait = waitFor(failures, factor, settings);
-      await setThrottleFailures(tx, key, {
-        failures,
-        lastFailureAt: now,
-        lockedUntil: wait > 0 ? new Date(now.getTime() + wait) : null,
-      });
-    }
-    return { admitted: true, keys: ordered };
-  });
+  // Concurrent sign-ins of one account can still deadlock (an insert of a key
+  // waits for a release that deleted it): the victim, rolled back whole, runs again.
+  return retryingDeadlocks(() =>
+    db.transaction(async (tx) => {
+      await ensureThrottleKeys(tx, names, now);
+      const rows = await lockThrottleRows(tx, names);
+      const blockedUntil = rows
+        .map((row) => row.lockedUntil)
+        .filter((until): until is Date => until !== null && until > now)
+        .sort((a, b) => b.getTime() - a.getTime())[0];
+      if (blockedUntil) return { admitted: false, blockedUntil };
+      const resetBefore = now.getTime() - FAILURE_RESET_MS;
+      for (const { key, factor } of ordered) {
+        const row = rows.find((item) => item.key === key);
+        const previous = row && row.lastFailureAt.getTime() >= resetBefore ? row.failures : 0;
+        const failures = previous + 1;
+        const wait = waitFor(failures, factor, settings);
+        await setThrottleFailures(tx, key, {
+          failures,
+          lastFailureAt: now,
+          lockedUntil: wait > 0 ? new Date(now.getTime() + wait) : null,
+        });
+      }
+      return { admitted: true, keys: ordered };
+    }),
+  );
 }
 
 /**
@@ -87,12 +92,14 @@ export async function reserveAttempt(
  * address gives back the attempt (other accounts' failures from it still count).
  */
 export async function releaseAttempt(db: Database, keys: readonly ThrottleKey[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    for (const { key, factor } of keys) {
-      if (key.startsWith('ip:')) await giveBackAttempt(tx, key, factor);
-      else await resetKey(tx, key);
-    }
-  });
+  await retryingDeadlocks(() =>
+    db.transaction(async (tx) => {
+      for (const { key, factor } of keys) {
+        if (key.startsWith('ip:')) await giveBackAttempt(tx, key, factor);
+        else await resetKey(tx, key);
+      }
+    }),
+  );
 }
 
 export async function resetKey(db: Executor, key: string): Promise<void> {
