@@ -10,5 +10,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A screen answers within a second on a quiet machine, not always while the
+    // whole suite runs: expect.poll waits up to 10 s (a wrong end state still fails).
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -22,7 +22,7 @@
  */
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
-import { retryingDeadlocks } from '../db/errors';
+import { deadlockVictim, retryingDeadlocks, uniqueViolation } from '../db/errors';
 import type { Metrics } from '../lib/metrics';
 
 /** The time zone of the schedules: the product's day is São Paulo's. */
@@ -78,6 +78,29 @@ const AT_START_SLOT_SECONDS = 3600;
  * job table). The victim did nothing and tries again (`retryingDeadlocks`).
  */
 
+/**
+ * Instances starting together on an empty database race to create the job
+ * queue's schema: the loser can get a unique violation in the catalog (a
+ * schema or type created at the same moment) or a deadlock. Its start did
+ * nothing it keeps (pg-boss creates everything in one transaction), and a
+ * PgBoss that failed to start cannot start again, so a new one tries, up to
+ * five times, and finds the schema made.
+ */
+async function startedBoss(create: () => PgBoss): Promise<PgBoss> {
+  for (let attempt = 1; ; attempt += 1) {
+    const boss = create();
+    try {
+      await boss.start();
+      return boss;
+    } catch (error) {
+      boss.removeAllListeners();
+      const race = uniqueViolation(error) !== null || deadlockVictim(error);
+      if (!race || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
+  }
+}
+
 export async function startJobQueue(
   database: Pick<DatabaseHandle, 'executeRaw'>,
   definitions: readonly JobDefinition[],
@@ -85,19 +108,21 @@ export async function startJobQueue(
 ): Promise<JobQueue> {
   const pollingSeconds = options.pollingSeconds ?? 5;
   const cronSeconds = options.cronMonitorSeconds ?? 30;
-  const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => database.executeRaw(text, values) },
-    schema: 'pgboss',
-    migrate: true,
-    supervise: true,
-    schedule: true,
-    cronMonitorIntervalSeconds: cronSeconds,
-    cronWorkerIntervalSeconds: Math.min(cronSeconds, 5),
+  const boss = await startedBoss(() => {
+    const created = new PgBoss({
+      db: { executeSql: (text: string, values: unknown[]) => database.executeRaw(text, values) },
+      schema: 'pgboss',
+      migrate: true,
+      supervise: true,
+      schedule: true,
+      cronMonitorIntervalSeconds: cronSeconds,
+      cronWorkerIntervalSeconds: Math.min(cronSeconds, 5),
+    });
+    created.on('error', (error: unknown) => {
+      options.log.error({ err: error }, 'falha na fila de trabalhos agendados');
+    });
+    return created;
   });
-  boss.on('error', (error: unknown) => {
-    options.log.error({ err: error }, 'falha na fila de trabalhos agendados');
-  });
-  await boss.start();
 
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
