@@ -15,7 +15,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { dataChanged, mayChangeData } from '../lib/read-cache';
+import { changesWhenSettled, dataChanged, mayChangeData } from '../lib/read-cache';
 import { openThreadedPglite, type ThreadedPglite } from './pglite-thread';
 import * as schema from './schema/index';
 
@@ -358,16 +358,7 @@ class TrackingClient extends pg.Client {
     }
     const result = this.send(args) as unknown;
     if (result && typeof (result as Promise<unknown>).then === 'function') {
-      return (result as Promise<unknown>).then(
-        (value) => {
-          dataChanged();
-          return value;
-        },
-        (error: unknown) => {
-          dataChanged();
-          throw error;
-        },
-      ) as never;
+      return changesWhenSettled(result as Promise<unknown>) as never;
     }
     dataChanged();
     return result as never;
@@ -420,17 +411,6 @@ function trackWrites(client: ThreadedPglite): ThreadedPglite {
     exec: client.exec.bind(client),
     transaction: client.transaction.bind(client),
   };
-  const afterwards = <T>(pending: Promise<T>): Promise<T> =>
-    pending.then(
-      (value) => {
-        dataChanged();
-        return value;
-      },
-      (error: unknown) => {
-        dataChanged();
-        throw error;
-      },
-    );
   const tracked = client as unknown as {
     query: typeof original.query;
     exec: typeof original.exec;
@@ -438,14 +418,14 @@ function trackWrites(client: ThreadedPglite): ThreadedPglite {
   };
   tracked.query = ((text: string, ...rest: unknown[]) => {
     const pending = (original.query as (...all: unknown[]) => Promise<unknown>)(text, ...rest);
-    return mayChangeData(text) ? afterwards(pending) : pending;
+    return mayChangeData(text) ? changesWhenSettled(pending) : pending;
   }) as typeof original.query;
   tracked.exec = ((...all: unknown[]) =>
-    afterwards(
+    changesWhenSettled(
       (original.exec as (...rest: unknown[]) => Promise<unknown>)(...all),
     )) as typeof original.exec;
   tracked.transaction = ((...all: unknown[]) =>
-    afterwards(
+    changesWhenSettled(
       (original.transaction as (...rest: unknown[]) => Promise<unknown>)(...all),
     )) as typeof original.transaction;
   return client;

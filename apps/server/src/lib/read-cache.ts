@@ -48,6 +48,20 @@ export function dataGeneration(): number {
   return generation;
 }
 
+/** `pending`, with `dataChanged` once it settles (a statement or transaction that may have written). */
+export function changesWhenSettled<T>(pending: Promise<T>): Promise<T> {
+  return pending.then(
+    (value) => {
+      dataChanged();
+      return value;
+    },
+    (error: unknown) => {
+      dataChanged();
+      throw error;
+    },
+  );
+}
+
 const READ_ONLY = /^\s*(select|with)\b/i;
 const WRITING_WORDS =
   /\b(insert|update|delete|merge|truncate|copy|nextval|setval|pg_notify|lock)\b/i;
