@@ -28,7 +28,7 @@ describe('descriptor options', () => {
     const current = descriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS);
     expect(current).toBe(
       `face-api-${FACE_API_VERSION};align=box;crops=3;mirror=0;bright=100;` +
-        'mobilefacenet-hm3.0.4-repaired;align5=arcface112',
+        'mobilefacenet-hm3.0.4-repaired;align5=arcface112;mirror=1',
     );
     // Engine v1 (face-api alone) templates carry the face-api part only, so they upgrade.
     expect(faceApiDescriptorVersionOf(DEFAULT_FACE_CORE_OPTIONS)).toBe(

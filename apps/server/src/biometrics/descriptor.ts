@@ -77,17 +77,19 @@ export function fusedDistance(faceApi: number, mobile: number, p: FusionParamete
 
 /**
  * The fusion in use: z-normalisation on the 137 dev as-is impostor pairs and
- * face-api's weight 0.5, the weight with the highest AUC on the pooled dev
+ * face-api's weight 0.45, the weight with the highest AUC on the pooled dev
  * pairs (as is and degraded: 291 genuine, 978 impostor), from
  * `npm run face:fusion-study -w apps/server` (tools/face/fusion-study.ts;
- * its last run is quoted there and in DEFAULT_FACE_MATCH_THRESHOLD).
+ * its last run is quoted there and in DEFAULT_FACE_MATCH_THRESHOLD). The
+ * MobileFaceNet distance is that of the mirror-averaged embedding
+ * (mobilefacenet.mjs, embedFace).
  */
 export const FUSION: Readonly<FusionParameters> = Object.freeze({
   faceApiMean: 0.7246,
   faceApiSd: 0.066,
-  mobileMean: 0.8706,
+  mobileMean: 0.8719,
   mobileSd: 0.1289,
-  faceApiWeight: 0.5,
+  faceApiWeight: 0.45,
 });
 
 /**
@@ -100,14 +102,17 @@ export const FUSION: Readonly<FusionParameters> = Object.freeze({
  * impostor pairs where the data allows it; with 978 impostor pairs (137 as
  * is, 841 degraded vs as is) 0.1% is under one pair, so the threshold is
  * FMR 0 on dev and degraded dev: the largest two-decimal value at least 0.01
- * under the smallest impostor score (0.703, p03-1 darkened vs p02-1).
- * Last run (291 genuine / 978 impostor): EER 1.1%; at 0.69 FNMR 11.7% and
- * FMR 0 pooled (as is: FNMR 5.9%, FMR 0), p01-1 vs p05-1 at 0.733
+ * under the smallest impostor score (0.704, p03-1 darkened vs p02-1). A
+ * normal fitted to the 978 impostor scores (mean 1.006, sd 0.104) puts its
+ * 0.1% quantile at 0.685: the same point from the other side.
+ * Last run (291 genuine / 978 impostor): EER 1.0%; at 0.69 FNMR 10.7% and
+ * FMR 0 pooled (as is: FNMR 5.9%, FMR 0), p01-1 vs p05-1 at 0.736
  * (rejected; the v1 engine, face-api alone at 0.57, accepted it at 0.550).
  * For comparison, on the same pairs: face-api alone EER 2.3%, FNMR 34.4% at
- * FMR 0; MobileFaceNet alone EER 1.4%, FNMR 27.5% at FMR 0; fused 9.3%.
+ * FMR 0; MobileFaceNet alone EER 1.5%, FNMR 16.5% at FMR 0 (27.5% without
+ * the mirror average); fused 6.5% (9.3% without the mirror average).
  * With multi-capture enrolment the mean rule (compareWithEnrolment) gives
- * FNMR 2.4%, FMR 0 at 0.69. With so few pairs the value is coarse: re-run
+ * FNMR 1.8%, FMR 0 at 0.69. With so few pairs the value is coarse: re-run
  * the study when the engine or its gates change.
  * Deployments set FACE_MATCH_THRESHOLD (on this fused scale; a value below
  * 0.69 is stricter), and a unit may set a stricter one of its own
@@ -210,12 +215,12 @@ export type EnrolmentComparison = FaceComparison & {
  * the decision is on the MEAN of the fused distances (one capture: that
  * distance). Chosen on dev by tools/face/fusion-study.ts over every 3-capture
  * enrolment of p01 and p02 (60 templates; probes as is and degraded; 1415
- * genuine, 2500 impostor): the mean ranked best (EER 0.1%, FNMR 0.1% at
- * FMR 0) against "best of 3" (0.3%, 0.8%), "best two of three" (0.3%, 0.9%)
- * and "all three" (0.0%, 0.0% but FNMR 31.6% at the threshold); at the
- * configured threshold 0.69 it gave FNMR 2.4% and FMR 0 with its closest
- * impostor at 0.752, where "best of 3" gave FNMR 0.8% but its closest
- * impostor sat at 0.703, just over the threshold: every extra capture is
+ * genuine, 2500 impostor): the mean ranked best (EER 0.1%, FNMR 0.2% at
+ * FMR 0) against "best of 3" (0.3%, 0.7%), "best two of three" (0.3%, 0.9%)
+ * and "all three" (0.0%, 0.0% but FNMR 28.3% at the threshold); at the
+ * configured threshold 0.69 it gave FNMR 1.8% and FMR 0 with its closest
+ * impostor at 0.748, where "best of 3" gave FNMR 1.1% but its closest
+ * impostor sat at 0.704, just over the threshold: every extra capture is
  * one more chance for an impostor under the best-of rule, and none under
  * the mean. `compare` is the service's 1:1 comparison.
  */

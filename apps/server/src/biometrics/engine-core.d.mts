@@ -110,8 +110,12 @@ export function cutBoxCrops(
 ): unknown[] | null;
 /** Mean descriptor of face chips (tensors), brightened as the options say; disposes them. */
 export function describeChips(chips: unknown[], face: DescribeContext): Promise<number[]>;
-/** The 192-d MobileFaceNet embedding of the 5-point aligned face (L2-normalised). */
+/** The 192-d MobileFaceNet embedding of the 5-point aligned face and its mirror (L2-normalised). */
 export function describeMobile(face: DescribeContext): Promise<number[]>;
+/** MobileFaceNet's input: the 112x112 ArcFace crop of the face, brightened like the chips. */
+export function mobileCrop(face: DescribeContext): Float32Array;
+/** face-api's descriptor as the engine computes it (analyzeFace's default `describe`). */
+export const describeShipped: Describe;
 /** Integer box clipped to the image; null when nothing of it lies inside. */
 export function clipBox(box: FaceBox, width: number, height: number): FaceBox | null;
 /** Adds `weight` times the bilinear RGB sample at (px, py), clamped to the image, to acc[0..2]. */

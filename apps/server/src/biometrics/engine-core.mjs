@@ -15,7 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import { faceapi, loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
-import { addBilinear, alignedCrop, embedCrops } from './mobilefacenet.mjs';
+import { addBilinear, alignedCrop, embedFace } from './mobilefacenet.mjs';
 
 export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
 export { addBilinear } from './mobilefacenet.mjs';
@@ -254,8 +254,12 @@ export function cutBoxCrops(face, crops) {
   return chips;
 }
 
-/** @type {Describe} */
-const describeShipped = async (face) => {
+/**
+ * face-api's descriptor as the engine computes it (the default `describe` of
+ * analyzeFace; exported for the studies that wrap it).
+ * @type {Describe}
+ */
+export const describeShipped = async (face) => {
   const chips = cutBoxCrops(face, BOX_CROPS.slice(0, Math.max(1, face.options.jitterCrops)));
   return chips ? describeChips(chips, face) : null;
 };
@@ -264,16 +268,24 @@ const describeShipped = async (face) => {
  * The 192-d MobileFaceNet embedding of a face (L2-normalised): the frame
  * aligned on five landmarks to ArcFace's 112x112 layout, exposure-corrected
  * like the 128-d descriptor (faces darker than options.brightenFacesTo are
- * brightened to it).
+ * brightened to it), averaged with its mirror image (embedFace).
  * @param {DescribeContext} face
  * @returns {Promise<number[]>}
  */
 export async function describeMobile(face) {
+  return embedFace(tf, mobileFaceNet(), mobileCrop(face));
+}
+
+/**
+ * MobileFaceNet's input for a face: the 112x112 ArcFace crop aligned on five
+ * landmarks, brightened like the 128-d descriptor's chips.
+ * @param {DescribeContext} face
+ * @returns {Float32Array}
+ */
+export function mobileCrop(face) {
   const target = face.options.brightenFacesTo;
   const gain = target > 0 && face.luminance < target ? target / Math.max(face.luminance, 1) : 1;
-  const crop = alignedCrop(face.rgb, face.width, face.height, face.points, gain);
-  const [embedding] = await embedCrops(tf, mobileFaceNet(), [crop]);
-  return /** @type {number[]} */ (embedding);
+  return alignedCrop(face.rgb, face.width, face.height, face.points, gain);
 }
 
 /**

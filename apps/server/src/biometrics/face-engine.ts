@@ -130,9 +130,10 @@ export {
 
 /**
  * MobileFaceNet's part of the descriptor version: the vendored export, its
- * repair at load and the 5-point ArcFace alignment (mobilefacenet.mjs).
+ * repair at load, the 5-point ArcFace alignment and the mirror average
+ * (mobilefacenet.mjs, embedFace).
  */
-export const MOBILEFACENET_VERSION = 'mobilefacenet-hm3.0.4-repaired;align5=arcface112';
+export const MOBILEFACENET_VERSION = 'mobilefacenet-hm3.0.4-repaired;align5=arcface112;mirror=1';
 
 /**
  * Names everything that shapes a stored descriptor (models, crop,

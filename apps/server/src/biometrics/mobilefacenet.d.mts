@@ -48,3 +48,7 @@ export function alignedCrop(
 ): Float32Array;
 /** 192-d L2-normalised embeddings of aligned crops, in one batch. */
 export function embedCrops(tf: unknown, model: unknown, crops: Float32Array[]): Promise<number[][]>;
+/** The aligned crop mirrored left to right (same layout). */
+export function mirroredCrop(crop: Float32Array): Float32Array;
+/** The engine's descriptor of an aligned crop: its embedding and its mirror's, summed, L2-normalised. */
+export function embedFace(tf: unknown, model: unknown, crop: Float32Array): Promise<number[]>;

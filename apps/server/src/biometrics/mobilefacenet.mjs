@@ -310,3 +310,45 @@ export async function embedCrops(tf, model, crops) {
     input.dispose();
   }
 }
+
+/**
+ * The aligned crop mirrored left to right. ArcFace's reference points are
+ * symmetric about the crop's vertical axis (eyes at 38.3 and 73.5, nose at
+ * 56.0, mouth at 41.5 and 70.7, centre 55.5), so the mirror is itself an
+ * aligned crop of the mirrored face.
+ * @param {Float32Array} crop alignedCrop's output
+ * @returns {Float32Array}
+ */
+export function mirroredCrop(crop) {
+  const size = MOBILEFACENET_SIZE;
+  const out = new Float32Array(crop.length);
+  for (let v = 0; v < size; v++) {
+    for (let u = 0; u < size; u++) {
+      const from = (v * size + u) * 3;
+      const to = (v * size + (size - 1 - u)) * 3;
+      out[to] = crop[from] ?? 0;
+      out[to + 1] = crop[from + 1] ?? 0;
+      out[to + 2] = crop[from + 2] ?? 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * The engine's MobileFaceNet descriptor of one aligned crop: the embeddings
+ * of the crop and of its mirror (one batch of two), summed and L2-normalised.
+ * Chosen on dev by tools/face/fusion-study.ts (MIRROR in its header): the
+ * mirror average lowers the dev FNMR at FMR 0 of MobileFaceNet alone and of
+ * the fused distance, where it did nothing for face-api's descriptor
+ * (descriptor-study.ts).
+ * @param {any} tf
+ * @param {any} model loadMobileFaceNet's model
+ * @param {Float32Array} crop
+ * @returns {Promise<number[]>}
+ */
+export async function embedFace(tf, model, crop) {
+  const [plain = [], mirrored = []] = await embedCrops(tf, model, [crop, mirroredCrop(crop)]);
+  const sum = plain.map((x, i) => x + (mirrored[i] ?? 0));
+  const norm = Math.sqrt(sum.reduce((s, x) => s + x * x, 0));
+  return sum.map((x) => x / Math.max(norm, 1e-12));
+}

@@ -183,6 +183,12 @@ export const examPhotos = pgTable(
       .notNull()
       .default('pending'),
     faceDescriptor: real('face_descriptor').array(),
+    /**
+     * The engine that made the reading (FaceService.descriptorVersion). A
+     * reading of another version, or of none (stored before versions), is
+     * not comparable with the running engine's and is read again.
+     */
+    faceDescriptorVersion: text('face_descriptor_version'),
     faceAnalysedAt: timestamp('face_analysed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

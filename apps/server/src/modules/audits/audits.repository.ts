@@ -376,6 +376,7 @@ export type AuditPhotoRow = {
   height: number;
   faceStatus: 'pending' | 'found' | 'no_face';
   faceDescriptor: number[] | null;
+  faceDescriptorVersion: string | null;
   verdict: 'compatible' | 'incompatible' | null;
   markedAt: Date | null;
   markerName: string | null;
@@ -392,6 +393,7 @@ export async function listAuditPhotos(db: Executor, examId: string): Promise<Aud
       height: examPhotos.height,
       faceStatus: examPhotos.faceStatus,
       faceDescriptor: examPhotos.faceDescriptor,
+      faceDescriptorVersion: examPhotos.faceDescriptorVersion,
       verdict: photoMarks.verdict,
       markedAt: photoMarks.markedAt,
       markerName: users.name,
@@ -406,14 +408,21 @@ export async function listAuditPhotos(db: Executor, examId: string): Promise<Aud
 export type PendingFacePhoto = { id: string; examId: string; storageKey: string; sha256: string };
 
 /**
- * Photos the engine has not read yet: of one exam, or (examId null) of the
- * unit-less backlog of exams waiting for audit, oldest exam first.
+ * Photos the running engine has not read: never read, or read by another
+ * engine (another descriptor version, or none: readings stored before
+ * versions). Of one exam, or (examId null) of the unit-less backlog of exams
+ * waiting for audit, oldest exam first.
  */
 export async function listPendingFacePhotos(
   db: Executor,
   examId: string | null,
   limit: number,
+  version: string,
 ): Promise<PendingFacePhoto[]> {
+  const unread = or(
+    eq(examPhotos.faceStatus, 'pending'),
+    sql`${examPhotos.faceDescriptorVersion} is distinct from ${version}`,
+  );
   const select = db
     .select({
       id: examPhotos.id,
@@ -424,13 +433,13 @@ export async function listPendingFacePhotos(
     .from(examPhotos);
   if (examId) {
     return select
-      .where(and(eq(examPhotos.examId, examId), eq(examPhotos.faceStatus, 'pending')))
+      .where(and(eq(examPhotos.examId, examId), unread))
       .orderBy(asc(examPhotos.capturedAt))
       .limit(limit);
   }
   return select
     .innerJoin(exams, eq(exams.id, examPhotos.examId))
-    .where(and(eq(examPhotos.faceStatus, 'pending'), pending))
+    .where(and(unread, pending))
     .orderBy(asc(exams.schedulingDate), asc(examPhotos.capturedAt))
     .limit(limit);
 }
@@ -441,12 +450,14 @@ export async function saveFaceReading(
   photo: { id: string; sha256: string },
   reading: { status: 'found'; descriptor: number[] } | { status: 'no_face' },
   at: Date,
+  version: string,
 ): Promise<void> {
   await db
     .update(examPhotos)
     .set({
       faceStatus: reading.status,
       faceDescriptor: reading.status === 'found' ? reading.descriptor : null,
+      faceDescriptorVersion: version,
       faceAnalysedAt: at,
     })
     .where(and(eq(examPhotos.id, photo.id), eq(examPhotos.sha256, photo.sha256)));
@@ -460,6 +471,7 @@ export async function faceReadingsOf(
     kind: 'capture' | 'reference';
     faceStatus: 'pending' | 'found' | 'no_face';
     faceDescriptor: number[] | null;
+    faceDescriptorVersion: string | null;
   }>
 > {
   return db
@@ -467,6 +479,7 @@ export async function faceReadingsOf(
       kind: examPhotos.kind,
       faceStatus: examPhotos.faceStatus,
       faceDescriptor: examPhotos.faceDescriptor,
+      faceDescriptorVersion: examPhotos.faceDescriptorVersion,
     })
     .from(examPhotos)
     .where(eq(examPhotos.examId, examId));

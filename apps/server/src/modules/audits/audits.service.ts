@@ -87,7 +87,7 @@ import {
   type DecisionView,
   type ExamRow,
 } from './audits.repository';
-import { comparableReadings, readExamFaces } from './photo-faces.service';
+import { currentDescriptor, currentStatus, readExamFaces } from './photo-faces.service';
 
 export type AuditDeps = {
   db: Database;
@@ -361,27 +361,22 @@ export async function getAuditDetail(
   const referenceRow = photos.find((photo) => photo.kind === 'reference');
   // The exam is of the actor's unit (findUnitExam): that unit's threshold reads its photos.
   const threshold = deps.face.thresholdFor(actor.federativeUnit);
+  const version = deps.face.descriptorVersion;
+  const reference = currentDescriptor(referenceRow, version);
   const toPhoto = (photo: AuditPhotoRow): AuditPhoto => {
+    const status = currentStatus(photo, version);
     let face: AuditPhoto['face'] = {
-      status: photo.faceStatus,
+      status,
       similarity: null,
       distance: null,
       level: null,
       match: null,
     };
-    if (
-      photo.kind === 'capture' &&
-      photo.faceDescriptor &&
-      referenceRow?.faceDescriptor &&
-      comparableReadings(referenceRow.faceDescriptor, photo.faceDescriptor)
-    ) {
-      const compared = deps.face.compare(
-        referenceRow.faceDescriptor,
-        photo.faceDescriptor,
-        threshold,
-      );
+    const capture = photo.kind === 'capture' ? currentDescriptor(photo, version) : null;
+    if (capture && reference) {
+      const compared = deps.face.compare(reference, capture, threshold);
       face = {
-        status: photo.faceStatus,
+        status,
         similarity: compared.similarity,
         distance: compared.distance,
         level: similarityLevel(compared.distance, threshold),

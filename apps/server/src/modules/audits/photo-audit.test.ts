@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
+import { listPendingFacePhotos } from './audits.repository';
+import { currentDescriptor, currentStatus } from './photo-faces.service';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import { faceFixturesDir, fixturePath, hasFaceFixtures } from '../../../test/faces/fixtures';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
@@ -160,10 +162,11 @@ describe('photo audit', () => {
       kind: string;
       face_status: string;
       face_descriptor: number[] | null;
+      face_descriptor_version: string | null;
       face_analysed_at: unknown;
     }>(
       t.database.db,
-      sql`select id, kind, face_status, face_descriptor, face_analysed_at from exam_photos
+      sql`select id, kind, face_status, face_descriptor, face_descriptor_version, face_analysed_at from exam_photos
           where exam_id = ${id(schedulingId)} order by captured_at`,
     );
   const minSimilarity = async (schedulingId: string) =>
@@ -444,6 +447,9 @@ describe('photo audit', () => {
         const rows = await photoRows('ROSTO-TROCA');
         expect(rows.every((photo) => photo.face_status === 'found')).toBe(true);
         expect(rows.every((photo) => photo.face_descriptor?.length === 320)).toBe(true);
+        expect(rows.map((photo) => photo.face_descriptor_version)).toEqual(
+          rows.map(() => face.descriptorVersion),
+        );
         expect(await minSimilarity('ROSTO-TROCA')).toBeCloseTo(other.face.similarity!, 5);
         firstMin = other.face.similarity!;
 
@@ -499,6 +505,59 @@ describe('photo audit', () => {
         expect(renewed!).toBeLessThan(firstMin - 0.05);
       });
 
+      it('a reading made by another engine is unread: the backlog and the next opening read it again', async () => {
+        const exam = 'ROSTO-TROCA';
+        const before = await photoRows(exam);
+        const good = await minSimilarity(exam);
+        // As an earlier engine would have left them: its version, a ranking of
+        // its own, and descriptors that, compared with this engine, would read
+        // as one face (every photo holds the reference's numbers).
+        await t.database.db.execute(
+          sql`update exam_photos set face_descriptor_version = 'face-api-1.7.15;align=box;crops=3',
+                face_descriptor = (select face_descriptor from exam_photos
+                                   where exam_id = ${id(exam)} and kind = 'reference')
+              where exam_id = ${id(exam)}`,
+        );
+        await t.database.db.execute(
+          sql`update exams set face_min_similarity = 0.99 where id = ${id(exam)}`,
+        );
+        const backlog = await listPendingFacePhotos(
+          t.database.db,
+          null,
+          100,
+          face.descriptorVersion,
+        );
+        expect(backlog.map((photo) => photo.id)).toEqual(
+          expect.arrayContaining(before.map((photo) => photo.id)),
+        );
+        const ofExam = await listPendingFacePhotos(
+          t.database.db,
+          id(exam),
+          100,
+          face.descriptorVersion,
+        );
+        expect(ofExam.map((photo) => photo.id).sort()).toEqual(
+          before.map((photo) => photo.id).sort(),
+        );
+
+        const seen = await detail(exam, admin);
+        expect(seen.captures.map((photo) => [photo.id, photo.face.match])).toEqual([
+          [photoIds.other, false],
+          [photoIds.same, true],
+        ]);
+        const after = await photoRows(exam);
+        expect(after.map((photo) => photo.face_descriptor_version)).toEqual(
+          after.map(() => face.descriptorVersion),
+        );
+        expect(after.map((photo) => photo.face_descriptor)).toEqual(
+          before.map((photo) => photo.face_descriptor),
+        );
+        expect(await minSimilarity(exam)).toBeCloseTo(good!, 5);
+        expect(
+          await listPendingFacePhotos(t.database.db, id(exam), 100, face.descriptorVersion),
+        ).toEqual([]);
+      });
+
       it('a face mismatch alone never disqualifies: the exam stays in analysis, marked incompatible, and is released', async () => {
         const exam = 'ROSTO-TROCA';
         expect(await examResult(exam)).toBe('in_analysis');
@@ -536,4 +595,37 @@ describe('photo audit', () => {
       });
     },
   );
+});
+
+describe('face readings of exam photos', () => {
+  const version = 'engine-now';
+  const descriptor = Array.from({ length: 320 }, (_, i) => i / 320);
+  it('compares only what the running engine read, and calls the rest unread', () => {
+    const found = {
+      faceStatus: 'found',
+      faceDescriptor: descriptor,
+      faceDescriptorVersion: version,
+    } as const;
+    expect(currentDescriptor(found, version)).toBe(descriptor);
+    expect(currentStatus(found, version)).toBe('found');
+    for (const stale of [
+      { ...found, faceDescriptorVersion: 'engine-before' },
+      { ...found, faceDescriptorVersion: null },
+    ]) {
+      expect(currentDescriptor(stale, version)).toBeNull();
+      expect(currentStatus(stale, version)).toBe('pending');
+    }
+    // Engine v1's 128 numbers, a reading without a face, no reading at all.
+    expect(
+      currentDescriptor({ ...found, faceDescriptor: descriptor.slice(0, 128) }, version),
+    ).toBeNull();
+    const noFace = {
+      faceStatus: 'no_face',
+      faceDescriptor: null,
+      faceDescriptorVersion: version,
+    } as const;
+    expect(currentDescriptor(noFace, version)).toBeNull();
+    expect(currentStatus(noFace, version)).toBe('no_face');
+    expect(currentDescriptor(undefined, version)).toBeNull();
+  });
 });

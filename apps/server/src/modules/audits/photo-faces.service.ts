@@ -9,6 +9,11 @@
  * in the background, for the exams waiting for audit (the `face-sweep` job,
  * once per interval across instances: jobs/scheduled-jobs.ts).
  * When the engine is unavailable the photos stay unread and are tried again.
+ * A reading names the engine that made it (its descriptor version): after
+ * an engine change, older readings count as unread and are read again the
+ * same way, so a similarity never mixes two engines' descriptors. (During a
+ * rolling upgrade, instances of both versions would read each other's
+ * readings again; that costs CPU, never a wrong number.)
  */
 import { DESCRIPTOR_LENGTH, templateOf, type FaceService } from '../../biometrics/face-engine';
 import type { Database } from '../../db/client';
@@ -34,26 +39,51 @@ async function readPhoto(deps: PhotoFaceDeps, photo: PendingFacePhoto): Promise<
       photo,
       { status: 'found', descriptor: templateOf(analysis) },
       new Date(),
+      deps.face.descriptorVersion,
     );
   } catch (error) {
     // A picture without a usable face is a reading; an engine failure is not.
     if (!(error instanceof AppError) || error.status >= 500) return false;
-    await saveFaceReading(deps.db, photo, { status: 'no_face' }, new Date());
+    await saveFaceReading(
+      deps.db,
+      photo,
+      { status: 'no_face' },
+      new Date(),
+      deps.face.descriptorVersion,
+    );
   }
   return true;
 }
 
+/** A stored reading of an exam photo (audits.repository). */
+export type StoredFaceReading = {
+  faceStatus: 'pending' | 'found' | 'no_face';
+  faceDescriptor: number[] | null;
+  faceDescriptorVersion: string | null;
+};
+
 /**
- * Whether two stored readings can be compared: both made by the current
- * engine (face-api's 128 numbers then MobileFaceNet's 192). Readings stored
- * by engine v1 hold face-api's 128 numbers only and are not comparable with
- * the fused score; they count as not read (no similarity) until read again.
+ * The descriptor of a reading the running engine can compare: a face found
+ * by this very engine (same descriptor version, DESCRIPTOR_LENGTH numbers).
+ * Readings of another engine (engine v1's 128 numbers, or v2's before the
+ * mirror average) count as not read, and are read again.
  */
-export function comparableReadings(
-  a: readonly number[] | null | undefined,
-  b: readonly number[] | null | undefined,
-): boolean {
-  return a?.length === DESCRIPTOR_LENGTH && b?.length === DESCRIPTOR_LENGTH;
+export function currentDescriptor(
+  reading: StoredFaceReading | undefined,
+  version: string,
+): number[] | null {
+  if (!reading || reading.faceStatus !== 'found') return null;
+  if (reading.faceDescriptorVersion !== version) return null;
+  const descriptor = reading.faceDescriptor;
+  return descriptor?.length === DESCRIPTOR_LENGTH ? descriptor : null;
+}
+
+/** The status of a reading as the running engine sees it: another engine's reading is unread. */
+export function currentStatus(
+  reading: StoredFaceReading,
+  version: string,
+): StoredFaceReading['faceStatus'] {
+  return reading.faceDescriptorVersion === version ? reading.faceStatus : 'pending';
 }
 
 /** The lowest similarity of a capture to the reference, or null without both faces. */
@@ -62,13 +92,17 @@ export async function refreshFaceMinSimilarity(
   examId: string,
 ): Promise<number | null> {
   const readings = await faceReadingsOf(deps.db, examId);
-  const reference = readings.find((photo) => photo.kind === 'reference');
+  const version = deps.face.descriptorVersion;
+  const reference = currentDescriptor(
+    readings.find((photo) => photo.kind === 'reference'),
+    version,
+  );
   let lowest: number | null = null;
-  if (reference?.faceDescriptor) {
+  if (reference) {
     for (const photo of readings) {
-      if (photo.kind !== 'capture' || !photo.faceDescriptor) continue;
-      if (!comparableReadings(reference.faceDescriptor, photo.faceDescriptor)) continue;
-      const { similarity } = deps.face.compare(reference.faceDescriptor, photo.faceDescriptor);
+      const capture = photo.kind === 'capture' ? currentDescriptor(photo, version) : null;
+      if (!capture) continue;
+      const { similarity } = deps.face.compare(reference, capture);
       lowest = lowest === null ? similarity : Math.min(lowest, similarity);
     }
   }
@@ -82,7 +116,7 @@ export async function readExamFaces(
   examId: string,
   limit = 60,
 ): Promise<number> {
-  const photos = await listPendingFacePhotos(deps.db, examId, limit);
+  const photos = await listPendingFacePhotos(deps.db, examId, limit, deps.face.descriptorVersion);
   let read = 0;
   for (const photo of photos) {
     if (!(await readPhoto(deps, photo))) break;
@@ -94,7 +128,7 @@ export async function readExamFaces(
 
 /** One pass of the background reading: unread photos of exams waiting for audit, oldest exam first. */
 export async function readPendingFaces(deps: PhotoFaceDeps, limit: number): Promise<number> {
-  const photos = await listPendingFacePhotos(deps.db, null, limit);
+  const photos = await listPendingFacePhotos(deps.db, null, limit, deps.face.descriptorVersion);
   const touched = new Set<string>();
   let read = 0;
   for (const photo of photos) {

@@ -47,7 +47,13 @@ export async function replacePhoto(
 ): Promise<void> {
   await db
     .update(examPhotos)
-    .set({ ...fields, faceStatus: 'pending', faceDescriptor: null, faceAnalysedAt: null })
+    .set({
+      ...fields,
+      faceStatus: 'pending',
+      faceDescriptor: null,
+      faceDescriptorVersion: null,
+      faceAnalysedAt: null,
+    })
     .where(eq(examPhotos.id, id));
 }
 
