@@ -11,6 +11,7 @@ import {
   isNull,
   lt,
   lte,
+  ne,
   or,
   sql,
   type SQL,
@@ -407,39 +408,72 @@ export async function listAuditPhotos(db: Executor, examId: string): Promise<Aud
 
 export type PendingFacePhoto = { id: string; examId: string; storageKey: string; sha256: string };
 
-/**
- * Photos the running engine has not read: never read, or read by another
- * engine (another descriptor version, or none: readings stored before
- * versions). Of one exam, or (examId null) of the unit-less backlog of exams
- * waiting for audit, oldest exam first.
- */
-export async function listPendingFacePhotos(
+const photoToRead = {
+  id: examPhotos.id,
+  examId: examPhotos.examId,
+  storageKey: examPhotos.storageKey,
+  sha256: examPhotos.sha256,
+};
+
+/** A reading made by another engine (another descriptor version, or none: stored before versions). */
+const readByAnotherEngine = (version: string) =>
+  and(
+    ne(examPhotos.faceStatus, 'pending'),
+    sql`${examPhotos.faceDescriptorVersion} is distinct from ${version}`,
+  );
+
+/** An exam's photos the running engine has not read: never read, or read by another engine. */
+export async function listUnreadExamPhotos(
   db: Executor,
-  examId: string | null,
+  examId: string,
   limit: number,
   version: string,
 ): Promise<PendingFacePhoto[]> {
-  const unread = or(
-    eq(examPhotos.faceStatus, 'pending'),
-    sql`${examPhotos.faceDescriptorVersion} is distinct from ${version}`,
-  );
-  const select = db
-    .select({
-      id: examPhotos.id,
-      examId: examPhotos.examId,
-      storageKey: examPhotos.storageKey,
-      sha256: examPhotos.sha256,
-    })
-    .from(examPhotos);
-  if (examId) {
-    return select
-      .where(and(eq(examPhotos.examId, examId), unread))
-      .orderBy(asc(examPhotos.capturedAt))
-      .limit(limit);
-  }
-  return select
+  return db
+    .select(photoToRead)
+    .from(examPhotos)
+    .where(
+      and(
+        eq(examPhotos.examId, examId),
+        or(eq(examPhotos.faceStatus, 'pending'), readByAnotherEngine(version)),
+      ),
+    )
+    .orderBy(asc(examPhotos.capturedAt))
+    .limit(limit);
+}
+
+/**
+ * Photos never read, of the unit-less backlog of exams waiting for audit,
+ * oldest exam first (the partial index on unread photos finds them).
+ */
+export async function listPendingFacePhotos(
+  db: Executor,
+  limit: number,
+): Promise<PendingFacePhoto[]> {
+  return db
+    .select(photoToRead)
+    .from(examPhotos)
     .innerJoin(exams, eq(exams.id, examPhotos.examId))
-    .where(and(unread, pending))
+    .where(and(eq(examPhotos.faceStatus, 'pending'), pending))
+    .orderBy(asc(exams.schedulingDate), asc(examPhotos.capturedAt))
+    .limit(limit);
+}
+
+/**
+ * Photos of the backlog read by another engine, oldest exam first. No index
+ * serves "another version": this walks the backlog's photos, so the sweep
+ * asks it only until it comes back empty (photo-faces.service.ts).
+ */
+export async function listStaleBacklogPhotos(
+  db: Executor,
+  limit: number,
+  version: string,
+): Promise<PendingFacePhoto[]> {
+  return db
+    .select(photoToRead)
+    .from(examPhotos)
+    .innerJoin(exams, eq(exams.id, examPhotos.examId))
+    .where(and(readByAnotherEngine(version), pending))
     .orderBy(asc(exams.schedulingDate), asc(examPhotos.capturedAt))
     .limit(limit);
 }

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
-import { listPendingFacePhotos } from './audits.repository';
-import { currentDescriptor, currentStatus } from './photo-faces.service';
+import { listStaleBacklogPhotos, listUnreadExamPhotos } from './audits.repository';
+import { currentDescriptor, currentStatus, readPendingFaces } from './photo-faces.service';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import { faceFixturesDir, fixturePath, hasFaceFixtures } from '../../../test/faces/fixtures';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
@@ -505,57 +505,64 @@ describe('photo audit', () => {
         expect(renewed!).toBeLessThan(firstMin - 0.05);
       });
 
-      it('a reading made by another engine is unread: the backlog and the next opening read it again', async () => {
+      it('a reading made by another engine is unread: the sweep reads the backlog again, and so does the next opening', async () => {
         const exam = 'ROSTO-TROCA';
         const before = await photoRows(exam);
         const good = await minSimilarity(exam);
         // As an earlier engine would have left them: its version, a ranking of
-        // its own, and descriptors that, compared with this engine, would read
+        // its own, and descriptors that, compared by this engine, would read
         // as one face (every photo holds the reference's numbers).
-        await t.database.db.execute(
-          sql`update exam_photos set face_descriptor_version = 'face-api-1.7.15;align=box;crops=3',
-                face_descriptor = (select face_descriptor from exam_photos
-                                   where exam_id = ${id(exam)} and kind = 'reference')
-              where exam_id = ${id(exam)}`,
-        );
-        await t.database.db.execute(
-          sql`update exams set face_min_similarity = 0.99 where id = ${id(exam)}`,
-        );
-        const backlog = await listPendingFacePhotos(
-          t.database.db,
-          null,
-          100,
-          face.descriptorVersion,
-        );
-        expect(backlog.map((photo) => photo.id)).toEqual(
-          expect.arrayContaining(before.map((photo) => photo.id)),
-        );
-        const ofExam = await listPendingFacePhotos(
-          t.database.db,
-          id(exam),
-          100,
-          face.descriptorVersion,
-        );
-        expect(ofExam.map((photo) => photo.id).sort()).toEqual(
-          before.map((photo) => photo.id).sort(),
-        );
+        const asAnEarlierEngine = async () => {
+          await t.database.db.execute(
+            sql`update exam_photos set face_descriptor_version = 'face-api-1.7.15;align=box;crops=3',
+                  face_descriptor = (select face_descriptor from exam_photos
+                                     where exam_id = ${id(exam)} and kind = 'reference')
+                where exam_id = ${id(exam)}`,
+          );
+          await t.database.db.execute(
+            sql`update exams set face_min_similarity = 0.99 where id = ${id(exam)}`,
+          );
+        };
+        const readAgain = async () => {
+          const after = await photoRows(exam);
+          expect(after.map((photo) => photo.face_descriptor_version)).toEqual(
+            after.map(() => face.descriptorVersion),
+          );
+          expect(after.map((photo) => photo.face_descriptor)).toEqual(
+            before.map((photo) => photo.face_descriptor),
+          );
+          expect(await minSimilarity(exam)).toBeCloseTo(good!, 5);
+        };
+        const ids = before.map((photo) => photo.id).sort();
+        const version = face.descriptorVersion;
+        const sweep = () => readPendingFaces({ db: t.database.db, files: t.app.files, face }, 100);
+        await asAnEarlierEngine();
+        expect(
+          (await listStaleBacklogPhotos(t.database.db, 100, version)).map((p) => p.id).sort(),
+        ).toEqual(ids);
+        expect(
+          (await listUnreadExamPhotos(t.database.db, id(exam), 100, version))
+            .map((p) => p.id)
+            .sort(),
+        ).toEqual(ids);
 
+        // The background sweep: the exam waits for audit, its photos are read again.
+        expect(await sweep()).toBeGreaterThanOrEqual(3);
+        await readAgain();
+        expect(await listStaleBacklogPhotos(t.database.db, 100, version)).toEqual([]);
+        expect(await listUnreadExamPhotos(t.database.db, id(exam), 100, version)).toEqual([]);
+        expect(await sweep()).toBe(0);
+
+        // The backlog was found current: the sweep stops walking it, and the
+        // opening of the exam reads another engine's readings again.
+        await asAnEarlierEngine();
+        expect(await sweep()).toBe(0);
         const seen = await detail(exam, admin);
         expect(seen.captures.map((photo) => [photo.id, photo.face.match])).toEqual([
           [photoIds.other, false],
           [photoIds.same, true],
         ]);
-        const after = await photoRows(exam);
-        expect(after.map((photo) => photo.face_descriptor_version)).toEqual(
-          after.map(() => face.descriptorVersion),
-        );
-        expect(after.map((photo) => photo.face_descriptor)).toEqual(
-          before.map((photo) => photo.face_descriptor),
-        );
-        expect(await minSimilarity(exam)).toBeCloseTo(good!, 5);
-        expect(
-          await listPendingFacePhotos(t.database.db, id(exam), 100, face.descriptorVersion),
-        ).toEqual([]);
+        await readAgain();
       });
 
       it('a face mismatch alone never disqualifies: the exam stays in analysis, marked incompatible, and is released', async () => {

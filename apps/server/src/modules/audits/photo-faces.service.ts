@@ -22,6 +22,8 @@ import type { FileStorage } from '../../lib/file-storage';
 import {
   faceReadingsOf,
   listPendingFacePhotos,
+  listStaleBacklogPhotos,
+  listUnreadExamPhotos,
   saveFaceReading,
   setFaceMinSimilarity,
   type PendingFacePhoto,
@@ -116,7 +118,7 @@ export async function readExamFaces(
   examId: string,
   limit = 60,
 ): Promise<number> {
-  const photos = await listPendingFacePhotos(deps.db, examId, limit, deps.face.descriptorVersion);
+  const photos = await listUnreadExamPhotos(deps.db, examId, limit, deps.face.descriptorVersion);
   let read = 0;
   for (const photo of photos) {
     if (!(await readPhoto(deps, photo))) break;
@@ -126,9 +128,29 @@ export async function readExamFaces(
   return read;
 }
 
-/** One pass of the background reading: unread photos of exams waiting for audit, oldest exam first. */
+/**
+ * Databases whose backlog was found to hold no reading of another engine,
+ * by engine version: the sweep stops looking for them there (a walk of the
+ * backlog's photos) and reads only photos never read (an index lookup).
+ * Readings of another version written later, by an instance of another
+ * version during a rolling upgrade, are read again when the exam is opened.
+ */
+const backlogCurrent = new WeakMap<object, Set<string>>();
+
+/**
+ * One pass of the background reading, oldest exam first: unread photos of
+ * exams waiting for audit, then, after an engine change, those read by
+ * another engine.
+ */
 export async function readPendingFaces(deps: PhotoFaceDeps, limit: number): Promise<number> {
-  const photos = await listPendingFacePhotos(deps.db, null, limit, deps.face.descriptorVersion);
+  const version = deps.face.descriptorVersion;
+  let photos = await listPendingFacePhotos(deps.db, limit);
+  const current = backlogCurrent.get(deps.db) ?? new Set<string>();
+  if (photos.length < limit && !current.has(version)) {
+    const stale = await listStaleBacklogPhotos(deps.db, limit - photos.length, version);
+    if (stale.length === 0) backlogCurrent.set(deps.db, current.add(version));
+    photos = [...photos, ...stale];
+  }
   const touched = new Set<string>();
   let read = 0;
   for (const photo of photos) {
