@@ -312,10 +312,11 @@ export async function embedCrops(tf, model, crops) {
 }
 
 /**
- * The aligned crop mirrored left to right. ArcFace's reference points are
- * symmetric about the crop's vertical axis (eyes at 38.3 and 73.5, nose at
- * 56.0, mouth at 41.5 and 70.7, centre 55.5), so the mirror is itself an
- * aligned crop of the mirrored face.
+ * The aligned crop mirrored left to right (column u to 111 - u, about the
+ * crop's centre 55.5). ArcFace's reference points are nearly symmetric (eyes
+ * at 38.3 and 73.5, nose at 56.0, mouth at 41.5 and 70.7: centres 55.9 to
+ * 56.1), so the mirror is an aligned crop of the mirrored face, about half a
+ * pixel off the template, as the usual flip test-time augmentation does.
  * @param {Float32Array} crop alignedCrop's output
  * @returns {Float32Array}
  */

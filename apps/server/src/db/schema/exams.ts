@@ -79,6 +79,11 @@ export const exams = pgTable(
      * and never decides anything by itself.
      */
     faceMinSimilarity: real('face_min_similarity'),
+    /**
+     * The engine (descriptor version) that computed faceMinSimilarity: under
+     * another engine the value counts as unknown (not shown, not ranked).
+     */
+    faceMinSimilarityVersion: text('face_min_similarity_version'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

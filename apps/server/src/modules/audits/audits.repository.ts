@@ -51,6 +51,8 @@ export type QueueFilter = {
   stage?: 'all' | 'decision' | 'confirmation';
   sort?: 'oldest' | 'similarity';
   now: Date;
+  /** The running engine's descriptor version: a lowest similarity of another engine ranks as unread. */
+  faceVersion: string;
 };
 
 const awaitingOf = sql`exists (select 1 from audit_decisions d where d.exam_id = ${exams.id}
@@ -87,7 +89,8 @@ export async function listQueue(
     filter.sort === 'similarity'
       ? // The least like its reference first; exams not read yet after those read.
         [
-          sql`${exams.faceMinSimilarity} asc nulls last`,
+          sql`case when ${exams.faceMinSimilarityVersion} = ${filter.faceVersion}
+                then ${exams.faceMinSimilarity} end asc nulls last`,
           asc(exams.schedulingDate),
           asc(exams.schedulingId),
         ]
@@ -523,8 +526,12 @@ export async function setFaceMinSimilarity(
   db: Executor,
   examId: string,
   value: number | null,
+  version: string,
 ): Promise<void> {
-  await db.update(exams).set({ faceMinSimilarity: value }).where(eq(exams.id, examId));
+  await db
+    .update(exams)
+    .set({ faceMinSimilarity: value, faceMinSimilarityVersion: version })
+    .where(eq(exams.id, examId));
 }
 
 /** A capture of the exam (not its reference photo). */

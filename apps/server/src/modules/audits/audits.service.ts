@@ -165,11 +165,13 @@ export async function searchQueue(
   const period = resolveOpenPeriod(query.startDate, query.endDate);
   if (!period.ok) throw AppError.badRequest(period.code, period.message);
   const now = clock(deps);
+  const faceVersion = deps.face.descriptorVersion;
   const found = await listQueue(deps.db, actor.federativeUnit, {
     ...query,
     start: period.start,
     endExclusive: period.endExclusive,
     now,
+    faceVersion,
   });
   const ids = found.items.map((exam) => exam.id);
   const [claims, awaiting] = await Promise.all([
@@ -183,6 +185,8 @@ export async function searchQueue(
     items: found.items.map((exam) => {
       const claim = claims.find((entry) => entry.examId === exam.id);
       const proposal = awaiting.find((entry) => entry.examId === exam.id);
+      // Another engine's lowest similarity is not comparable with this one's: unknown until read again.
+      const lowest = exam.faceMinSimilarityVersion === faceVersion ? exam.faceMinSimilarity : null;
       return {
         id: exam.id,
         schedulingId: exam.schedulingId,
@@ -193,12 +197,9 @@ export async function searchQueue(
         finishedAt: exam.finishedAt?.toISOString() ?? null,
         occurrences: exam.occurrenceCount,
         photos: exam.photoCount,
-        faceMinSimilarity: seesScores ? exam.faceMinSimilarity : null,
+        faceMinSimilarity: seesScores ? lowest : null,
         // The stored reading keeps the similarity (1 - distance) only: the level is computed on read.
-        faceMinLevel:
-          exam.faceMinSimilarity === null
-            ? null
-            : similarityLevel(1 - exam.faceMinSimilarity, threshold),
+        faceMinLevel: lowest === null ? null : similarityLevel(1 - lowest, threshold),
         awaitingConfirmation: proposal
           ? { auditorName: proposal.auditorName, outcome: proposal.outcome }
           : null,

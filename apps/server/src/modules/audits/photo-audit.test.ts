@@ -15,7 +15,14 @@ import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from '../../biometrics
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
 import { listStaleBacklogPhotos, listUnreadExamPhotos } from './audits.repository';
-import { currentDescriptor, currentStatus, readPendingFaces } from './photo-faces.service';
+import {
+  currentDescriptor,
+  currentStatus,
+  readExamFaces,
+  readPendingFaces,
+} from './photo-faces.service';
+import { faceError } from '../../biometrics/face-errors';
+import { AppError } from '../../lib/app-error';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import { faceFixturesDir, fixturePath, hasFaceFixtures } from '../../../test/faces/fixtures';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
@@ -520,9 +527,21 @@ describe('photo audit', () => {
                 where exam_id = ${id(exam)}`,
           );
           await t.database.db.execute(
-            sql`update exams set face_min_similarity = 0.99 where id = ${id(exam)}`,
+            sql`update exams set face_min_similarity = 0.99,
+                  face_min_similarity_version = 'face-api-1.7.15;align=box;crops=3'
+                where id = ${id(exam)}`,
           );
         };
+        const queued = async () =>
+          (
+            (await send('GET', '/api/Audit/queue?sort=similarity', admin)).json() as {
+              items: Array<{
+                schedulingId: string;
+                faceMinSimilarity: number | null;
+                faceMinLevel: string | null;
+              }>;
+            }
+          ).items.find((item) => item.schedulingId === exam);
         const readAgain = async () => {
           const after = await photoRows(exam);
           expect(after.map((photo) => photo.face_descriptor_version)).toEqual(
@@ -535,8 +554,28 @@ describe('photo audit', () => {
         };
         const ids = before.map((photo) => photo.id).sort();
         const version = face.descriptorVersion;
+        expect(await queued()).toMatchObject({ faceMinSimilarity: good, faceMinLevel: 'baixa' });
         const sweep = () => readPendingFaces({ db: t.database.db, files: t.app.files, face }, 100);
         await asAnEarlierEngine();
+        // Neither shown nor ranked: the queue puts it with the exams not read yet.
+        expect(await queued()).toMatchObject({ faceMinSimilarity: null, faceMinLevel: null });
+        // With the engine down, the opening shows them unread, never compared.
+        const analyze = face.analyze.bind(face);
+        face.analyze = () => Promise.reject(faceError('FACE_ENGINE_UNAVAILABLE'));
+        try {
+          const unread = await detail(exam, admin);
+          for (const photo of [unread.reference!, ...unread.captures]) {
+            expect(photo.face).toEqual({
+              status: 'pending',
+              similarity: null,
+              distance: null,
+              level: null,
+              match: null,
+            });
+          }
+        } finally {
+          face.analyze = analyze;
+        }
         expect(
           (await listStaleBacklogPhotos(t.database.db, 100, version)).map((p) => p.id).sort(),
         ).toEqual(ids);
@@ -547,8 +586,10 @@ describe('photo audit', () => {
         ).toEqual(ids);
 
         // The background sweep: the exam waits for audit, its photos are read again.
+        // (Other exams of the backlog may hold photos never read: those are read too.)
         expect(await sweep()).toBeGreaterThanOrEqual(3);
         await readAgain();
+        expect(await queued()).toMatchObject({ faceMinSimilarity: good, faceMinLevel: 'baixa' });
         expect(await listStaleBacklogPhotos(t.database.db, 100, version)).toEqual([]);
         expect(await listUnreadExamPhotos(t.database.db, id(exam), 100, version)).toEqual([]);
         expect(await sweep()).toBe(0);
@@ -562,6 +603,23 @@ describe('photo audit', () => {
           [photoIds.other, false],
           [photoIds.same, true],
         ]);
+        await readAgain();
+
+        // A file the storage no longer has is a reading without a face, so
+        // it never stops the reading of the others.
+        await asAnEarlierEngine();
+        const lost = {
+          ...t.app.files,
+          read: () => Promise.reject(AppError.of('FILE_UNAVAILABLE', 404)),
+        };
+        expect(await readExamFaces({ db: t.database.db, files: lost, face }, id(exam))).toBe(3);
+        expect((await photoRows(exam)).map((photo) => photo.face_status)).toEqual([
+          'no_face',
+          'no_face',
+          'no_face',
+        ]);
+        await asAnEarlierEngine();
+        await detail(exam, admin);
         await readAgain();
       });
 

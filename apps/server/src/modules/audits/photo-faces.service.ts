@@ -11,11 +11,18 @@
  * When the engine is unavailable the photos stay unread and are tried again.
  * A reading names the engine that made it (its descriptor version): after
  * an engine change, older readings count as unread and are read again the
- * same way, so a similarity never mixes two engines' descriptors. (During a
- * rolling upgrade, instances of both versions would read each other's
- * readings again; that costs CPU, never a wrong number.)
+ * same way, so a similarity never mixes two engines' descriptors; the
+ * exam's lowest similarity names its engine too, and another engine's is
+ * neither shown nor ranked. (During a rolling upgrade, instances of both
+ * versions read each other's readings again: CPU spent twice, and an exam
+ * ranked by one engine shows as unread to the other until it reads it.)
  */
-import { DESCRIPTOR_LENGTH, templateOf, type FaceService } from '../../biometrics/face-engine';
+import {
+  DESCRIPTOR_LENGTH,
+  templateOf,
+  type FaceAnalysis,
+  type FaceService,
+} from '../../biometrics/face-engine';
 import type { Database } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
@@ -31,20 +38,19 @@ import {
 
 export type PhotoFaceDeps = { db: Database; files: FileStorage; face: FaceService };
 
-/** Reads one photo; false when the engine could not (the photo stays unread). */
+/**
+ * Reads one photo; false when the engine or the storage could not (the photo
+ * stays unread and is tried again). A picture without a usable face, or one
+ * the storage no longer holds (a 4xx of the file store), is a reading
+ * (`no_face`: the auditor looks at it), so that one lost file never stops the
+ * reading of the others.
+ */
 async function readPhoto(deps: PhotoFaceDeps, photo: PendingFacePhoto): Promise<boolean> {
-  const jpeg = await deps.files.read(photo.storageKey);
+  let analysis: FaceAnalysis;
   try {
-    const analysis = await deps.face.analyze(jpeg);
-    await saveFaceReading(
-      deps.db,
-      photo,
-      { status: 'found', descriptor: templateOf(analysis) },
-      new Date(),
-      deps.face.descriptorVersion,
-    );
+    const jpeg = await deps.files.read(photo.storageKey);
+    analysis = await deps.face.analyze(jpeg);
   } catch (error) {
-    // A picture without a usable face is a reading; an engine failure is not.
     if (!(error instanceof AppError) || error.status >= 500) return false;
     await saveFaceReading(
       deps.db,
@@ -53,7 +59,15 @@ async function readPhoto(deps: PhotoFaceDeps, photo: PendingFacePhoto): Promise<
       new Date(),
       deps.face.descriptorVersion,
     );
+    return true;
   }
+  await saveFaceReading(
+    deps.db,
+    photo,
+    { status: 'found', descriptor: templateOf(analysis) },
+    new Date(),
+    deps.face.descriptorVersion,
+  );
   return true;
 }
 
@@ -108,7 +122,7 @@ export async function refreshFaceMinSimilarity(
       lowest = lowest === null ? similarity : Math.min(lowest, similarity);
     }
   }
-  await setFaceMinSimilarity(deps.db, examId, lowest);
+  await setFaceMinSimilarity(deps.db, examId, lowest, version);
   return lowest;
 }
 
