@@ -340,7 +340,7 @@ export function mirroredCrop(crop) {
  * of the crop and of its mirror (one batch of two), summed and L2-normalised.
  * Chosen on dev by tools/face/fusion-study.ts (MIRROR in its header): the
  * mirror average lowers the dev FNMR at FMR 0 of MobileFaceNet alone and of
- * the fused distance, where it did nothing for face-api's descriptor
+ * the fused distance, where the same average did worse for face-api's descriptor
  * (descriptor-study.ts).
  * @param {any} tf
  * @param {any} model loadMobileFaceNet's model

@@ -445,40 +445,37 @@ export async function listUnreadExamPhotos(
     .limit(limit);
 }
 
-/**
- * Photos never read, of the unit-less backlog of exams waiting for audit,
- * oldest exam first (the partial index on unread photos finds them).
- */
-export async function listPendingFacePhotos(
+/** Photos of the unit-less backlog of exams waiting for audit that meet `condition`, oldest exam first. */
+function backlogPhotos(
   db: Executor,
+  condition: SQL | undefined,
   limit: number,
 ): Promise<PendingFacePhoto[]> {
   return db
     .select(photoToRead)
     .from(examPhotos)
     .innerJoin(exams, eq(exams.id, examPhotos.examId))
-    .where(and(eq(examPhotos.faceStatus, 'pending'), pending))
+    .where(and(condition, pending))
     .orderBy(asc(exams.schedulingDate), asc(examPhotos.capturedAt))
     .limit(limit);
 }
 
+/** Photos of the backlog never read (the partial index on unread photos finds them). */
+export function listPendingFacePhotos(db: Executor, limit: number): Promise<PendingFacePhoto[]> {
+  return backlogPhotos(db, eq(examPhotos.faceStatus, 'pending'), limit);
+}
+
 /**
- * Photos of the backlog read by another engine, oldest exam first. No index
- * serves "another version": this walks the backlog's photos, so the sweep
- * asks it only until it comes back empty (photo-faces.service.ts).
+ * Photos of the backlog read by another engine. No index serves "another
+ * version": this walks the backlog's photos, so the sweep asks it only until
+ * it comes back empty (photo-faces.service.ts).
  */
-export async function listStaleBacklogPhotos(
+export function listStaleBacklogPhotos(
   db: Executor,
   limit: number,
   version: string,
 ): Promise<PendingFacePhoto[]> {
-  return db
-    .select(photoToRead)
-    .from(examPhotos)
-    .innerJoin(exams, eq(exams.id, examPhotos.examId))
-    .where(and(readByAnotherEngine(version), pending))
-    .orderBy(asc(exams.schedulingDate), asc(examPhotos.capturedAt))
-    .limit(limit);
+  return backlogPhotos(db, readByAnotherEngine(version), limit);
 }
 
 /** Stores what the engine read, unless the picture was replaced meanwhile (the sha no longer matches). */
