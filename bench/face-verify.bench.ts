@@ -3,11 +3,12 @@
  * AFTER the one-pass change, side by side in one run, on the same bursts and
  * the same engine:
  *
- * - AFTER is the server's own code: analyzeVerificationCaptures
- *   (apps/server/src/biometrics/face-captures.ts) on `image` + `frames`, the
- *   body the capture screen sends now (3 pictures, each sent once): each
- *   picture decoded and re-encoded once, analysed once, all at once, and the
- *   burst check reading those analyses.
+ * - AFTER is the server's one pass, analyzeTake
+ *   (apps/server/src/biometrics/face-captures.ts), on `image` + `frames`
+ *   (3 pictures, each sent once): each picture decoded and re-encoded once,
+ *   analysed once, all at once, and the burst check of then
+ *   (legacy-burst-check.ts: the product answers a challenge now) reading
+ *   those analyses.
  * - BEFORE reproduces the previous path with the engine's public functions:
  *   the web sent the verified picture again inside `frames` (4 pictures in
  *   the body); the server normalised and analysed `image`, then normalised
@@ -39,7 +40,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { analyzeVerificationCaptures } from '../apps/server/src/biometrics/face-captures';
+import { analyzeTake } from '../apps/server/src/biometrics/face-captures';
 import {
   FaceEngine,
   type FaceAnalysis,
@@ -50,11 +51,11 @@ import {
   observeNormalisation,
   validateAndNormalizeImage,
 } from '../apps/server/src/biometrics/image';
-import { evaluateBurst } from '../apps/server/src/biometrics/liveness';
 import { AppError } from '../apps/server/src/lib/app-error';
-import { faceFixturesDir, hasFaceFixtures, listFixtures } from '../apps/server/test/faces/fixtures';
+import { fixtureDir, hasFaceFixtures, listFixtures } from '../apps/server/test/faces/fixtures';
 import { percentile } from '../apps/server/tools/face/metrics';
 import { baselineDescriptor } from '../apps/server/tools/face/study-engine.mjs';
+import { evaluateBurst } from './legacy-burst-check';
 
 const RESULTS_FILE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -98,13 +99,10 @@ async function burstOf(file: string): Promise<string[]> {
 
 /** AFTER: the server's path, on the body the web sends now. */
 const after: Path = async (service, burst, template) => {
-  const { probe, burst: checked } = await analyzeVerificationCaptures(
-    service,
-    burst.image,
-    burst.frames,
-  );
-  const matched = service.compare(probe.analysis, template).match;
-  return matched && checked.ok && checked.result.passed;
+  const captures = await analyzeTake(service, [burst.image, ...burst.frames]);
+  const analyses = captures.map((capture) => capture.analysis);
+  const matched = analyses[0] ? service.compare(analyses[0], template).match : false;
+  return matched && evaluateBurst(analyses, service.threshold).passed;
 };
 
 /** Decodes the old burst check made besides the analyses (for the passes table). */
@@ -157,7 +155,6 @@ async function passesOf(run: Path, service: FaceService, burst: Burst, template:
       return service.analyze(image);
     },
     compare: (a, b, threshold) => service.compare(a, b, threshold),
-    checkBurst: (faces) => service.checkBurst(faces),
     close: () => service.close(),
   };
   const thumbnailsBefore = thumbnailDecodes;
@@ -225,7 +222,7 @@ const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a
 async function main(): Promise<void> {
   if (!hasFaceFixtures('holdout')) {
     console.log(
-      `SKIPPED: face fixtures not found at ${faceFixturesDir()}/holdout (set FACE_FIXTURES_DIR).`,
+      `SKIPPED: face fixtures not found at ${fixtureDir('holdout')} (set FACE_FIXTURES_DIR).`,
     );
     return;
   }
@@ -352,7 +349,7 @@ async function main(): Promise<void> {
   const results = {
     date: new Date().toISOString(),
     machine: { cores, node: process.version, platform: process.platform },
-    fixtures: path.join(faceFixturesDir(), 'holdout'),
+    fixtures: fixtureDir('holdout'),
     bursts: bursts.map((b) => b.name),
     picturesPerBurst: BURST_SHIFTS.length,
     passes,

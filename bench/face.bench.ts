@@ -7,7 +7,7 @@
  *   and descriptors): engine v1 (face-api's 128-d descriptor alone at its
  *   0.57), MobileFaceNet alone (cosine, at its own dev operating point) and
  *   engine v2 (the fused distance at the configured FACE_MATCH_THRESHOLD,
- *   default DEFAULT_FACE_MATCH_THRESHOLD), on fixtures/faces/dev (where they
+ *   default DEFAULT_FACE_MATCH_THRESHOLD), on the dev photos (where they
  *   were chosen), on dev captures degraded as webcams degrade them
  *   (apps/server/tools/face/degrade.ts; each vs the as-is dev photos) and on
  *   fixtures/faces/holdout (measured only): EER, FNMR and FMR at each
@@ -55,7 +55,7 @@ import {
 } from '../apps/server/src/biometrics/face-engine';
 import { defaultThreadCount, FacePool } from '../apps/server/src/biometrics/face-pool';
 import {
-  faceFixturesDir,
+  fixtureDir,
   fixturePairs,
   hasFaceFixtures,
   listFixtures,
@@ -439,7 +439,7 @@ const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a
 async function main(): Promise<void> {
   if (!hasFaceFixtures('holdout')) {
     console.log(
-      `SKIPPED: face fixtures not found at ${faceFixturesDir()}/holdout (set FACE_FIXTURES_DIR).`,
+      `SKIPPED: face fixtures not found at ${fixtureDir('holdout')} (set FACE_FIXTURES_DIR).`,
     );
     return;
   }
@@ -456,7 +456,7 @@ async function main(): Promise<void> {
   // --- accuracy, in process: one analysis per photo, three scorers --------------
   const engine = new FaceEngine({ matchThreshold: threshold });
   await engine.ready();
-  const devPhotos = hasFaceFixtures('dev') ? listFixtures('dev') : [];
+  const devPhotos = listFixtures('dev');
   const holdout = await analyseAll(engine, photos);
   const dev = await analyseAll(engine, devPhotos);
   const degraded = new Map<string, Awaited<ReturnType<typeof analyseAll>>>();
@@ -771,7 +771,7 @@ async function main(): Promise<void> {
       node: process.version,
       platform: process.platform,
     },
-    fixtures: path.join(faceFixturesDir(), 'holdout'),
+    fixtures: fixtureDir('holdout'),
     threshold,
     thresholds: {
       v1FaceApi: V1_THRESHOLD,

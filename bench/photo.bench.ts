@@ -15,7 +15,7 @@
  *   and announced by the same publishRealtimeAll. The extra pass, and the
  *   transaction it keeps open, is the only difference.
  *
- * Photos: fixtures/faces/dev (real camera JPEGs, ~640 px), sent as they are,
+ * Photos: apps/server/test/faces/dev (real camera JPEGs, ~640 px), sent as they are,
  * made smaller (320 px on the long side) and larger (1920 px, which the server
  * brings down to 1280). Each request goes to an exam of its own, so every
  * photo is stored (no "same picture twice" shortcut). Measured one client at
@@ -28,7 +28,6 @@
  *
  *   npm run bench:photo -w bench [-- --requests 60 --rounds 2 --clients 4]
  *   BENCH_DATABASE_URL=postgres://... measures on PostgreSQL instead of PGlite.
- *   FACE_FIXTURES_DIR points to the photos elsewhere.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -52,7 +51,7 @@ import { examNotFound } from '../apps/server/src/modules/exams/exams.service';
 import { publishRealtimeAll } from '../apps/server/src/modules/realtime/realtime.repository';
 import { insertUser } from '../apps/server/src/modules/users/users.repository';
 import { currentIntegration } from '../apps/server/src/plugins/auth';
-import { faceFixturesDir, hasFaceFixtures, listFixtures } from '../apps/server/test/faces/fixtures';
+import { listFixtures } from '../apps/server/test/faces/fixtures';
 import { argument, openBenchDatabase, productionEnv } from './bench-support';
 
 const REQUESTS = argument('requests', 60);
@@ -78,11 +77,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const round1 = (value: number) => Number(value.toFixed(1));
-
-if (!hasFaceFixtures('dev')) {
-  console.log(`Sem fotos em ${path.join(faceFixturesDir(), 'dev')}: nada a medir.`);
-  process.exit(0);
-}
 
 // The photos of each size, as base64 (the body the delivery system sends).
 const originals = listFixtures('dev').map((photo) => fs.readFileSync(photo.path));

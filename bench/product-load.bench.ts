@@ -32,7 +32,6 @@ import type { Result } from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { burstAround, devPhoto } from '../apps/server/test/faces/captures';
-import { hasFaceFixtures } from '../apps/server/test/faces/fixtures';
 import { buildApp } from '../apps/server/src/app';
 import { READ_CACHE_HEADER } from '../apps/server/src/plugins/read-cache';
 import { faceServiceFromConfig } from '../apps/server/src/biometrics/face-service';
@@ -187,29 +186,22 @@ const created = await call(adminToken, 'POST', '/api/Integration/keys', { name: 
 const apiKey = (created.body as { key: string }).key;
 
 // Face verification: the DF admin enrols the DF examiner with a dev photo of p01.
-const withFaces = hasFaceFixtures('dev');
-let verifyBody: string | undefined;
-let dfExaminerToken: string | undefined;
-if (withFaces) {
-  const dfAdmin = await signIn(DF_ADMIN_EMAIL);
-  const enrol = await call(dfAdmin, 'POST', '/api/BiopassID/Create', {
-    cpf: DF_EXAMINER.cpf,
-    images: [(await devPhoto('p01-1.jpg')).toString('base64')],
-    uf: 'DF',
-  });
-  if (enrol.status !== 201) throw new Error(`cadastro facial: ${JSON.stringify(enrol.body)}`);
-  const burst = await burstAround(await devPhoto('p01-2.jpg'));
-  verifyBody = JSON.stringify({
-    cpf: DF_EXAMINER.cpf,
-    image: burst[0]?.toString('base64'),
-    frames: burst.slice(1).map((frame) => frame.toString('base64')),
-    uf: 'DF',
-    local: 'DF.POSTO01',
-  });
-  dfExaminerToken = await signIn(DF_EXAMINER.email);
-} else {
-  console.warn('Sem as fotos de teste (FACE_FIXTURES_DIR): a verificação facial fica de fora.');
-}
+const dfAdmin = await signIn(DF_ADMIN_EMAIL);
+const enrol = await call(dfAdmin, 'POST', '/api/BiopassID/Create', {
+  cpf: DF_EXAMINER.cpf,
+  images: [(await devPhoto('p01-1.jpg')).toString('base64')],
+  uf: 'DF',
+});
+if (enrol.status !== 201) throw new Error(`cadastro facial: ${JSON.stringify(enrol.body)}`);
+const burst = await burstAround(await devPhoto('p01-2.jpg'));
+const verifyBody = JSON.stringify({
+  cpf: DF_EXAMINER.cpf,
+  image: burst[0]?.toString('base64'),
+  frames: burst.slice(1).map((frame) => frame.toString('base64')),
+  uf: 'DF',
+  local: 'DF.POSTO01',
+});
+const dfExaminerToken = await signIn(DF_EXAMINER.email);
 
 // ---------------------------------------------------------------- runs
 

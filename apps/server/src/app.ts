@@ -44,6 +44,7 @@ import type { FaceService } from './biometrics/face-engine';
 import { faceServiceFromConfig } from './biometrics/face-service';
 import { biopassRoutes } from './modules/biopass/biopass.routes';
 import { checkInRoutes } from './modules/check-ins/check-ins.routes';
+import { challengeSubjectCpf } from './modules/check-ins/check-ins.service';
 import { examRoomRoutes } from './modules/exam-rooms/exam-rooms.routes';
 import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime-hub';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
@@ -133,7 +134,10 @@ function contentSecurityPolicy(config: AppConfig) {
       objectSrc: ["'none'"],
       frameAncestors: ["'none'"],
       formAction: ["'self'"],
-      scriptSrc: ["'self'", ...extra(widgetOrigin)],
+      // 'wasm-unsafe-eval' lets the page compile WebAssembly (the face landmarks of the capture
+      // screen run on TensorFlow.js's wasm backend, ~20x faster than its plain JavaScript one);
+      // it does not allow evaluating JavaScript.
+      scriptSrc: ["'self'", ...extra(widgetOrigin), "'wasm-unsafe-eval'"],
       // Mantine and the Libras widget set inline styles.
       styleSrc: ["'self'", "'unsafe-inline'", ...extra(widgetOrigin)],
       imgSrc: ["'self'", 'data:', 'blob:', ...extra(widgetOrigin)],
@@ -286,9 +290,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
   const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter, pseudonym };
-  await app.register(biopassRoutes(biopass));
+  const checkIns = { ...biopass, identity };
+  await app.register(
+    biopassRoutes({
+      ...biopass,
+      // Challenges of the check-in flows name the person as the capture will.
+      resolveSubject: (actor, subject) => challengeSubjectCpf(checkIns, actor, subject),
+    }),
+  );
   await app.register(demoRoutes(biopass));
-  await app.register(checkInRoutes({ ...biopass, identity }));
+  await app.register(checkInRoutes(checkIns));
   await app.register(examRoomRoutes({ db, files }));
   const realtime = createRealtimeHub({ db, listen: database.listen, log: app.log });
   app.decorate('realtime', realtime);

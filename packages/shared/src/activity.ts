@@ -54,6 +54,7 @@ export const ACTIVITY_TYPES = [
   'demo_candidate_add',
   'demo_consent',
   'demo_wipe',
+  'unit_settings_change',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -115,6 +116,7 @@ export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
   demo_candidate_add: 'Candidato de demonstração cadastrado',
   demo_consent: 'Consentimento de demonstração',
   demo_wipe: 'Dados de demonstração apagados',
+  unit_settings_change: 'Configuração da unidade alterada',
 };
 
 /* ------------------------------------------------------------------------ */

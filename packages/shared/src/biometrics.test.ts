@@ -5,7 +5,6 @@ import {
   FACE_BURST_MAX_PICTURES,
   FACE_BURST_MIN_FRAMES,
   FACE_BURST_MIN_PICTURES,
-  FACE_CAPTURE_BURST_PICTURES,
   FACE_CAPTURE_MAX_CHARS,
   FACE_VERIFY_BODY_LIMIT,
   isCallerUnit,
@@ -13,13 +12,19 @@ import {
   SIMILARITY_MEDIUM_MARGIN,
   similarityLevel,
 } from './biometrics';
+import {
+  challengePictures,
+  FACE_CHALLENGE_MAX_STEPS,
+  FACE_CHALLENGE_MIN_STEPS,
+} from './face-challenge';
 
 describe('face verification caps', () => {
   it('image and frames together form the burst: frames never count image', () => {
     expect(FACE_BURST_MIN_FRAMES).toBe(FACE_BURST_MIN_PICTURES - 1);
     expect(FACE_BURST_MAX_FRAMES).toBe(FACE_BURST_MAX_PICTURES - 1);
-    expect(FACE_CAPTURE_BURST_PICTURES).toBeGreaterThanOrEqual(FACE_BURST_MIN_PICTURES);
-    expect(FACE_CAPTURE_BURST_PICTURES).toBeLessThanOrEqual(FACE_BURST_MAX_PICTURES);
+    // A challenge of 2 or 3 movements: neutral, one picture per movement, neutral.
+    expect(FACE_BURST_MIN_PICTURES).toBe(challengePictures(FACE_CHALLENGE_MIN_STEPS));
+    expect(FACE_BURST_MAX_PICTURES).toBe(challengePictures(FACE_CHALLENGE_MAX_STEPS));
   });
 
   it('the body limit holds the largest burst, each picture once, and no more than one extra picture', () => {

@@ -1,6 +1,7 @@
 /** Face verification answers shared by the BiopassID API and the capture screens (spec 3, 5, 8). */
 import { z } from 'zod';
 import { errorCatalogue } from './errors';
+import { challengeIdSchema } from './face-challenge';
 import { USER_NOT_FOUND_MESSAGE } from './users';
 
 /** Spec 5: face validation runs only for the Federal District. */
@@ -19,36 +20,29 @@ export const deviceIdSchema = z.uuid({
 });
 
 /**
- * Size caps of the pictures, in base64 characters. A camera capture (640x400
+ * Size cap of a picture, in base64 characters. A camera capture (640x400
  * JPEG, spec 9) is about 60 KB; 1 MiB of base64 (768 KB of JPEG) leaves room
- * for larger cameras. Enrolment may use photos taken elsewhere: 4 MiB each
- * (3 MB of JPEG), at most three.
+ * for larger cameras. Enrolment is a live take too (issue 29): the same cap.
  */
 export const FACE_CAPTURE_MAX_CHARS = 1_048_576;
-export const FACE_ENROL_IMAGE_MAX_CHARS = 4 * 1_048_576;
-export const FACE_ENROL_MAX_IMAGES = 3;
 
 /**
- * The burst of a verification is the verified picture (`image`) followed by
- * the other frames of the capture (`frames`, which never repeat `image`):
- * each picture is sent, and analysed, once. The liveness check needs at
- * least FACE_BURST_MIN_PICTURES of them in all, `image` included.
+ * A take is its first picture (`image`) followed by the others (`frames`,
+ * which never repeat `image`): each picture is sent, and analysed, once. A
+ * challenge of 2 or 3 movements makes 4 or 5 pictures (face-challenge.ts).
  */
-export const FACE_BURST_MIN_PICTURES = 2;
+export const FACE_BURST_MIN_PICTURES = 4;
 export const FACE_BURST_MAX_PICTURES = 5;
 /** Bounds of `frames` alone: the burst without `image`. */
 export const FACE_BURST_MIN_FRAMES = FACE_BURST_MIN_PICTURES - 1;
 export const FACE_BURST_MAX_FRAMES = FACE_BURST_MAX_PICTURES - 1;
-/** Pictures the capture screen takes per burst; the first becomes `image`. */
-export const FACE_CAPTURE_BURST_PICTURES = 3;
 
 /** Room for the other fields and the JSON around the pictures. */
 const BODY_OVERHEAD = 64 * 1024;
-/** Body limits that follow from the caps: the whole burst, `image` included; the enrolment photos. */
+/** The body limit that follows from the caps: the whole take, `image` included. */
 export const FACE_VERIFY_BODY_LIMIT =
   FACE_BURST_MAX_PICTURES * FACE_CAPTURE_MAX_CHARS + BODY_OVERHEAD;
-export const FACE_ENROL_BODY_LIMIT =
-  FACE_ENROL_MAX_IMAGES * FACE_ENROL_IMAGE_MAX_CHARS + BODY_OVERHEAD;
+export const FACE_ENROL_BODY_LIMIT = FACE_VERIFY_BODY_LIMIT;
 
 /**
  * The roles that see the raw numbers of a face comparison (distance,
@@ -97,9 +91,6 @@ export function similarityLevel(
   return distance < threshold - margin ? 'alta' : 'média';
 }
 
-export const FACE_LIVENESS_REQUIRED =
-  'A validação facial precisa da sequência de quadros capturada pela câmera. Capture novamente.';
-
 /**
  * The errors of `api/BiopassID` decided by its rules (the engine's own, about
  * a capture, live on the server with the engine). `uf`, when sent, must be
@@ -113,7 +104,6 @@ export const BIOPASS_ERRORS = errorCatalogue({
     message:
       'A unidade informada não é a sua unidade. A validação facial só pode ser feita na unidade do usuário conectado.',
   },
-  FACE_LIVENESS_REQUIRED: { status: 422, message: FACE_LIVENESS_REQUIRED },
   BIOMETRIC_NOT_ENROLLED: {
     status: 404,
     message: 'Não há biometria facial cadastrada para este CPF. Faça o cadastro facial primeiro.',
@@ -124,18 +114,8 @@ export const BIOPASS_ERRORS = errorCatalogue({
     status: 403,
     message: 'Endereço da imagem inválido ou expirado. Recarregue a página.',
   },
-  /** The photos of one enrolment show different people (the text sent names them: see below). */
-  FACE_ENROL_INCONSISTENT: {
-    status: 422,
-    message: 'As fotos parecem ser de pessoas diferentes. Use fotos da mesma pessoa.',
-  },
 });
 export type BiopassErrorCode = keyof typeof BIOPASS_ERRORS;
-
-/** FACE_ENROL_INCONSISTENT naming the two photos (1-based) that disagree. */
-export function enrolInconsistentMessage(first: number, second: number): string {
-  return `As fotos ${first} e ${second} parecem ser de pessoas diferentes. Use fotos da mesma pessoa.`;
-}
 
 /** `uf` of a request, when sent, compared with the caller's unit (case and spaces aside). */
 export function isCallerUnit(uf: string | null | undefined, callerUnit: string): boolean {
@@ -160,8 +140,14 @@ export const verifyResponseSchema = z.object({
     .object({
       checked: z.boolean(),
       passed: z.boolean().nullable(),
+      /** The take's checks (issue 29): one face, one continuous take, the movements asked, with depth. */
       checks: z
-        .object({ sameFace: z.boolean(), naturalMotion: z.boolean(), notIdentical: z.boolean() })
+        .object({
+          sameFace: z.boolean(),
+          continuous: z.boolean(),
+          followed: z.boolean(),
+          depth: z.boolean(),
+        })
         .nullable(),
       note: z.string(),
     })
@@ -189,26 +175,25 @@ function pictureSchema(maxChars: number) {
     );
 }
 const captureSchema = pictureSchema(FACE_CAPTURE_MAX_CHARS);
-const enrolImageSchema = pictureSchema(FACE_ENROL_IMAGE_MAX_CHARS);
 /** The person's CPF, formatted or not (the server strips it). */
 export const faceCpfSchema = z.string().trim().min(11).max(14);
 /** The caller's unit; another one is refused (403 FACE_UNIT_MISMATCH), absent means the caller's. */
 const ufSchema = z.string().max(4).optional();
 const localSchema = z.string().max(80).nullable().optional();
 
-/** `POST api/BiopassID/Create`: one to FACE_ENROL_MAX_IMAGES photos, in `images` or as `image`. */
-export const enrolRequestSchema = z
-  .object({
-    cpf: faceCpfSchema,
-    image: enrolImageSchema.optional(),
-    images: z.array(enrolImageSchema).min(1).max(FACE_ENROL_MAX_IMAGES).optional(),
-    uf: ufSchema,
-    local: localSchema,
-  })
-  .refine((body) => body.image || body.images, {
-    message: PICTURE_REQUIRED,
-    path: ['image'],
-  });
+/**
+ * `POST api/BiopassID/Create`: a take answering an enrolment challenge
+ * (face-challenge.ts): `image` is its first picture, `frames` the others in
+ * order. A photo taken elsewhere cannot enrol anyone: the person takes part live.
+ */
+export const enrolRequestSchema = z.object({
+  cpf: faceCpfSchema,
+  challengeId: challengeIdSchema.optional(),
+  image: captureSchema,
+  frames: z.array(captureSchema).max(FACE_BURST_MAX_FRAMES).optional(),
+  uf: ufSchema,
+  local: localSchema,
+});
 export type EnrolRequest = z.input<typeof enrolRequestSchema>;
 
 /**
@@ -218,6 +203,8 @@ export type EnrolRequest = z.input<typeof enrolRequestSchema>;
  */
 export const verifyRequestSchema = z.object({
   cpf: faceCpfSchema,
+  /** The challenge the take answers (face-challenge.ts); without it the take is refused. */
+  challengeId: challengeIdSchema.optional(),
   image: captureSchema,
   frames: z.array(captureSchema).max(FACE_BURST_MAX_FRAMES).optional(),
   uf: ufSchema,

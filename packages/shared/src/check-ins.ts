@@ -18,6 +18,7 @@ import {
 } from './biometrics';
 import { cpfSchema } from './cpf';
 import { errorCatalogue } from './errors';
+import { challengeIdSchema } from './face-challenge';
 import { EXAM_RESULTS, EXAM_STATUSES } from './exams';
 import { pageOf, pageQueryParams } from './pagination';
 import { periodDateSchema } from './period';
@@ -69,7 +70,17 @@ export const CHECK_IN_ERRORS = errorCatalogue({
   CHECKIN_IDENTITY_REQUIRED: {
     status: 403,
     message:
-      'A identidade deste examinador não foi confirmada: faça login com ele no formulário do examinador 2.',
+      'A identidade deste examinador não foi confirmada: ele precisa digitar a própria senha no formulário do examinador 2 (ou entrar no sistema com a própria conta).',
+  },
+  /**
+   * A face is never the only proof of who a person is (issue 29): whoever is
+   * not the signed-in user nor examiner 2 confirmed by password types their
+   * own password with the face check, unless the unit allows face alone.
+   */
+  FACE_OWN_FACTOR_REQUIRED: {
+    status: 403,
+    message:
+      'O rosto sozinho não confirma quem é o examinador: ele precisa digitar a própria senha na validação facial (ou entrar no sistema com a própria conta).',
   },
   CHECKIN_FACE_REQUIRED: {
     status: 422,
@@ -144,8 +155,49 @@ export const checkInConfigSchema = z.object({
   secondExaminerAllowed: z.boolean(),
   maxViewers: z.number().int(),
   proctoringEnabled: z.boolean(),
+  /**
+   * The unit lets an examiner who is not signed in enter by face alone,
+   * without typing their password (off by default; such an entry says so).
+   */
+  faceAloneAllowed: z.boolean(),
 });
 export type CheckInConfig = z.infer<typeof checkInConfigSchema>;
+
+/* ------------------------------------------------------------------------ */
+/* The unit's own setting: `GET|PUT api/FederativeUnit/settings` (ADMIN)      */
+/* ------------------------------------------------------------------------ */
+
+export const unitSettingsSchema = z.object({
+  federativeUnit: z.string(),
+  faceAloneAllowed: z.boolean(),
+});
+export type UnitSettings = z.infer<typeof unitSettingsSchema>;
+
+/** The unit is the ADMIN's own (from the session), never named in the body. */
+export const unitSettingsUpdateSchema = z.object({ faceAloneAllowed: z.boolean() });
+export type UnitSettingsUpdate = z.infer<typeof unitSettingsUpdateSchema>;
+
+/* ------------------------------------------------------------------------ */
+/* How an examiner proved who they are besides the face                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The person's own factor that came with a face check: their signed-in
+ * session, their password typed in the capture flow, or examiner 2's
+ * password confirmed by `api/Auth/viewer-checkin` (`proctoringToken`).
+ */
+export const OWN_FACTORS = ['session', 'password', 'proctoring'] as const;
+export type OwnFactor = (typeof OWN_FACTORS)[number];
+
+/** How an examiner was admitted into a room's custody: a factor, or the face alone where the unit allows it. */
+export const ADMITTED_BY = [...OWN_FACTORS, 'face_only'] as const;
+export type AdmittedBy = (typeof ADMITTED_BY)[number];
+export const ADMITTED_BY_LABELS: Readonly<Record<AdmittedBy, string>> = {
+  session: 'Confirmado pela própria sessão',
+  password: 'Confirmado por senha',
+  proctoring: 'Confirmado por senha (examinador 2)',
+  face_only: 'Admitido só pelo rosto (sem senha)',
+};
 
 /* ------------------------------------------------------------------------ */
 /* Examiner 2 and the face verification of an examiner                       */
@@ -193,6 +245,14 @@ export const biometricViewerCheckinRequestSchema = z
     checkInViewerId: z.uuid('Examinador inválido.').optional(),
     /** Examiner 2, named by the proof of `api/Auth/viewer-checkin`. */
     proctoringToken: z.string().max(1000).optional(),
+    /**
+     * The examiner's own password, typed in the capture flow when they are
+     * neither the signed-in user nor named by `proctoringToken` (the separate
+     * viewer identity): checked as a sign-in is, before the face.
+     */
+    password: z.string().max(4096).optional(),
+    /** The challenge the take answers (face-challenge.ts); without it the take is refused. */
+    challengeId: challengeIdSchema.optional(),
     image: capture,
     frames: z.array(capture).max(FACE_BURST_MAX_FRAMES).optional(),
     uf: z.string().max(4).optional(),
@@ -336,6 +396,8 @@ export const checkInViewerSchema = z.object({
   checkOutFaceUrl: z.string().nullable(),
   /** Removed from the room while it was open (update-checkIn). */
   removedAt: z.string().nullable(),
+  /** How the examiner proved who they are; null for entries recorded before this was kept. */
+  admittedBy: z.enum(ADMITTED_BY).nullable(),
 });
 export type CheckInViewer = z.infer<typeof checkInViewerSchema>;
 
@@ -368,6 +430,8 @@ export const checkInEventSchema = z.object({
   reason: z.string().nullable(),
   /** Who handed the room over (`examiner_transfer`). */
   transferredFrom: z.string().nullable(),
+  /** How the examiner who entered proved who they are (`viewer_add`, `examiner_transfer`). */
+  admittedBy: z.enum(ADMITTED_BY).nullable(),
 });
 export type CheckInEvent = z.infer<typeof checkInEventSchema>;
 

@@ -105,7 +105,12 @@ export const demoVerificationSchema = z.object({
     checked: z.boolean(),
     passed: z.boolean().nullable(),
     checks: z
-      .object({ sameFace: z.boolean(), naturalMotion: z.boolean(), notIdentical: z.boolean() })
+      .object({
+        sameFace: z.boolean(),
+        continuous: z.boolean(),
+        followed: z.boolean(),
+        depth: z.boolean(),
+      })
       .nullable(),
     note: z.string(),
   }),
@@ -136,17 +141,19 @@ export const demoWipeResultSchema = z.object({
 export type DemoWipeResult = z.infer<typeof demoWipeResultSchema>;
 
 /**
- * `POST api/Demo/candidates/{cpf}/enrol`: the enrolment photos of
- * `api/BiopassID/Create` (1 to FACE_ENROL_MAX_IMAGES), the CPF in the path.
+ * `POST api/Demo/candidates/{cpf}/enrol`: the take of `api/BiopassID/Create`
+ * (the challenge and its pictures), the CPF in the path.
  */
-export const demoEnrolRequestSchema = z.object({
-  images: enrolRequestSchema.shape.images.unwrap(),
+export const demoEnrolRequestSchema = enrolRequestSchema.omit({
+  cpf: true,
+  uf: true,
+  local: true,
 });
 export type DemoEnrolRequest = z.input<typeof demoEnrolRequestSchema>;
 
 /**
- * `POST api/Demo/candidates/{cpf}/verify`: the burst of `api/BiopassID/Verify`
- * (`image`, then the other `frames`), the CPF in the path.
+ * `POST api/Demo/candidates/{cpf}/verify`: the take of `api/BiopassID/Verify`
+ * (the challenge, `image`, then the other `frames`), the CPF in the path.
  */
 export const demoVerifyRequestSchema = verifyRequestSchema.omit({
   cpf: true,

@@ -23,3 +23,5 @@ export * from './realtime';
 export * from './certificates';
 export * from './demo';
 export * from './activity';
+export * from './face-challenge';
+export * from './face-pose';

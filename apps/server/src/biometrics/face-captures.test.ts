@@ -1,25 +1,24 @@
 /**
- * One pass over each picture of a verification, on the real engine and the
- * dev photos: each picture is decoded and re-encoded once and analysed
- * once, the burst check reads those analyses, and errors name the picture.
+ * One pass over each picture of a take, on the real engine and the dev
+ * photos: each picture is decoded and re-encoded once and analysed once, the
+ * challenge check reads those analyses, and an error names its picture.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { burstAround, photoWithoutFace, webcamFrame } from '../../test/faces/captures';
+import { photoWithoutFace } from '../../test/faces/captures';
 import { countingFaceService, tally } from '../../test/faces/counting-face-service';
-import { faceFixturesDir, hasFaceFixtures } from '../../test/faces/fixtures';
-import { analyzeVerificationCaptures } from './face-captures';
+import { genuineBody } from '../../test/faces/takes';
+import { checkTake } from './challenge-check';
+import { analyzeTake } from './face-captures';
 import { FaceEngine } from './face-engine';
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
-  : process.env.TEST_DATABASE_URL
-    ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-    : '';
+const skipReason = process.env.TEST_DATABASE_URL
+  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
+  : '';
 if (skipReason) console.warn(`face captures tests ${skipReason}`);
 
 const b64 = (buffer: Buffer) => buffer.toString('base64');
 
-describe.skipIf(Boolean(skipReason))(`verification captures ${skipReason}`.trim(), () => {
+describe.skipIf(Boolean(skipReason))(`take captures ${skipReason}`.trim(), () => {
   let engine: FaceEngine;
   let counting: ReturnType<typeof countingFaceService>;
   beforeAll(async () => {
@@ -32,44 +31,57 @@ describe.skipIf(Boolean(skipReason))(`verification captures ${skipReason}`.trim(
     await engine?.close();
   });
 
-  it('decodes, re-encodes and analyses each picture once; the burst check reads those analyses', async () => {
-    const [image, ...frames] = (await burstAround(await webcamFrame('p01-2.jpg'))).map(b64);
+  it('decodes, re-encodes and analyses each picture once, in order; the challenge check reads those analyses', async () => {
+    const steps = ['right', 'up', 'left'] as const;
+    const { image, frames } = await genuineBody(engine, 'p01-7.jpg', steps);
     counting.reset();
-    const { probe, burst } = await analyzeVerificationCaptures(counting.service, image!, frames);
-    const { normalised, analysed, burstChecks } = counting.passes;
-    expect(normalised).toHaveLength(3);
-    expect([...tally(analysed).values()]).toEqual([1, 1, 1]);
-    expect(new Set(analysed)).toEqual(new Set(normalised));
-    expect(burstChecks).toEqual([3]);
-    expect(burst).toMatchObject({ ok: true, result: { passed: true, details: { frames: 3 } } });
-    expect(probe.analysis.descriptor).toHaveLength(128);
+    const captures = await analyzeTake(counting.service, [image, ...frames]);
+    const { normalised, analysed } = counting.passes;
+    expect(captures).toHaveLength(5);
+    expect(normalised).toHaveLength(5);
+    expect([...tally(analysed).values()]).toEqual([1, 1, 1, 1, 1]);
+    // Each analysis read the clean picture made from its upload, in the take's order.
+    expect(analysed).toEqual(normalised);
+    for (const capture of captures) expect(capture.analysis.descriptor).toHaveLength(128);
+    const check = checkTake(
+      steps,
+      captures.map((capture) => capture.analysis),
+    );
+    expect(check).toMatchObject({
+      passed: true,
+      checks: { sameFace: true, continuous: true, followed: true, depth: true },
+    });
+    expect(check.details.poses).toHaveLength(4);
   });
 
-  it("an error of the image is the verification's; a frame that is not a picture is refused by name", async () => {
-    const frame = b64(await webcamFrame('p01-2.jpg', 6, 3));
+  it('a picture that is not a picture, or has no usable face, stops the take, named by its place', async () => {
+    const { image, frames } = await genuineBody(engine, 'p01-7.jpg', ['left', 'down']);
     await expect(
-      analyzeVerificationCaptures(engine, b64(await photoWithoutFace('p01-1.jpg')), [frame]),
-    ).rejects.toMatchObject({ code: 'FACE_NOT_FOUND', details: undefined });
+      analyzeTake(engine, [b64(await photoWithoutFace('p01-1.jpg')), ...frames]),
+    ).rejects.toMatchObject({
+      code: 'FACE_NOT_FOUND',
+      message: expect.stringMatching(/^Foto 1 da captura: Nenhum rosto foi encontrado/),
+      details: [{ path: 'image', message: expect.stringMatching(/^Nenhum rosto/) }],
+    });
     await expect(
-      analyzeVerificationCaptures(engine, frame, [frame, b64(Buffer.from('nem uma foto'))]),
+      analyzeTake(engine, [image, frames[0]!, b64(Buffer.from('nem uma foto')), frames[2]!]),
     ).rejects.toMatchObject({
       code: 'IMAGE_UNSUPPORTED_TYPE',
       status: 415,
+      message: expect.stringMatching(/^Foto 3 da captura: /),
       details: [{ path: 'frames.1', message: expect.any(String) }],
     });
-  });
-
-  it('a frame without a usable face fails the burst check, naming the frame', async () => {
-    const image = b64(await webcamFrame('p01-2.jpg'));
-    const { burst } = await analyzeVerificationCaptures(engine, image, [
-      b64(await webcamFrame('p01-2.jpg', 6, 3)),
-      b64(await photoWithoutFace('p01-1.jpg')),
-    ]);
-    expect(burst.ok).toBe(false);
-    if (burst.ok) return;
-    expect(burst.error).toMatchObject({
+    await expect(
+      analyzeTake(engine, [
+        image,
+        frames[0]!,
+        frames[1]!,
+        b64(await photoWithoutFace('p01-1.jpg')),
+      ]),
+    ).rejects.toMatchObject({
       code: 'FACE_NOT_FOUND',
-      details: [{ path: 'frames.1', message: burst.error.message }],
+      status: 422,
+      details: [{ path: 'frames.2', message: expect.any(String) }],
     });
   });
 });

@@ -1,14 +1,13 @@
 /**
- * One pass over each picture a person sends: the upload is checked, decoded
- * and re-encoded once (image.ts), the clean JPEG is analysed once by the
- * engine (which also makes the frame's thumbnail), and the burst check reads
- * those analyses. Enrolment and verification both come through here; the
- * benchmark measures this very path (bench/face-verify.bench.ts).
+ * One pass over each picture of a take (issue 29): the upload is checked,
+ * decoded and re-encoded once (image.ts), the clean JPEG is analysed once by
+ * the engine (which also makes the picture's thumbnail), and the challenge
+ * check (challenge-check.ts) reads those analyses. Enrolment, verification
+ * and the examiners' check-in all come through here.
  */
 import { AppError } from '../lib/app-error';
 import type { FaceAnalysis, FaceService } from './face-engine';
 import { validateAndNormalizeImage } from './image';
-import type { BurstResult } from './liveness';
 
 export type AnalysedCapture = {
   /** The re-encoded picture, the one to store. */
@@ -16,83 +15,40 @@ export type AnalysedCapture = {
   analysis: FaceAnalysis;
 };
 
-/** One picture: normalised once, analysed once. */
-export async function analyzeCapture(
-  face: FaceService,
-  picture: string | Uint8Array,
-): Promise<AnalysedCapture> {
-  const { jpeg } = await validateAndNormalizeImage(picture);
-  return { jpeg, analysis: await face.analyze(jpeg) };
-}
+type Pass = { ok: true; capture: AnalysedCapture } | { ok: false; error: unknown };
 
-type Pass =
-  | { ok: true; capture: AnalysedCapture }
-  | { ok: false; stage: 'upload' | 'analysis'; error: unknown };
-
-/** analyzeCapture, telling an upload that is not a usable picture from a picture without a usable face. */
+/** One picture, normalised once and analysed once; its failure is returned, not thrown. */
 async function passOver(face: FaceService, picture: string): Promise<Pass> {
-  let jpeg: Buffer;
   try {
-    jpeg = (await validateAndNormalizeImage(picture)).jpeg;
-  } catch (error) {
-    return { ok: false, stage: 'upload', error };
-  }
-  try {
+    const { jpeg } = await validateAndNormalizeImage(picture);
     return { ok: true, capture: { jpeg, analysis: await face.analyze(jpeg) } };
   } catch (error) {
-    return { ok: false, stage: 'analysis', error };
+    return { ok: false, error };
   }
 }
-
-/** The error of `frames[index]`, naming it, or the error itself when it is not the picture's fault. */
-function ofFrame(error: unknown, index: number): unknown {
-  if (!(error instanceof AppError) || error.status >= 500) return error;
-  return new AppError(error.code, error.message, error.status, [
-    { path: `frames.${index}`, message: error.message },
-  ]);
-}
-
-export type VerificationCaptures = {
-  /** The verified picture (`image`). */
-  probe: AnalysedCapture;
-  /**
-   * The liveness signal of the burst (`image`, then `frames`), or, when a
-   * frame has no usable face, that frame's error: the check fails, it does
-   * not stop the verification.
-   */
-  burst: { ok: true; result: BurstResult } | { ok: false; error: AppError };
-};
 
 /**
- * The engine's part of a 1:1 verification. `image` and each of `frames` are
- * normalised and analysed once, all at the same time (the pool spreads them
- * over its workers), and the burst check reads those analyses with `image`
- * first. An error of `image` is the verification's error; a frame that is
- * not a usable picture is refused, naming the frame; a frame without a
- * usable face fails the burst check. Engine failures (5xx) pass through.
+ * The pictures of a challenge take (issue 29), each normalised and analysed
+ * once, all at the same time. Any picture that is not a usable picture, or
+ * shows no usable face, stops the take, named by its place (1-based, the
+ * first neutral picture is 1): every picture of a take is evidence.
  */
-export async function analyzeVerificationCaptures(
+export async function analyzeTake(
   face: FaceService,
-  image: string,
-  frames: readonly string[],
-): Promise<VerificationCaptures> {
-  const [probe, ...others] = await Promise.all(
-    [image, ...frames].map((picture) => passOver(face, picture)),
-  );
-  if (!probe) throw new TypeError('analyzeVerificationCaptures: sem imagem');
-  if (!probe.ok) throw probe.error;
-  const analyses: FaceAnalysis[] = [probe.capture.analysis];
-  let faceless: AppError | null = null;
-  for (const [index, pass] of others.entries()) {
+  pictures: readonly string[],
+): Promise<AnalysedCapture[]> {
+  const passes = await Promise.all(pictures.map((picture) => passOver(face, picture)));
+  const captures: AnalysedCapture[] = [];
+  for (const [index, pass] of passes.entries()) {
     if (pass.ok) {
-      analyses.push(pass.capture.analysis);
+      captures.push(pass.capture);
       continue;
     }
-    const error = ofFrame(pass.error, index);
-    // Not a picture, or the engine itself failing: that stops the verification.
-    if (pass.stage === 'upload' || !(error instanceof AppError) || error.status >= 500) throw error;
-    faceless ??= error;
+    const error = pass.error;
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    throw new AppError(error.code, `Foto ${index + 1} da captura: ${error.message}`, error.status, [
+      { path: index === 0 ? 'image' : `frames.${index - 1}`, message: error.message },
+    ]);
   }
-  if (faceless) return { probe: probe.capture, burst: { ok: false, error: faceless } };
-  return { probe: probe.capture, burst: { ok: true, result: face.checkBurst(analyses) } };
+  return captures;
 }

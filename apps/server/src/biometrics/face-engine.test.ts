@@ -8,8 +8,11 @@ import {
   sideBySide,
   webcamFrame,
 } from '../../test/faces/captures';
-import { faceFixturesDir, hasFaceFixtures, listFixtures } from '../../test/faces/fixtures';
+import { listFixtures } from '../../test/faces/fixtures';
+import { genuineTake, otherFaceTake } from '../../test/faces/synthetic-takes';
+import { devSource } from '../../test/faces/takes';
 import { liveTensorCount } from '../../test/faces/tensors';
+import { checkTake } from './challenge-check';
 import { FRAME_THUMBNAIL_SIDE } from './engine-core.mjs';
 import {
   compareWithEnrolment,
@@ -28,14 +31,11 @@ import {
   type FaceAnalysis,
 } from './face-engine';
 
-const hasFixtures = hasFaceFixtures('dev');
 // CI reruns the server suites on PostgreSQL; the engine has no database part.
 const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
-const skipReason = !hasFixtures
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
-  : onDatabaseRun
-    ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-    : '';
+const skipReason = onDatabaseRun
+  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
+  : '';
 if (skipReason) console.warn(`face engine tests ${skipReason}`);
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
@@ -241,9 +241,10 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
     expect(liveTensorCount()).toBe(before);
   });
 
-  describe('burst liveness signal', () => {
-    /** The burst check reads the analyses of its frames; it decodes nothing itself. */
-    const analyses = (frames: Buffer[]) => Promise.all(frames.map((f) => engine.analyze(f)));
+  describe("the challenge check on the engine's analyses", () => {
+    /** The challenge check reads the analyses of a take's pictures; it decodes nothing itself. */
+    const analyses = (pictures: Buffer[]) => Promise.all(pictures.map((p) => engine.analyze(p)));
+    const source = (photo: string) => devSource(engine, photo);
 
     it('gives each analysis the thumbnail of its frame', async () => {
       const face = await engine.analyze(await webcamFrame('p01-1.jpg'));
@@ -251,53 +252,63 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
       expect(face.thumbnail).toHaveLength(FRAME_THUMBNAIL_SIDE * FRAME_THUMBNAIL_SIDE);
     });
 
-    it('passes a burst of the same face moving a little', async () => {
-      const frames = await Promise.all([
-        webcamFrame('p01-1.jpg', 0, 0),
-        webcamFrame('p01-1.jpg', 3, 1),
-        webcamFrame('p01-1.jpg', 6, 3),
-      ]);
-      const result = engine.checkBurst(await analyses(frames));
-      expect(result.checks).toEqual({ sameFace: true, naturalMotion: true, notIdentical: true });
+    it('passes a take where the head turns as asked, in one continuous take', async () => {
+      const steps = ['left', 'up'] as const;
+      const result = checkTake(
+        steps,
+        await analyses(await genuineTake(await source('p01-1.jpg'), steps)),
+      );
+      expect(result.failure).toBeNull();
+      expect(result.checks).toEqual({
+        sameFace: true,
+        continuous: true,
+        followed: true,
+        depth: true,
+      });
       expect(result.passed).toBe(true);
-      expect(result.details.frames).toBe(3);
-      expect(result.details.motion).toHaveLength(2);
+      expect(result.details.poses).toHaveLength(3);
+      expect(result.details.poses[0]!.yaw).toBeGreaterThan(12);
+      expect(result.details.poses[1]!.pitch).toBeGreaterThan(9);
     });
 
-    it('fails a burst of one frame sent three times', async () => {
+    it('fails a take of one frame sent for every picture', async () => {
       const face = await engine.analyze(await webcamFrame('p01-1.jpg'));
-      const result = engine.checkBurst([face, face, face]);
+      const result = checkTake(['right', 'down'], [face, face, face, face]);
       expect(result.passed).toBe(false);
-      expect(result.checks.sameFace).toBe(true);
-      expect(result.checks.notIdentical).toBe(false);
-      expect(result.checks.naturalMotion).toBe(false);
+      expect(result.checks).toMatchObject({ sameFace: true, followed: false });
+      expect(result.failure).toEqual({
+        code: 'FACE_CHALLENGE_NOT_FOLLOWED',
+        step: 1,
+        move: 'right',
+      });
     });
 
-    it('fails a burst mixing two people', async () => {
-      const frames = await Promise.all([webcamFrame('p01-1.jpg'), webcamFrame('p03-1.jpg', 2, 1)]);
-      const result = engine.checkBurst(await analyses(frames));
+    it('fails a take with another person in the middle', async () => {
+      const steps = ['right', 'left'] as const;
+      const pictures = await otherFaceTake(
+        await source('p01-1.jpg'),
+        await source('p04-1.jpg'),
+        steps,
+      );
+      const result = checkTake(steps, await analyses(pictures));
       expect(result.passed).toBe(false);
       expect(result.checks.sameFace).toBe(false);
+      expect(result.failure?.code).toBe('FACE_CHALLENGE_OTHER_FACE');
     });
 
-    it('fails a burst with a jump between frames', async () => {
-      const frames = await Promise.all([
-        webcamFrame('p01-1.jpg', -40, -30),
-        webcamFrame('p01-1.jpg', 40, 30),
-      ]);
-      const result = engine.checkBurst(await analyses(frames));
-      expect(result.checks.naturalMotion).toBe(false);
+    it('fails a take with a cut to another photograph', async () => {
+      const steps = ['left', 'up'] as const;
+      const [, ...rest] = await genuineTake(await source('p01-7.jpg'), steps);
+      const result = checkTake(steps, await analyses([await devPhoto('p01-3.jpg'), ...rest]));
+      expect(result.checks.continuous).toBe(false);
+      expect(result.failure?.code).toBe('FACE_CHALLENGE_CUT');
       expect(result.passed).toBe(false);
     });
 
-    it('needs 2 to 5 frames', async () => {
+    it('needs one picture per move and two more', async () => {
       const face = await engine.analyze(await webcamFrame('p01-1.jpg'));
-      expect(() => engine.checkBurst([face])).toThrow(
-        expect.objectContaining({ code: 'FACE_BURST_INVALID' }),
-      );
-      expect(() => engine.checkBurst(Array.from({ length: 6 }, () => face))).toThrow(
-        expect.objectContaining({ code: 'FACE_BURST_INVALID' }),
-      );
+      expect(() => checkTake(['left', 'up'], [face, face, face])).toThrow(TypeError);
+      expect(() => checkTake(['left', 'up'], [face, face, face, face, face])).toThrow(TypeError);
     });
   });
 });

@@ -25,7 +25,6 @@ import {
 } from './descriptor';
 import { engineUnavailable, faceError } from './face-errors';
 import { imageInvalid } from './image';
-import { evaluateBurst, type BurstOptions, type BurstResult } from './liveness';
 
 export type { FaceBox, FaceQuality } from './engine-core.mjs';
 
@@ -112,7 +111,6 @@ export type FaceEngineOptions = Partial<FaceCoreOptions> & {
    * unit code: each above 0 and at most matchThreshold.
    */
   matchThresholdByUnit?: Readonly<Record<string, number>>;
-  burst?: Partial<BurstOptions>;
 };
 
 export type FaceAnalysis = CoreFace;
@@ -194,8 +192,6 @@ export interface FaceService {
     b: Descriptor | FaceAnalysis,
     threshold?: number,
   ): FaceComparison;
-  /** The liveness signal of a burst, from the analyses of its frames in capture order. */
-  checkBurst(faces: readonly FaceAnalysis[]): BurstResult;
   /** Analyses waiting for a free worker (the pool's queue; 0 where there is none). */
   queueSize?(): number;
   close(): Promise<void>;
@@ -222,7 +218,6 @@ export function resolveFaceOptions(options: FaceEngineOptions = {}): {
   core: FaceCoreOptions;
   matchThreshold: number;
   matchThresholdByUnit: Readonly<Record<string, number>>;
-  burst: Partial<BurstOptions>;
 } {
   const core: FaceCoreOptions = {
     detectorInputSizes: [
@@ -279,7 +274,6 @@ export function resolveFaceOptions(options: FaceEngineOptions = {}): {
     core,
     matchThreshold,
     matchThresholdByUnit: Object.freeze(matchThresholdByUnit),
-    burst: options.burst ?? {},
   };
 }
 
@@ -292,7 +286,7 @@ export function unwrapCoreResult(result: CoreResult): FaceAnalysis {
 
 /**
  * What both modes share: the resolved options, the readiness of the models,
- * and the comparison and liveness check, which read analyses only. A mode
+ * and the comparison, which reads analyses only. A mode
  * loads the models (`loading`), runs the core on a capture (`runCore`) and
  * stops.
  */
@@ -300,7 +294,6 @@ export abstract class FaceServiceBase implements FaceService {
   readonly threshold: number;
   readonly descriptorVersion: string;
   private readonly thresholdByUnit: Readonly<Record<string, number>>;
-  private readonly burst: Partial<BurstOptions>;
   protected closed = false;
   /** The models loaded (and warmed) by the mode; a failure is FACE_ENGINE_UNAVAILABLE. */
   protected abstract readonly loading: Promise<void>;
@@ -309,7 +302,6 @@ export abstract class FaceServiceBase implements FaceService {
     this.threshold = resolved.matchThreshold;
     this.thresholdByUnit = resolved.matchThresholdByUnit;
     this.descriptorVersion = descriptorVersionOf(resolved.core);
-    this.burst = resolved.burst;
   }
 
   async ready(): Promise<void> {
@@ -338,10 +330,6 @@ export abstract class FaceServiceBase implements FaceService {
     threshold: number = this.threshold,
   ): FaceComparison {
     return compareFaces(a, b, threshold);
-  }
-
-  checkBurst(faces: readonly FaceAnalysis[]): BurstResult {
-    return evaluateBurst(faces, this.threshold, this.burst);
   }
 
   abstract close(): Promise<void>;

@@ -7,7 +7,7 @@
  * branches on these codes (the web shows the `Error` text it receives), so
  * they live with the engine that raises them.
  */
-import { errorCatalogue, FACE_BURST_MAX_PICTURES, FACE_BURST_MIN_PICTURES } from '@exame/shared';
+import { errorCatalogue } from '@exame/shared';
 import { AppError } from '../lib/app-error';
 
 export const FACE_ERRORS = errorCatalogue({
@@ -34,9 +34,32 @@ export const FACE_ERRORS = errorCatalogue({
     message:
       'A imagem está desfocada ou tremida. Fique parado, limpe a lente da câmera e tente novamente.',
   },
-  FACE_BURST_INVALID: {
-    status: 400,
-    message: `Envie de ${FACE_BURST_MIN_PICTURES} a ${FACE_BURST_MAX_PICTURES} fotos tiradas em sequência.`,
+  // The enrolment gate (enrolment-gate.ts): stricter than the codes above,
+  // because an enrolled template serves every later check of the person.
+  FACE_ENROL_EXPRESSION: {
+    status: 422,
+    message:
+      'Para o cadastro, mantenha uma expressão neutra: feche a boca, não sorria nem faça careta e deixe os olhos abertos.',
+  },
+  FACE_ENROL_POSE: {
+    status: 422,
+    message:
+      'Para o cadastro, olhe de frente para a câmera, sem virar, levantar, abaixar ou inclinar a cabeça.',
+  },
+  FACE_ENROL_BLURRED: {
+    status: 422,
+    message:
+      'A imagem do cadastro ficou sem nitidez. Fique parado, limpe a lente da câmera, procure um local bem iluminado e tente novamente.',
+  },
+  FACE_ENROL_TOO_SMALL: {
+    status: 422,
+    message:
+      'O rosto está pequeno demais para o cadastro. Aproxime-se da câmera até o rosto preencher a moldura.',
+  },
+  FACE_ENROL_OCCLUDED: {
+    status: 422,
+    message:
+      'Parte do rosto parece encoberta. Retire máscara, óculos escuros, boné ou a mão da frente do rosto, afaste o cabelo e olhe de frente para a câmera.',
   },
   FACE_TEMPLATE_INVALID: {
     status: 500,

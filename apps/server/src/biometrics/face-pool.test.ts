@@ -2,17 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error';
 import { FaceEngine } from './face-engine';
 import { createFaceService, defaultThreadCount, FacePool } from './face-pool';
-import { devPhoto, photoWithoutFace, webcamFrame } from '../../test/faces/captures';
-import { faceFixturesDir, hasFaceFixtures } from '../../test/faces/fixtures';
+import { devPhoto, photoWithoutFace } from '../../test/faces/captures';
+import { genuineTake } from '../../test/faces/synthetic-takes';
+import { devSource } from '../../test/faces/takes';
+import { checkTake } from './challenge-check';
 
-const hasFixtures = hasFaceFixtures('dev');
 // CI reruns the server suites on PostgreSQL; the engine has no database part.
 const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
-const skipReason = !hasFixtures
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
-  : onDatabaseRun
-    ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-    : '';
+const skipReason = onDatabaseRun
+  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
+  : '';
 if (skipReason) console.warn(`face pool tests ${skipReason}`);
 
 describe.skipIf(Boolean(skipReason))(`face worker pool ${skipReason}`.trim(), () => {
@@ -75,20 +74,18 @@ describe.skipIf(Boolean(skipReason))(`face worker pool ${skipReason}`.trim(), ()
     expect(image.equals(copy)).toBe(true);
   });
 
-  it('analyses a burst spread over the workers as the in-process engine does, thumbnails included', async () => {
-    const frames = await Promise.all([
-      webcamFrame('p02-3.jpg', 0, 0),
-      webcamFrame('p02-3.jpg', 3, 1),
-      webcamFrame('p02-3.jpg', 6, 3),
-    ]);
-    const fromPool = await Promise.all(frames.map((frame) => pool.analyze(frame)));
-    const inProcess = await Promise.all(frames.map((frame) => engine.analyze(frame)));
+  it('analyses a take spread over the workers as the in-process engine does, thumbnails included', async () => {
+    const steps = ['down', 'left', 'up'] as const;
+    const pictures = await genuineTake(await devSource(engine, 'p02-4.jpg'), steps);
+    const fromPool = await Promise.all(pictures.map((picture) => pool.analyze(picture)));
+    const inProcess = await Promise.all(pictures.map((picture) => engine.analyze(picture)));
     fromPool.forEach((face, i) => {
       expect(face.thumbnail).toBeInstanceOf(Uint8Array);
       expect(face.thumbnail).toEqual(inProcess[i]?.thumbnail);
     });
-    expect(pool.checkBurst(fromPool)).toEqual(engine.checkBurst(inProcess));
-    expect(pool.checkBurst(fromPool).passed).toBe(true);
+    // The challenge check reads analyses only: the same verdict from either.
+    expect(checkTake(steps, fromPool)).toEqual(checkTake(steps, inProcess));
+    expect(checkTake(steps, fromPool).passed).toBe(true);
   });
 
   it('answers FACE_ENGINE_UNAVAILABLE once closed', async () => {

@@ -17,7 +17,6 @@ import {
   type FaceService,
 } from './face-engine';
 import { createFaceService, type FacePoolOptions } from './face-pool';
-import { evaluateBurst, type BurstResult } from './liveness';
 
 export function faceServiceFromConfig(config: AppConfig['face']): FaceService {
   const options: FacePoolOptions = {
@@ -69,9 +68,6 @@ function lazyFaceService(
       b: Descriptor | FaceAnalysis,
       at: number = threshold,
     ): FaceComparison => compareFaces(a, b, at),
-    // Reads analyses only: nothing to start for it.
-    checkBurst: (faces: readonly FaceAnalysis[]): BurstResult =>
-      evaluateBurst(faces, threshold, resolved.burst),
     close: async () => {
       if (service) await (await service).close().catch(() => undefined);
     },

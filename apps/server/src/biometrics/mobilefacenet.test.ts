@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devPhoto } from '../../test/faces/captures';
-import { faceFixturesDir, hasFaceFixtures } from '../../test/faces/fixtures';
 import { FaceEngine } from './face-engine';
 import { loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
 import {
@@ -189,12 +188,7 @@ describe.skipIf(onDatabaseRun)('MobileFaceNet golden embeddings', () => {
     fromMirror.forEach((x, i) => expect(Math.abs(x - (described[i] ?? 0))).toBeLessThan(1e-5));
   });
 
-  const devSkip = hasFaceFixtures('dev')
-    ? ''
-    : `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`;
-  if (devSkip) console.warn(`MobileFaceNet golden ${devSkip}`);
-
-  describe.skipIf(Boolean(devSkip))(`of dev p01-1 through the engine ${devSkip}`.trim(), () => {
+  describe('of dev p01-1 through the engine', () => {
     let engine: FaceEngine;
     beforeAll(async () => {
       engine = new FaceEngine();

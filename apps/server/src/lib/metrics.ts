@@ -201,7 +201,6 @@ export function createMetrics(sources: MetricsSources): Metrics {
         ready: () => face.ready(),
         analyze,
         compare: (a, b, threshold) => face.compare(a, b, threshold),
-        checkBurst: (captures) => face.checkBurst(captures),
         queueSize: () => face.queueSize?.() ?? 0,
         close: () => face.close(),
       };

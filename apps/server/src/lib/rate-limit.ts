@@ -36,6 +36,8 @@ export const RATE_LIMITS = {
   /** Face verification: an examiner retries a few times; climbing a score takes hundreds. */
   verifyPerUser: { name: 'verify-user', limit: 30, windowMs: 15 * 60_000 },
   verifyPerCpf: { name: 'verify-cpf', limit: 10, windowMs: 15 * 60_000 },
+  /** Face challenges: one per capture attempt; a person needs a few, a score climber hundreds. */
+  challengePerUser: { name: 'challenge-user', limit: 60, windowMs: 15 * 60_000 },
   /** Face enrolment (ADMIN): each call runs the engine on up to five pictures. */
   enrolPerUser: { name: 'enrol-user', limit: 30, windowMs: 15 * 60_000 },
   enrolPerCpf: { name: 'enrol-cpf', limit: 5, windowMs: 15 * 60_000 },

@@ -53,6 +53,27 @@ describe('authorization matrix', () => {
     expect(findRoutesWithoutPolicy(t.app.registeredRoutes)).toEqual([]);
   });
 
+  it('every signed-in role may ask for a face challenge; anonymous and disabled callers get 401', async () => {
+    const route = t.app.registeredRoutes.find(
+      (registered) => registered.method === 'POST' && registered.url === '/api/BiopassID/Challenge',
+    );
+    expect(route?.access).toEqual(ROLES);
+    const ask = (authorization?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Challenge',
+        headers: authorization ? { authorization: `Bearer ${authorization}` } : {},
+        payload: { purpose: 'verification', cpf: PLACEHOLDERS.cpf },
+      });
+    expect((await ask()).statusCode).toBe(401);
+    expect((await ask(tokens.get('disabled'))).statusCode).toBe(401);
+    // Each flow that captures a face starts here; the flow itself checks the role.
+    for (const role of ROLES) {
+      const response = await ask(tokens.get(role));
+      expect(response.statusCode, `${role}: ${response.body}`).toBe(201);
+    }
+  });
+
   it('each role gets exactly what the route declares; anonymous and disabled callers get 401', async () => {
     const routes = t.app.registeredRoutes
       .filter(
@@ -104,7 +125,7 @@ describe('authorization matrix', () => {
     expect(failures).toEqual([]);
   });
 
-  it('the admin-only user routes refuse every other role', () => {
+  it('the admin-only routes (users, the unit settings) refuse every other role', () => {
     const adminOnly = t.app.registeredRoutes
       .filter(
         (route) =>
@@ -119,6 +140,8 @@ describe('authorization matrix', () => {
         'PUT /api/User/:id/role',
         'POST /api/User/admin',
         'POST /api/User',
+        'GET /api/FederativeUnit/settings',
+        'PUT /api/FederativeUnit/settings',
       ]),
     );
   });

@@ -239,6 +239,7 @@ describe('read cache', () => {
     const left = [
       'activity_chain_heads',
       'activity_log',
+      'face_challenges',
       'login_throttle',
       'mail_outbox',
       'password_link_requests',

@@ -19,8 +19,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../biometrics/face-engine';
 import { createFaceService } from '../biometrics/face-pool';
-import { burstAround, devPhoto, webcamFrame } from '../../test/faces/captures';
-import { hasFaceFixtures } from '../../test/faces/fixtures';
+import { answeredChallenge, requestChallenge } from '../../test/faces/takes';
 import { selectRows } from '../db/client';
 import { isPluginRoute } from '../lib/route-policy';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../test/exams';
@@ -78,10 +77,11 @@ const CHILD_TABLES: Record<string, string> = {
   // A unit's chain is named by the unit. Its head moves with the unit's own
   // reads (`cpf_view` of the views below); its events are compared in activity_log.
   activity_chain_heads: 'select h.chain from activity_chain_heads h where h.chain = $unit',
+  // A unit's own row (its settings): no write of another unit may change it.
+  federative_units: 'select f.* from federative_units f where f.uf = $unit',
 };
 /** Tables that belong to no unit (reference data, counters keyed by pseudonyms, queues). */
 const GLOBAL_TABLES = new Set([
-  'federative_units',
   'settings',
   'login_throttle',
   'rate_limits',
@@ -92,7 +92,7 @@ describe('tenant isolation of writes', () => {
   let t: TestApp;
   let face: FaceService | undefined;
   const units = new Map<string, Fixture>();
-  const withFaces = hasFaceFixtures('dev') && !process.env.TEST_DATABASE_URL;
+  const withFaces = !process.env.TEST_DATABASE_URL;
 
   async function seedUnit(unit: string): Promise<Fixture> {
     const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit });
@@ -213,6 +213,8 @@ describe('tenant isolation of writes', () => {
     t = await buildTestApp({
       faceService: face,
       config: { audit: { ...testConfig().audit, twoPersonRule: true, recheckRate: 0 } },
+      // Every face call below asks for its challenge, the role checks many times over.
+      rateLimits: { challengePerUser: { limit: 10_000 } },
     });
     for (const unit of [A, ...OTHERS]) units.set(unit, await seedUnit(unit));
   }, 180_000);
@@ -271,6 +273,7 @@ describe('tenant isolation of writes', () => {
       ['/api/DisqualificationReason?pageSize=100', fixture.auditor],
       ['/api/Audit/queue?pageSize=100', fixture.auditor],
       ['/api/Audit/mine', fixture.auditor],
+      ['/api/FederativeUnit/settings', fixture.admin],
     ];
     const seen: Record<string, string> = {};
     for (const [url, caller] of reads) {
@@ -313,29 +316,68 @@ describe('tenant isolation of writes', () => {
   let recordId = '00000000-0000-4000-8000-000000000000';
   let second: Awaited<ReturnType<typeof seedUser>> | undefined;
   let secondViewerId = '00000000-0000-4000-8000-000000000000';
-  /** A verification of `cpf` asked by unit A's examiner at A's post (a synthetic picture without faces). */
-  const faceTicket = async (cpf: string, photo: string) => {
-    const burst = withFaces
-      ? (await burstAround(await webcamFrame(photo))).map((frame) => frame.toString('base64'))
-      : [(await captures()).image, (await captures()).image];
-    const [image, ...frames] = burst;
+  /** Pictures without a face: what the calls send where the engine does not run. */
+  const captures = async () => ({
+    image: (await sampleJpeg(200)).toString('base64'),
+    frames: [] as string[],
+  });
+  /**
+   * A live take of `photo` answering a challenge `who` asks for `cpf` and
+   * `purpose` (issue 29); without the engine, the challenge with pictures
+   * without a face.
+   */
+  const takeOf = async (
+    who: Signed,
+    purpose: 'enrolment' | 'verification' | 'check-in' | 'check-out',
+    cpf: string,
+    photo: string,
+  ) => {
+    if (withFaces && face) {
+      const { challengeId, image, frames } = await answeredChallenge(
+        t.app,
+        face,
+        who.token,
+        { purpose, cpf },
+        photo,
+      );
+      return { challengeId, image, frames };
+    }
+    const { challengeId } = await requestChallenge(t.app, who.token, { purpose, cpf });
+    return { challengeId, ...(await captures()) };
+  };
+  /**
+   * A verification of `cpf` asked by unit A's examiner at A's post;
+   * `password` is the person's own, when they are not the examiner asking
+   * (never a face alone).
+   */
+  const faceTicket = async (
+    cpf: string,
+    photo: string,
+    password?: string,
+    purpose: 'check-in' | 'check-out' = 'check-in',
+  ) => {
     const answer = await t.app.inject({
       method: 'POST',
       url: '/api/Auth/biometric-viewer-checkin',
       headers: a().viewer.auth,
-      payload: { cpf, image, frames, uf: A, local: CHECK_IN_POST },
+      payload: {
+        cpf,
+        password,
+        ...(await takeOf(a().viewer, purpose, cpf, photo)),
+        uf: A,
+        local: CHECK_IN_POST,
+      },
     });
     return (answer.json() as { verificationId?: string }).verificationId ?? '';
   };
-  const captures = async () => {
-    if (!withFaces)
-      return { image: (await sampleJpeg(200)).toString('base64'), frames: [] as string[] };
-    const burst = await burstAround(await devPhoto('p01-2.jpg'));
-    return {
-      image: burst[0]!.toString('base64'),
-      frames: burst.map((frame) => frame.toString('base64')),
-    };
-  };
+  /** An enrolment of `cpf` by unit A's ADMIN from a live take of `photo`. */
+  const enrolInA = async (cpf: string, photo: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Create',
+      headers: a().admin.auth,
+      payload: { cpf, ...(await takeOf(a().admin, 'enrolment', cpf, photo)) },
+    });
 
   /**
    * Every write route: the call as unit A (`own`, aimed at A's resources) and,
@@ -799,25 +841,46 @@ describe('tenant isolation of writes', () => {
         payload: { image: (await sampleJpeg(240, 5)).toString('base64') },
       }),
     },
+    'POST /api/BiopassID/Challenge': {
+      own: () => ({
+        method: 'POST',
+        url: '/api/BiopassID/Challenge',
+        headers: a().viewer.auth,
+        payload: { purpose: 'check-in', cpf: a().viewer.user.cpf },
+      }),
+      // A challenge to capture another unit's examiner on record: not found.
+      foreign: async (f) => {
+        const [viewer] = await selectRows<{ id: string }>(
+          t.database.db,
+          sql`select id from check_in_viewers where check_in_id = ${f.checkInId}`,
+        );
+        return {
+          method: 'POST',
+          url: '/api/BiopassID/Challenge',
+          headers: a().viewer.auth,
+          payload: { purpose: 'check-out', checkInViewerId: viewer?.id },
+        };
+      },
+    },
     'POST /api/BiopassID/Create': {
       own: async () => {
         const target = a().viewer.user;
         enrolledCpf = target.cpf;
-        const { image } = withFaces
-          ? { image: (await devPhoto('p01-1.jpg')).toString('base64') }
-          : await captures();
         return {
           method: 'POST',
           url: '/api/BiopassID/Create',
           headers: a().admin.auth,
-          payload: { cpf: target.cpf, images: [image] },
+          payload: {
+            cpf: target.cpf,
+            ...(await takeOf(a().admin, 'enrolment', target.cpf, 'p01-1.jpg')),
+          },
         };
       },
       foreign: async (f) => ({
         method: 'POST',
         url: '/api/BiopassID/Create',
         headers: a().admin.auth,
-        payload: { cpf: f.userCpf, images: [(await captures()).image] },
+        payload: { cpf: f.userCpf, ...(await captures()) },
       }),
     },
     'POST /api/BiopassID/Verify': {
@@ -825,7 +888,11 @@ describe('tenant isolation of writes', () => {
         method: 'POST',
         url: '/api/BiopassID/Verify',
         headers: a().auditor.auth,
-        payload: { cpf: enrolledCpf, ...(await captures()), uf: A },
+        payload: {
+          cpf: enrolledCpf,
+          ...(await takeOf(a().auditor, 'verification', enrolledCpf, 'p01-7.jpg')),
+          uf: A,
+        },
       }),
       foreign: async (f) => ({
         method: 'POST',
@@ -862,20 +929,17 @@ describe('tenant isolation of writes', () => {
       }),
     },
     'POST /api/Auth/biometric-viewer-checkin': {
-      own: async () => {
-        const burst = withFaces
-          ? (await burstAround(await webcamFrame('p01-2.jpg'))).map((frame) =>
-              frame.toString('base64'),
-            )
-          : [(await captures()).image, (await captures()).image];
-        const [image, ...frames] = burst;
-        return {
-          method: 'POST',
-          url: '/api/Auth/biometric-viewer-checkin',
-          headers: a().viewer.auth,
-          payload: { cpf: enrolledCpf, image, frames, uf: A, local: CHECK_IN_POST },
-        };
-      },
+      own: async () => ({
+        method: 'POST',
+        url: '/api/Auth/biometric-viewer-checkin',
+        headers: a().viewer.auth,
+        payload: {
+          cpf: enrolledCpf,
+          ...(await takeOf(a().viewer, 'check-in', enrolledCpf, 'p01-7.jpg')),
+          uf: A,
+          local: CHECK_IN_POST,
+        },
+      }),
       foreign: async (f) => ({
         method: 'POST',
         url: '/api/Auth/biometric-viewer-checkin',
@@ -885,7 +949,7 @@ describe('tenant isolation of writes', () => {
     },
     'POST /api/SchedulingLocalCheckIn/checkIn': {
       own: async () => {
-        ticket = await faceTicket(enrolledCpf, 'p01-2.jpg');
+        ticket = await faceTicket(enrolledCpf, 'p01-7.jpg');
         return {
           method: 'POST',
           url: '/api/SchedulingLocalCheckIn/checkIn',
@@ -915,18 +979,10 @@ describe('tenant isolation of writes', () => {
         });
         if (open.statusCode === 200) recordId = (open.json() as { id: string }).id;
         // Examiner 2 (confirmed by password above) enrols and enters by face.
-        if (withFaces && second) {
-          await t.app.inject({
-            method: 'POST',
-            url: '/api/BiopassID/Create',
-            headers: a().admin.auth,
-            payload: {
-              cpf: second.cpf,
-              images: [(await devPhoto('p02-1.jpg')).toString('base64')],
-            },
-          });
-        }
-        const verificationId = second ? await faceTicket(second.cpf, 'p02-3.jpg') : '';
+        if (withFaces && second) await enrolInA(second.cpf, 'p02-4.jpg');
+        const verificationId = second
+          ? await faceTicket(second.cpf, 'p02-1.jpg', DEFAULT_PASSWORD)
+          : '';
         const confirmed = await t.app.inject({
           method: 'POST',
           url: '/api/Auth/viewer-checkin',
@@ -965,7 +1021,9 @@ describe('tenant isolation of writes', () => {
             : [];
         secondViewerId =
           viewers.find((viewer) => viewer.userId === second?.id)?.id ?? secondViewerId;
-        const verificationId = second ? await faceTicket(second.cpf, 'p02-3.jpg') : '';
+        const verificationId = second
+          ? await faceTicket(second.cpf, 'p02-1.jpg', DEFAULT_PASSWORD, 'check-out')
+          : '';
         return {
           method: 'POST',
           url: '/api/SchedulingLocalCheckIn/checkOut',
@@ -988,21 +1046,14 @@ describe('tenant isolation of writes', () => {
       own: async () => {
         // The room passes from unit A's examiner to a third examiner of A (password and face).
         const third = await seedUser(t.app, { unit: A, role: 'ROOM_INSPECTOR' });
-        if (withFaces) {
-          await t.app.inject({
-            method: 'POST',
-            url: '/api/BiopassID/Create',
-            headers: a().admin.auth,
-            payload: { cpf: third.cpf, images: [(await devPhoto('p02-1.jpg')).toString('base64')] },
-          });
-        }
+        if (withFaces) await enrolInA(third.cpf, 'p02-4.jpg');
         const confirmed = await t.app.inject({
           method: 'POST',
           url: '/api/Auth/viewer-checkin',
           headers: a().viewer.auth,
           payload: { email: third.email, password: DEFAULT_PASSWORD },
         });
-        const verificationId = await faceTicket(third.cpf, 'p02-3.jpg');
+        const verificationId = await faceTicket(third.cpf, 'p02-1.jpg', DEFAULT_PASSWORD);
         const record = await t.app.inject({
           method: 'GET',
           url: `/api/SchedulingLocalCheckIn/findCheckInById/${recordId}`,
@@ -1147,6 +1198,16 @@ describe('tenant isolation of writes', () => {
         payload: { type: 'terceiro', description: 'Ocorrência de outra unidade' },
       }),
     },
+    // Last: it lets unit A admit by face alone, which no write before it may rely on.
+    'PUT /api/FederativeUnit/settings': {
+      // The unit is the session's: a unit named in the body is ignored (every unit's row is compared).
+      own: asAdmin(
+        'PUT',
+        () => '/api/FederativeUnit/settings',
+        () => ({ faceAloneAllowed: true, federativeUnit: 'SP', uf: 'SP' }),
+      ),
+      foreign: null,
+    },
   } satisfies Record<string, { own: Write; foreign: Write | null }>);
 
   /**
@@ -1163,14 +1224,21 @@ describe('tenant isolation of writes', () => {
     (
       method: InjectOptions['method'],
       url: string,
-      payload?: () => Promise<unknown> | unknown,
+      payload?: (admin: Signed) => Promise<unknown> | unknown,
     ): ((admin: Signed) => Promise<InjectOptions>) =>
     async (admin) => ({
       method,
       url,
       headers: admin.auth,
-      ...(payload ? { payload: (await payload()) as InjectOptions['payload'] } : {}),
+      ...(payload ? { payload: (await payload(admin)) as InjectOptions['payload'] } : {}),
     });
+  /**
+   * A demonstration take: DEMO's ADMIN answers a challenge of its own;
+   * another unit's ADMIN is refused at the door, so none is asked for it
+   * (a challenge would be a row of that unit).
+   */
+  const demoTake = async (admin: Signed, purpose: 'enrolment' | 'verification', photo: string) =>
+    admin === demo().admin ? takeOf(admin, purpose, demoCpf, photo) : captures();
   const demoCalls = {
     'POST /api/Demo/candidates': asDemoAdmin('POST', '/api/Demo/candidates', () => ({
       name: 'Candidata de Demonstração',
@@ -1190,23 +1258,12 @@ describe('tenant isolation of writes', () => {
     'POST /api/Demo/candidates/:cpf/enrol': asDemoAdmin(
       'POST',
       `/api/Demo/candidates/${demoCpf}/enrol`,
-      async () => ({
-        images: [
-          withFaces ? (await devPhoto('p01-1.jpg')).toString('base64') : (await captures()).image,
-        ],
-      }),
+      (admin) => demoTake(admin, 'enrolment', 'p01-1.jpg'),
     ),
     'POST /api/Demo/candidates/:cpf/verify': asDemoAdmin(
       'POST',
       `/api/Demo/candidates/${demoCpf}/verify`,
-      async () => {
-        const [image, ...frames] = withFaces
-          ? (await burstAround(await webcamFrame('p01-2.jpg'))).map((frame) =>
-              frame.toString('base64'),
-            )
-          : [(await captures()).image, (await captures()).image];
-        return { image, frames };
-      },
+      (admin) => demoTake(admin, 'verification', 'p01-7.jpg'),
     ),
     'DELETE /api/Demo/data': asDemoAdmin('DELETE', '/api/Demo/data'),
   };
@@ -1380,4 +1437,35 @@ describe('tenant isolation of writes', () => {
       expect(await fingerprint(unit), `linhas de ${unit}`).toEqual(before.get(unit));
     }
   }, 300_000);
+
+  it('a face challenge of one unit cannot be used by another, either way: FACE_CHALLENGE_INVALID, and it stays unused', async () => {
+    const sp = other();
+    // Enrolments in each unit, each presenting the challenge the other unit issued.
+    const pairs: Array<[Signed, Fixture, Signed, string]> = [
+      [a().admin, sp, sp.admin, sp.userCpf],
+      [sp.admin, a(), a().admin, a().auditor.user.cpf],
+    ];
+    for (const [issuer, user, caller, cpf] of pairs) {
+      const { challengeId } = await requestChallenge(t.app, issuer.token, {
+        purpose: 'enrolment',
+        cpf,
+      });
+      const before = { A: await fingerprint(A), SP: await fingerprint('SP') };
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Create',
+        headers: caller.auth,
+        payload: { cpf, challengeId, ...(await captures()) },
+      });
+      expect(response.statusCode, response.body).toBe(422);
+      expect((response.json() as { code: string }).code).toBe('FACE_CHALLENGE_INVALID');
+      expect(await fingerprint(A), `linhas de ${A}`).toEqual(before.A);
+      expect(await fingerprint('SP'), 'linhas de SP').toEqual(before.SP);
+      const [row] = await selectRows<{ used_at: Date | null }>(
+        t.database.db,
+        sql`select used_at from face_challenges where id = ${challengeId}`,
+      );
+      expect(row, user.schedulingId).toEqual({ used_at: null });
+    }
+  });
 });

@@ -1,6 +1,9 @@
 /**
- * Test captures built from the dev fixture photos at run time, so that no
- * derived image of a real face is ever written into the repository.
+ * Test captures built from the dev fixture photos at run time. The dev photos
+ * themselves are committed test data (faces/dev, with their attribution in its
+ * README); the captures derived from them (crops, bursts, edits) are made here
+ * on each run and never stored, so the repository holds only the originals
+ * under their licence.
  */
 import fs from 'node:fs';
 import sharp, { type Sharp } from 'sharp';

@@ -16,8 +16,6 @@ export type Passes = {
   normalised: string[];
   /** One entry per analysis: the fingerprint of the picture analysed. */
   analysed: string[];
-  /** One entry per burst check: how many analyses it read. */
-  burstChecks: number[];
 };
 
 export function countingFaceService(face: FaceService): {
@@ -28,7 +26,7 @@ export function countingFaceService(face: FaceService): {
   /** Stops observing the image module. */
   stop: () => void;
 } {
-  const passes: Passes = { normalised: [], analysed: [], burstChecks: [] };
+  const passes: Passes = { normalised: [], analysed: [] };
   const stop = observeNormalisation((image) => passes.normalised.push(fingerprint(image.jpeg)));
   const service: FaceService = {
     get threshold() {
@@ -44,10 +42,6 @@ export function countingFaceService(face: FaceService): {
       return face.analyze(image);
     },
     compare: (a, b, threshold) => face.compare(a, b, threshold),
-    checkBurst: (faces) => {
-      passes.burstChecks.push(faces.length);
-      return face.checkBurst(faces);
-    },
     close: () => face.close(),
   };
   return {
@@ -56,7 +50,6 @@ export function countingFaceService(face: FaceService): {
     reset: () => {
       passes.normalised.length = 0;
       passes.analysed.length = 0;
-      passes.burstChecks.length = 0;
     },
     stop,
   };

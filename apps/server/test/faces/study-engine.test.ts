@@ -11,7 +11,6 @@ import { descriptorDistance } from '../../src/biometrics/descriptor';
 import { DEFAULT_FACE_CORE_OPTIONS, FaceEngine } from '../../src/biometrics/face-engine';
 import { chipTransform, describeVariant } from '../../tools/face/study-engine.mjs';
 import { devPhoto } from './captures';
-import { faceFixturesDir, hasFaceFixtures } from './fixtures';
 import { liveTensorCount } from './tensors';
 
 describe('chipTransform', () => {
@@ -54,11 +53,9 @@ describe('chipTransform', () => {
   });
 });
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
-  : process.env.TEST_DATABASE_URL
-    ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-    : '';
+const skipReason = process.env.TEST_DATABASE_URL
+  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
+  : '';
 if (skipReason) console.warn(`study engine tests ${skipReason}`);
 
 describe.skipIf(Boolean(skipReason))(`study descriptor variants ${skipReason}`.trim(), () => {

@@ -22,15 +22,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FacePool } from '../../src/biometrics/face-pool';
 import { devPhoto } from '../faces/captures';
-import { faceFixturesDir, hasFaceFixtures } from '../faces/fixtures';
+import { answeredChallenge } from '../faces/takes';
 import { buildTestApp, type TestApp } from '../helper';
 import { seedSignedIn, seedUser } from '../identity';
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
-  : process.env.TEST_DATABASE_URL
-    ? 'SKIPPED: the engine runs once, on the embedded database tier'
-    : '';
+const skipReason = process.env.TEST_DATABASE_URL
+  ? 'SKIPPED: the engine runs once, on the embedded database tier'
+  : '';
 if (skipReason) console.warn(`face worker fault tests ${skipReason}`);
 
 const FAULTY_WORKER = path.resolve(import.meta.dirname, '../faces/faulty-face-worker.mjs');
@@ -64,12 +62,15 @@ describe.skipIf(Boolean(skipReason))('face worker faults', () => {
   });
 
   const setFault = (fault: '' | 'spin' | 'exit' | 'throw') => fs.writeFileSync(control, fault);
-  const enrol = async (cpf: string) =>
+  /** A live enrolment take of p01-1, made (on the pool) before any fault is set. */
+  const enrolTake = (cpf: string) =>
+    answeredChallenge(t.app, pool, admin.token, { purpose: 'enrolment', cpf }, 'p01-1.jpg');
+  const enrol = async (cpf: string, take: Awaited<ReturnType<typeof enrolTake>>) =>
     t.app.inject({
       method: 'POST',
       url: '/api/BiopassID/Create',
       headers: admin.auth,
-      payload: { cpf, images: [(await devPhoto('p01-1.jpg')).toString('base64')] },
+      payload: { cpf, ...take },
     });
   const templates = async (cpf: string) =>
     (
@@ -80,9 +81,10 @@ describe.skipIf(Boolean(skipReason))('face worker faults', () => {
 
   it('stops a worker past FACE_TIMEOUT_MS, answers 503 FACE_TIMEOUT, keeps other routes answering and replaces it', async () => {
     const stuck = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    const take = await enrolTake(stuck.cpf);
     setFault('spin');
     const replacedBefore = pool.replaced;
-    const pending = enrol(stuck.cpf);
+    const pending = enrol(stuck.cpf, take);
     // While the only worker spins, the rest of the server answers.
     const live = await t.app.inject({ method: 'GET', url: '/health/live' });
     expect(live.statusCode).toBe(200);
@@ -106,8 +108,9 @@ describe.skipIf(Boolean(skipReason))('face worker faults', () => {
     expect(await templates(stuck.cpf)).toBe(0);
 
     setFault('');
-    const again = await enrol(stuck.cpf);
-    expect(again.statusCode).toBe(201);
+    // The stopped take used its challenge up: the next one answers a new challenge.
+    const again = await enrol(stuck.cpf, await enrolTake(stuck.cpf));
+    expect(again.statusCode, again.body).toBe(201);
     expect(await templates(stuck.cpf)).toBe(1);
   }, 120_000);
 

@@ -19,8 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaceService } from '../../src/biometrics/face-pool';
 import type { FaceService } from '../../src/biometrics/face-engine';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../exams';
-import { devPhoto } from '../faces/captures';
-import { hasFaceFixtures } from '../faces/fixtures';
+import { answeredChallenge, genuineBody, requestChallenge } from '../faces/takes';
 import { buildTestApp, type TestApp } from '../helper';
 import { nextCpf, seedSignedIn } from '../identity';
 import { answerProblem, snapshotDiff, snapshotter, type Snapshot } from './state';
@@ -206,8 +205,6 @@ describe('upload attacks', () => {
   let schedulingId = '';
   let roomId = '';
   let attacks: Attack[] = [];
-  let hostile: Hostile[] = [];
-  let faceJpeg: Buffer | undefined;
   const demoCpf = nextCpf();
 
   beforeAll(async () => {
@@ -223,6 +220,7 @@ describe('upload attacks', () => {
         verifyPerCpf: { limit: 100_000 },
         enrolPerUser: { limit: 100_000 },
         enrolPerCpf: { limit: 100_000 },
+        challengePerUser: { limit: 100_000 },
       },
     });
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
@@ -271,20 +269,25 @@ describe('upload attacks', () => {
       },
     });
     expect(consent.statusCode, consent.body).toBeLessThan(300);
-    // The face routes check the picture after the person: enrol the examiner when the photos exist.
-    if (hasFaceFixtures()) {
-      faceJpeg = await devPhoto('p01-1.jpg');
-      const enrolled = await t.app.inject({
-        method: 'POST',
-        url: '/api/BiopassID/Create',
-        headers: admin.auth,
-        payload: { cpf: examiner.user.cpf, images: [b64(faceJpeg)] },
-      });
-      expect(enrolled.statusCode, enrolled.body).toBe(201);
-    }
+    // The face routes check the picture after the person and the challenge: enrol the examiner.
+    const enrolled = await t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Create',
+      headers: admin.auth,
+      payload: {
+        cpf: examiner.user.cpf,
+        ...(await answeredChallenge(
+          t.app,
+          face,
+          admin.token,
+          { purpose: 'enrolment', cpf: examiner.user.cpf },
+          'p01-1.jpg',
+        )),
+      },
+    });
+    expect(enrolled.statusCode, enrolled.body).toBe(201);
     const picture = await sampleJpeg(320);
     attacks = await buildAttacks(picture);
-    hostile = await buildHostile(faceJpeg ?? picture);
     snapshot = await snapshotter(t, filesRoot);
   }, 240_000);
   afterAll(async () => {
@@ -295,16 +298,29 @@ describe('upload attacks', () => {
 
   type Endpoint = {
     name: string;
-    /** The request carrying `image` as the file under test. */
-    request: (image: string) => InjectOptions;
     /**
-     * Tables a refused attempt writes on purpose: a face verification keeps
-     * a record of every failed attempt (the audit trail of the spec).
+     * The request carrying `image` as the file under test (a face take: as
+     * its first picture, with a challenge asked for it beforehand). A refused
+     * take writes nothing, not even the record of a verification.
      */
-    attemptTables?: string[];
+    request: (image: string) => InjectOptions | Promise<InjectOptions>;
     /** Whether the picture is stored as sent (no face needed). */
     storesWithoutFace?: boolean;
-    needsEnrolment?: boolean;
+  };
+
+  /**
+   * A face take of `image` for every picture (the first refused is named):
+   * a fresh challenge of `who`, and as many pictures as it asks for.
+   */
+  const take = async (
+    who: Awaited<ReturnType<typeof seedSignedIn>>,
+    purpose: 'enrolment' | 'verification' | 'check-in',
+    cpf: string,
+    image: string,
+  ) => {
+    const challenge = await requestChallenge(t.app, who.token, { purpose, cpf });
+    const frames = Array.from({ length: challenge.pictures - 1 }, () => image);
+    return { challengeId: challenge.challengeId, image, frames };
   };
 
   const integration = { 'x-api-key': '' };
@@ -362,42 +378,47 @@ describe('upload attacks', () => {
       },
       {
         name: 'POST /api/BiopassID/Create',
-        request: (image) => ({
+        request: async (image) => ({
           method: 'POST',
           url: '/api/BiopassID/Create',
           headers: admin.auth,
-          payload: { cpf: examiner.user.cpf, images: [image] },
+          payload: {
+            cpf: examiner.user.cpf,
+            ...(await take(admin, 'enrolment', examiner.user.cpf, image)),
+          },
         }),
       },
       {
         name: 'POST /api/BiopassID/Verify',
-        request: (image) => ({
+        request: async (image) => ({
           method: 'POST',
           url: '/api/BiopassID/Verify',
           headers: admin.auth,
-          payload: { cpf: examiner.user.cpf, image, frames: [image, image, image] },
+          payload: {
+            cpf: examiner.user.cpf,
+            ...(await take(admin, 'verification', examiner.user.cpf, image)),
+          },
         }),
-        attemptTables: ['biometric_verifications'],
-        needsEnrolment: true,
       },
       {
         name: 'POST /api/Auth/biometric-viewer-checkin',
-        request: (image) => ({
+        request: async (image) => ({
           method: 'POST',
           url: '/api/Auth/biometric-viewer-checkin',
           headers: examiner.auth,
-          payload: { cpf: examiner.user.cpf, image, frames: [image, image, image] },
+          payload: {
+            cpf: examiner.user.cpf,
+            ...(await take(examiner, 'check-in', examiner.user.cpf, image)),
+          },
         }),
-        attemptTables: ['biometric_verifications'],
-        needsEnrolment: true,
       },
       {
         name: 'POST /api/Demo/candidates/:cpf/enrol',
-        request: (image) => ({
+        request: async (image) => ({
           method: 'POST',
           url: `/api/Demo/candidates/${demoCpf}/enrol`,
           headers: demoAdmin.auth,
-          payload: { images: [image] },
+          payload: await take(demoAdmin, 'enrolment', demoCpf, image),
         }),
       },
     ];
@@ -407,11 +428,12 @@ describe('upload attacks', () => {
     const failures: string[] = [];
     const seen = new Map<string, Set<string>>();
     for (const endpoint of endpoints()) {
-      if (endpoint.needsEnrolment && !faceJpeg) continue;
       for (const attack of attacks) {
         const label = `${endpoint.name} [${attack.name}]`;
+        // A face take's challenge is asked for first: what the attempt writes is compared after.
+        const request = await endpoint.request(attack.image);
         const before = await snapshot();
-        const response = await t.app.inject(endpoint.request(attack.image));
+        const response = await t.app.inject(request);
         const after = await snapshot();
         const problem = answerProblem(response);
         if (problem) failures.push(`${label}: ${problem}`);
@@ -423,10 +445,7 @@ describe('upload attacks', () => {
         if (!REFUSAL_CODES.has(code))
           failures.push(`${label}: recusado com ${code}, não pela imagem`);
         seen.set(code, (seen.get(code) ?? new Set()).add(endpoint.name));
-        const allowed = new Set(endpoint.attemptTables ?? []);
-        const changes = snapshotDiff(before, after).filter(
-          (change) => !allowed.has(change.split(':')[0] ?? ''),
-        );
+        const changes = snapshotDiff(before, after);
         if (changes.length > 0) failures.push(`${label}: gravou ${changes.join(', ')}`);
       }
     }
@@ -443,7 +462,7 @@ describe('upload attacks', () => {
       for (const file of await buildHostile(await sampleJpeg(320, (seed += 7)))) {
         const label = `${endpoint.name} [${file.name}]`;
         const before = new Set((await t.app.files.list()).map((stored) => stored.key));
-        const response = await t.app.inject(endpoint.request(file.image));
+        const response = await t.app.inject(await endpoint.request(file.image));
         expect(response.statusCode, `${label}: ${response.body}`).toBeLessThan(300);
         const added = (await t.app.files.list()).filter((stored) => !before.has(stored.key));
         expect(added.length, label).toBe(1);
@@ -452,25 +471,35 @@ describe('upload attacks', () => {
     }
   }, 120_000);
 
-  it.runIf(hasFaceFixtures())(
-    'a face enrolled from a file with EXIF, GPS and a ZIP tail keeps none of it',
-    async () => {
-      const [exif] = hostile;
-      const before = new Set((await t.app.files.list()).map((stored) => stored.key));
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/BiopassID/Create',
-        headers: admin.auth,
-        payload: { cpf: examiner.user.cpf, images: [exif!.image] },
-      });
-      expect(response.statusCode, response.body).toBe(201);
-      const added = (await t.app.files.list()).filter((stored) => !before.has(stored.key));
-      expect(added.length).toBeGreaterThanOrEqual(1);
-      for (const stored of added)
-        await expectClean(await t.app.files.get(stored.key), exif!.forbidden, 'biopass');
-    },
-    120_000,
-  );
+  it('a face enrolled from a take whose pictures carry EXIF, GPS and a ZIP tail keeps none of it', async () => {
+    const cpf = examiner.user.cpf;
+    const challenge = await requestChallenge(t.app, admin.token, { purpose: 'enrolment', cpf });
+    const { image, frames } = await genuineBody(face, 'p01-1.jpg', challenge.steps);
+    // The two pictures that look at the camera (the first and the last) are the ones kept.
+    const [exifFirst] = await buildHostile(Buffer.from(image, 'base64'));
+    const [, zipLast] = await buildHostile(Buffer.from(frames.at(-1)!, 'base64'));
+    const before = new Set((await t.app.files.list()).map((stored) => stored.key));
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/BiopassID/Create',
+      headers: admin.auth,
+      payload: {
+        cpf,
+        challengeId: challenge.challengeId,
+        image: exifFirst!.image,
+        frames: [...frames.slice(0, -1), zipLast!.image],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const added = (await t.app.files.list()).filter((stored) => !before.has(stored.key));
+    expect(added.length).toBe(2);
+    for (const stored of added)
+      await expectClean(
+        await t.app.files.get(stored.key),
+        [...exifFirst!.forbidden, ...zipLast!.forbidden],
+        'biopass',
+      );
+  }, 120_000);
 
   it('the CSV import refuses files that are not a CSV of exams, and writes nothing', async () => {
     const picture = await sampleJpeg(64);

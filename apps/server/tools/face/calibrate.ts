@@ -22,12 +22,7 @@ import {
 } from '../../src/biometrics/face-engine';
 import { validateAndNormalizeImage } from '../../src/biometrics/image';
 import { AppError } from '../../src/lib/app-error';
-import {
-  faceFixturesDir,
-  fixturePairs,
-  hasFaceFixtures,
-  listFixtures,
-} from '../../test/faces/fixtures';
+import { fixtureDir, fixturePairs, listFixtures } from '../../test/faces/fixtures';
 import { equalErrorRate, ratesAt, thresholdForFmr } from './metrics';
 
 const TARGET_FMR = 0.01;
@@ -35,13 +30,6 @@ const TARGET_FMR = 0.01;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 async function main(): Promise<void> {
-  if (!hasFaceFixtures('dev')) {
-    console.error(
-      `Fotos de teste ausentes em ${faceFixturesDir()}/dev (defina FACE_FIXTURES_DIR); nada a calibrar.`,
-    );
-    process.exitCode = 2;
-    return;
-  }
   const photos = listFixtures('dev');
   const engine = new FaceEngine();
   await engine.ready();
@@ -89,7 +77,7 @@ async function main(): Promise<void> {
 
   const sortedGenuine = [...genuine].sort((x, y) => x - y);
   const sortedImpostor = [...impostor].sort((x, y) => x - y);
-  console.log(`Calibração em ${faceFixturesDir()}/dev (${photos.length} fotos)`);
+  console.log(`Calibração em ${fixtureDir('dev')} (${photos.length} fotos)`);
   console.log(`  sem rosto utilizável: ${failures.length ? failures.join(', ') : 'nenhuma'}`);
   console.log(
     `  pares comparados: ${genuine.length} genuínos, ${impostor.length} impostores ` +

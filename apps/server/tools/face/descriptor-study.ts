@@ -61,12 +61,7 @@ import { descriptorDistance } from '../../src/biometrics/descriptor';
 import { analyzeFace, loadFaceModels } from '../../src/biometrics/engine-core.mjs';
 import { DEFAULT_FACE_CORE_OPTIONS } from '../../src/biometrics/face-engine';
 import { validateAndNormalizeImage } from '../../src/biometrics/image';
-import {
-  faceFixturesDir,
-  hasFaceFixtures,
-  listFixtures,
-  type FixturePhoto,
-} from '../../test/faces/fixtures';
+import { fixtureDir, listFixtures, type FixturePhoto } from '../../test/faces/fixtures';
 import { equalErrorRate, ratesAt, thresholdForFmr } from './metrics';
 import { baselineDescriptor, describeVariant, type DescriptorVariant } from './study-engine.mjs';
 
@@ -173,11 +168,6 @@ function score(photos: FixturePhoto[], probes: Descriptors, references: Descript
 }
 
 async function main(): Promise<void> {
-  if (!hasFaceFixtures('dev')) {
-    console.error(`Fotos de teste ausentes em ${faceFixturesDir()}/dev; nada a estudar.`);
-    process.exitCode = 2;
-    return;
-  }
   const photos = listFixtures('dev');
   await loadFaceModels(DEFAULT_FACE_CORE_OPTIONS.detectorInputSizes);
   const inputs = new Map<string, Map<string, Buffer>>();
@@ -245,7 +235,7 @@ async function main(): Promise<void> {
   }
 
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  console.log(`Estudo do descritor em ${faceFixturesDir()}/dev (${photos.length} fotos)`);
+  console.log(`Estudo do descritor em ${fixtureDir('dev')} (${photos.length} fotos)`);
   console.log(
     ['variante'.padEnd(16), 'condição'.padEnd(15), 'pares g/i', 'EER', 'FNMR@FMR1%', 'AUC', "d'"]
       .map((c) => c.padEnd(11))

@@ -77,12 +77,7 @@ import {
   DEFAULT_FACE_MATCH_THRESHOLD,
 } from '../../src/biometrics/face-engine';
 import { validateAndNormalizeImage } from '../../src/biometrics/image';
-import {
-  faceFixturesDir,
-  hasFaceFixtures,
-  listFixtures,
-  type FixturePhoto,
-} from '../../test/faces/fixtures';
+import { fixtureDir, listFixtures, type FixturePhoto } from '../../test/faces/fixtures';
 import { DEGRADATIONS } from './degrade';
 import { equalErrorRate, ratesAt, thresholdForFmr } from './metrics';
 
@@ -149,11 +144,6 @@ async function analyse(bytes: Buffer): Promise<Face | null> {
 }
 
 async function main(): Promise<void> {
-  if (!hasFaceFixtures('dev')) {
-    console.error(`Fotos de teste ausentes em ${faceFixturesDir()}/dev; nada a estudar.`);
-    process.exitCode = 2;
-    return;
-  }
   const photos = listFixtures('dev');
   await loadFaceModels(DEFAULT_FACE_CORE_OPTIONS.detectorInputSizes);
 
@@ -206,7 +196,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(process.env.FUSION_STUDY_DUMP, JSON.stringify(pairs));
   }
 
-  console.log(`Estudo de fusão em ${faceFixturesDir()}/dev (${photos.length} fotos)`);
+  console.log(`Estudo de fusão em ${fixtureDir('dev')} (${photos.length} fotos)`);
   console.log('Falhas de aquisição (fotos recusadas ou sem rosto):');
   for (const [condition, byFile] of faces) {
     const lost = [...byFile].filter(([, f]) => !f).map(([file]) => file);

@@ -67,12 +67,7 @@ import {
   FACE_API_ONLY_THRESHOLD,
 } from '../../src/biometrics/face-engine';
 import { validateAndNormalizeImage } from '../../src/biometrics/image';
-import {
-  faceFixturesDir,
-  hasFaceFixtures,
-  listFixtures,
-  type FixturePhoto,
-} from '../../test/faces/fixtures';
+import { listFixtures, type FixturePhoto } from '../../test/faces/fixtures';
 import { ratesAt } from './metrics';
 
 const FRAME = { width: 640, height: 480 };
@@ -386,11 +381,6 @@ async function studyEdit(
 }
 
 async function main(): Promise<void> {
-  if (!hasFaceFixtures('dev')) {
-    console.error(`Fotos de teste ausentes em ${faceFixturesDir()}/dev; nada a estudar.`);
-    process.exitCode = 2;
-    return;
-  }
   const parts = process.argv.slice(2);
   const wanted = (part: string) => parts.length === 0 || parts.includes(part);
   // The gates were chosen with engine v1 (face-api alone at its threshold);

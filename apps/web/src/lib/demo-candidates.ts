@@ -31,7 +31,7 @@ export function demoCandidateQuery(cpf: string) {
   });
 }
 
-/** Enrols the candidate's face with one capture, as `api/BiopassID/Create` takes it. */
+/** Enrols the candidate's face with a live take, as `api/BiopassID/Create` takes it. */
 export function enrolDemoFace(input: {
   cpf: string;
   capture: Capture;
@@ -40,7 +40,9 @@ export function enrolDemoFace(input: {
 }) {
   const body: EnrolRequest = {
     cpf: input.cpf,
-    images: [input.capture.image],
+    challengeId: input.capture.challengeId,
+    image: input.capture.image,
+    frames: input.capture.frames,
     uf: input.uf,
     local: input.local,
   };

@@ -1,10 +1,18 @@
 /**
- * A face capture as the verification calls take it (`api/BiopassID/Verify`,
- * `api/Auth/biometric-viewer-checkin`): `image` is the verified picture and
- * the first frame of the burst; `frames` the other frames, in capture order,
- * without `image` (each picture is sent once).
+ * A face capture as the verification and enrolment calls take it
+ * (`api/BiopassID/Verify`, `api/Auth/biometric-viewer-checkin`,
+ * `api/BiopassID/Create`): the take that answers the challenge
+ * `challengeId` (issue 29). `image` is its first picture (the neutral one,
+ * looking at the camera); `frames` the others in order (one per movement,
+ * then the neutral one again), without `image` (each picture is sent once).
+ * `password` is the person's own, when the capture flow asked for it.
  */
-export type Capture = { image: string; frames: string[] };
+export type Capture = {
+  challengeId: string;
+  image: string;
+  frames: string[];
+  password?: string;
+};
 
 /**
  * The data URL of a capture without its prefix: everything up to and
@@ -16,8 +24,8 @@ export function stripDataUrlPrefix(dataUrl: string): string {
   return comma >= 0 ? dataUrl.slice(comma + 1) : dataUrl;
 }
 
-/** A burst of data URLs, in capture order, as the capture to send: the first is the verified picture. */
-export function captureFromBurst(dataUrls: readonly string[]): Capture {
+/** The pictures of a take, data URLs in order, as the capture to send: the first is `image`. */
+export function captureFromTake(challengeId: string, dataUrls: readonly string[]): Capture {
   const [first = '', ...others] = dataUrls.map(stripDataUrlPrefix);
-  return { image: first, frames: others };
+  return { challengeId, image: first, frames: others };
 }

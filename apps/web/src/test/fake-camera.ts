@@ -1,9 +1,10 @@
 /**
  * A camera for screen tests of the facial-validation modal: getUserMedia
  * answers a stream whose tracks can be stopped, the video "plays", and each
- * frame the canvas grabs is a distinct JPEG data URL
+ * picture the capture keeps is a distinct JPEG data URL
  * (`data:image/jpeg;base64,/9j/quadro1`, `.../quadro2`, ...). Call
- * `uninstallFakeCamera()` and `vi.restoreAllMocks()` after each test.
+ * `uninstallFakeCamera()` and `vi.restoreAllMocks()` after each test. The
+ * landmarks come from test/fake-landmarker.ts.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
@@ -20,9 +21,12 @@ export function installFakeCamera() {
     value: { getUserMedia },
   });
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
-  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({
-    drawImage: () => undefined,
-  } as unknown as CanvasRenderingContext2D);
+  // Cast: face-api's types add a 'webgpu' overload to getContext, which the spy would pick.
+  (
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext') as unknown as {
+      mockReturnValue: (value: unknown) => void;
+    }
+  ).mockReturnValue({ drawImage: () => undefined });
   vi.spyOn(HTMLCanvasElement.prototype, 'toDataURL').mockImplementation(() => {
     frame += 1;
     return `data:image/jpeg;base64,/9j/quadro${frame}`;
@@ -35,12 +39,15 @@ export function uninstallFakeCamera() {
   Reflect.deleteProperty(navigator, 'mediaDevices');
 }
 
-/** In the open facial-validation modal: waits for the camera, captures the burst and confirms. */
+/**
+ * In the open facial-validation modal: waits for the camera, starts the
+ * capture, lets the (fake) person follow the challenge, and confirms.
+ */
 export async function captureAndConfirm(user: UserEvent) {
   const modal = await screen.findByTestId('facial-validation');
-  const capture = within(modal).getByRole('button', { name: 'Capturar' });
-  await waitFor(() => expect(capture).toBeEnabled(), { timeout: 4000 });
-  await user.click(capture);
-  // The burst takes a few hundred milliseconds of real time before the photo shows.
-  await user.click(await within(modal).findByText('Confirmar', {}, { timeout: 4000 }));
+  const start = within(modal).getByRole('button', { name: 'Iniciar captura' });
+  await waitFor(() => expect(start).toBeEnabled(), { timeout: 4000 });
+  await user.click(start);
+  // The take follows the prompts in real time: a second or two before the review.
+  await user.click(await within(modal).findByText('Confirmar', {}, { timeout: 10_000 }));
 }

@@ -62,6 +62,14 @@ export const biometricVerifications = pgTable(
      * check-in and check-out of an examiner (`api/Auth/biometric-viewer-checkin`).
      */
     captureKey: text('capture_key'),
+    /** The challenge (face_challenges) this take answered. */
+    challengeId: uuid('challenge_id'),
+    /**
+     * The person's own factor that came with the face: 'session' (the
+     * signed-in user is the person), 'password' (typed in the capture flow),
+     * 'proctoring' (examiner 2's confirmed password); null = the face alone.
+     */
+    ownFactor: text('own_factor', { enum: ['session', 'password', 'proctoring'] }),
     /** When a check-in or check-out used this verification; each admits once. */
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -76,4 +84,29 @@ export const biometricVerifications = pgTable(
       table.createdAt,
     ),
   ],
+);
+
+/**
+ * A challenge issued before a capture: the random head movements the take
+ * must show, bound to who asked, whose face and what for; valid until
+ * `expiresAt`, used once (`usedAt`).
+ */
+export const faceChallenges = pgTable(
+  'face_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    requestedBy: uuid('requested_by').notNull(),
+    cpf: text('cpf').notNull(),
+    purpose: text('purpose', {
+      enum: ['enrolment', 'verification', 'check-in', 'check-out'],
+    }).notNull(),
+    steps: jsonb('steps').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('face_challenges_expires_idx').on(table.expiresAt)],
 );

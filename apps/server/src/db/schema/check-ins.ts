@@ -92,6 +92,12 @@ export const checkInViewers = pgTable(
       onDelete: 'set null',
     }),
     faceKey: text('face_key'),
+    /**
+     * How the examiner proved who they are besides the face: 'session',
+     * 'password', 'proctoring' (examiner 2's confirmed password) or
+     * 'face_only' (the unit allows it); null before this was recorded.
+     */
+    admittedBy: text('admitted_by', { enum: ['session', 'password', 'proctoring', 'face_only'] }),
     checkOutDate: timestamp('check_out_date', { withTimezone: true }),
     checkOutValidated: boolean('check_out_validated').notNull().default(false),
     checkOutVerificationId: uuid('check_out_verification_id').references(

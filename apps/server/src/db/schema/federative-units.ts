@@ -6,5 +6,11 @@ export const federativeUnits = pgTable('federative_units', {
   isActive: boolean('is_active').notNull(),
   isProctoringEnable: boolean('is_proctoring_enable').notNull(),
   theme: text('theme'),
+  /**
+   * The unit lets a person enter a room's custody by face alone (no session
+   * or password of their own); off by default, and a record admitted that way
+   * says so (issue 29).
+   */
+  faceAloneAllowed: boolean('face_alone_allowed').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -24,17 +24,12 @@ import {
 import { faceError } from '../../biometrics/face-errors';
 import { AppError } from '../../lib/app-error';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
-import { faceFixturesDir, fixturePath, hasFaceFixtures } from '../../../test/faces/fixtures';
+import { fixturePath } from '../../../test/faces/fixtures';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 type Reply = Awaited<ReturnType<TestApp['app']['inject']>>;
-
-const skipFaces = hasFaceFixtures('dev')
-  ? ''
-  : `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`;
-if (skipFaces) console.warn(`Photo audit face tests ${skipFaces}`);
 
 /**
  * The match threshold this server is configured with (FACE_MATCH_THRESHOLD):
@@ -387,279 +382,274 @@ describe('photo audit', () => {
     });
   });
 
-  describe.skipIf(Boolean(skipFaces))(
-    `faces of the reference and the captures ${skipFaces}`.trim(),
-    () => {
-      const photoIds: Record<'same' | 'other' | 'reference', string> = {
-        same: '',
-        other: '',
-        reference: '',
-      };
-      /** The exam's lowest similarity against the first reference photo. */
-      let firstMin = 0;
+  describe('faces of the reference and the captures', () => {
+    const photoIds: Record<'same' | 'other' | 'reference', string> = {
+      same: '',
+      other: '',
+      reference: '',
+    };
+    /** The exam's lowest similarity against the first reference photo. */
+    let firstMin = 0;
 
-      it('GET detail reads the faces: captures least like the reference first, with similarity, distance and match', async () => {
-        const stored = await putReference('ROSTO-TROCA', fixture('p01-1.jpg'));
-        expect(stored.statusCode, stored.body).toBe(200);
-        photoIds.reference = stored.json().id;
-        // Captured in this order: the same person first, then another.
-        photoIds.same = await addCapture('ROSTO-TROCA', fixture('p01-2.jpg'), at(3, 9, 5));
-        photoIds.other = await addCapture('ROSTO-TROCA', fixture('p05-1.jpg'), at(3, 9, 20));
-        expect((await photoRows('ROSTO-TROCA')).map((photo) => photo.face_status)).toEqual([
-          'pending',
-          'pending',
-          'pending',
-        ]);
-        expect(await minSimilarity('ROSTO-TROCA')).toBeNull();
-        // Before the engine reads them, no exam has a similarity: the oldest comes first.
-        const unread = (await send('GET', '/api/Audit/queue?sort=similarity', ana)).json();
-        expect(unread.items.map((item: { schedulingId: string }) => item.schedulingId)).toEqual([
-          'ROSTO-SEM-FOTO',
-          'FOTO-OUTRA',
-          'ROSTO-TROCA',
-        ]);
+    it('GET detail reads the faces: captures least like the reference first, with similarity, distance and match', async () => {
+      const stored = await putReference('ROSTO-TROCA', fixture('p01-1.jpg'));
+      expect(stored.statusCode, stored.body).toBe(200);
+      photoIds.reference = stored.json().id;
+      // Captured in this order: the same person first, then another.
+      photoIds.same = await addCapture('ROSTO-TROCA', fixture('p01-2.jpg'), at(3, 9, 5));
+      photoIds.other = await addCapture('ROSTO-TROCA', fixture('p05-1.jpg'), at(3, 9, 20));
+      expect((await photoRows('ROSTO-TROCA')).map((photo) => photo.face_status)).toEqual([
+        'pending',
+        'pending',
+        'pending',
+      ]);
+      expect(await minSimilarity('ROSTO-TROCA')).toBeNull();
+      // Before the engine reads them, no exam has a similarity: the oldest comes first.
+      const unread = (await send('GET', '/api/Audit/queue?sort=similarity', ana)).json();
+      expect(unread.items.map((item: { schedulingId: string }) => item.schedulingId)).toEqual([
+        'ROSTO-SEM-FOTO',
+        'FOTO-OUTRA',
+        'ROSTO-TROCA',
+      ]);
 
-        // ADMIN sees the numbers; the auditor who decides, the plain level only.
-        const seen = await detail('ROSTO-TROCA', admin);
-        expect(seen.threshold).toBe(FACE_THRESHOLD);
-        expect(seen.reference).toMatchObject({
-          id: photoIds.reference,
-          face: { status: 'found', similarity: null, distance: null, level: null, match: null },
-        });
-        expect(seen.captures.map((photo) => photo.id)).toEqual([photoIds.other, photoIds.same]);
-        const [other, same] = seen.captures as [PhotoView, PhotoView];
-        for (const photo of [other, same]) {
-          expect(photo.face.status).toBe('found');
-          expect(photo.face.distance).toEqual(expect.any(Number));
-          expect(photo.face.similarity).toBeCloseTo(Math.max(0, 1 - photo.face.distance!), 6);
-          expect(photo.face.match).toBe(photo.face.distance! < seen.threshold!);
-          expect(photo.face.level).toBe(similarityLevel(photo.face.distance!, seen.threshold!));
-        }
-        expect(same.face.match).toBe(true);
-        expect(same.face.level).not.toBe('baixa');
-        expect(other.face.level).toBe('baixa');
-        expect(other.face.match).toBe(false);
-        expect(other.face.similarity!).toBeLessThan(same.face.similarity!);
-        expect(other.face.distance!).toBeGreaterThan(seen.threshold!);
-        expect(same.face.distance!).toBeLessThan(seen.threshold!);
-        const judged = await detail('ROSTO-TROCA', ana);
-        expect(judged.threshold).toBeNull();
-        expect(judged.captures.map((photo) => [photo.id, photo.face])).toEqual(
-          seen.captures.map((photo) => [
-            photo.id,
-            { ...photo.face, similarity: null, distance: null },
-          ]),
-        );
-        expect(judged.reference?.face).toEqual(seen.reference?.face);
-        const rows = await photoRows('ROSTO-TROCA');
-        expect(rows.every((photo) => photo.face_status === 'found')).toBe(true);
-        expect(rows.every((photo) => photo.face_descriptor?.length === 320)).toBe(true);
-        expect(rows.map((photo) => photo.face_descriptor_version)).toEqual(
-          rows.map(() => face.descriptorVersion),
-        );
-        expect(await minSimilarity('ROSTO-TROCA')).toBeCloseTo(other.face.similarity!, 5);
-        firstMin = other.face.similarity!;
-
-        // The queue: the least like its reference first, exams without a reading after.
-        const ranked = (await send('GET', '/api/Audit/queue?sort=similarity', ana)).json();
-        expect(ranked.items.map((item: { schedulingId: string }) => item.schedulingId)).toEqual([
-          'ROSTO-TROCA',
-          'ROSTO-SEM-FOTO',
-          'FOTO-OUTRA',
-        ]);
-        expect(ranked.items[0]).toMatchObject({ faceMinSimilarity: null, faceMinLevel: 'baixa' });
-        expect(ranked.items[1]).toMatchObject({ faceMinSimilarity: null, faceMinLevel: null });
-        const forAdmin = (await send('GET', '/api/Audit/queue?sort=similarity', admin)).json();
-        expect(forAdmin.items[0].schedulingId).toBe('ROSTO-TROCA');
-        expect(forAdmin.items[0].faceMinSimilarity).toBeCloseTo(other.face.similarity!, 5);
-        expect(forAdmin.items[0].faceMinLevel).toBe('baixa');
-        const oldest = (await send('GET', '/api/Audit/queue', ana)).json();
-        expect(oldest.items[0].schedulingId).toBe('ROSTO-SEM-FOTO');
-        // Opening it again reads nothing twice.
-        const analysedAt = rows.map((photo) => String(photo.face_analysed_at));
-        await detail('ROSTO-TROCA', bruno);
-        expect(
-          (await photoRows('ROSTO-TROCA')).map((photo) => String(photo.face_analysed_at)),
-        ).toEqual(analysedAt);
+      // ADMIN sees the numbers; the auditor who decides, the plain level only.
+      const seen = await detail('ROSTO-TROCA', admin);
+      expect(seen.threshold).toBe(FACE_THRESHOLD);
+      expect(seen.reference).toMatchObject({
+        id: photoIds.reference,
+        face: { status: 'found', similarity: null, distance: null, level: null, match: null },
       });
+      expect(seen.captures.map((photo) => photo.id)).toEqual([photoIds.other, photoIds.same]);
+      const [other, same] = seen.captures as [PhotoView, PhotoView];
+      for (const photo of [other, same]) {
+        expect(photo.face.status).toBe('found');
+        expect(photo.face.distance).toEqual(expect.any(Number));
+        expect(photo.face.similarity).toBeCloseTo(Math.max(0, 1 - photo.face.distance!), 6);
+        expect(photo.face.match).toBe(photo.face.distance! < seen.threshold!);
+        expect(photo.face.level).toBe(similarityLevel(photo.face.distance!, seen.threshold!));
+      }
+      expect(same.face.match).toBe(true);
+      expect(same.face.level).not.toBe('baixa');
+      expect(other.face.level).toBe('baixa');
+      expect(other.face.match).toBe(false);
+      expect(other.face.similarity!).toBeLessThan(same.face.similarity!);
+      expect(other.face.distance!).toBeGreaterThan(seen.threshold!);
+      expect(same.face.distance!).toBeLessThan(seen.threshold!);
+      const judged = await detail('ROSTO-TROCA', ana);
+      expect(judged.threshold).toBeNull();
+      expect(judged.captures.map((photo) => [photo.id, photo.face])).toEqual(
+        seen.captures.map((photo) => [
+          photo.id,
+          { ...photo.face, similarity: null, distance: null },
+        ]),
+      );
+      expect(judged.reference?.face).toEqual(seen.reference?.face);
+      const rows = await photoRows('ROSTO-TROCA');
+      expect(rows.every((photo) => photo.face_status === 'found')).toBe(true);
+      expect(rows.every((photo) => photo.face_descriptor?.length === 320)).toBe(true);
+      expect(rows.map((photo) => photo.face_descriptor_version)).toEqual(
+        rows.map(() => face.descriptorVersion),
+      );
+      expect(await minSimilarity('ROSTO-TROCA')).toBeCloseTo(other.face.similarity!, 5);
+      firstMin = other.face.similarity!;
 
-      it('a new reference photo resets the face reading; the next opening reads it again', async () => {
-        const replaced = await putReference('ROSTO-TROCA', fixture('p01-4.jpg'));
-        expect(replaced.json()).toEqual({ id: photoIds.reference, created: true });
-        const rows = await photoRows('ROSTO-TROCA');
-        expect(rows.find((photo) => photo.kind === 'reference')).toMatchObject({
-          face_status: 'pending',
-          face_descriptor: null,
-          face_analysed_at: null,
-        });
-        // The captures keep their reading; the exam's ranking is forgotten until read again.
-        expect(
-          rows.filter((photo) => photo.kind === 'capture').map((photo) => photo.face_status),
-        ).toEqual(['found', 'found']);
-        expect(await minSimilarity('ROSTO-TROCA')).toBeNull();
-        const pending = (await send('GET', '/api/Audit/queue?sort=similarity', ana)).json();
-        expect(pending.items[0].schedulingId).toBe('ROSTO-SEM-FOTO');
+      // The queue: the least like its reference first, exams without a reading after.
+      const ranked = (await send('GET', '/api/Audit/queue?sort=similarity', ana)).json();
+      expect(ranked.items.map((item: { schedulingId: string }) => item.schedulingId)).toEqual([
+        'ROSTO-TROCA',
+        'ROSTO-SEM-FOTO',
+        'FOTO-OUTRA',
+      ]);
+      expect(ranked.items[0]).toMatchObject({ faceMinSimilarity: null, faceMinLevel: 'baixa' });
+      expect(ranked.items[1]).toMatchObject({ faceMinSimilarity: null, faceMinLevel: null });
+      const forAdmin = (await send('GET', '/api/Audit/queue?sort=similarity', admin)).json();
+      expect(forAdmin.items[0].schedulingId).toBe('ROSTO-TROCA');
+      expect(forAdmin.items[0].faceMinSimilarity).toBeCloseTo(other.face.similarity!, 5);
+      expect(forAdmin.items[0].faceMinLevel).toBe('baixa');
+      const oldest = (await send('GET', '/api/Audit/queue', ana)).json();
+      expect(oldest.items[0].schedulingId).toBe('ROSTO-SEM-FOTO');
+      // Opening it again reads nothing twice.
+      const analysedAt = rows.map((photo) => String(photo.face_analysed_at));
+      await detail('ROSTO-TROCA', bruno);
+      expect(
+        (await photoRows('ROSTO-TROCA')).map((photo) => String(photo.face_analysed_at)),
+      ).toEqual(analysedAt);
+    });
 
-        const seen = await detail('ROSTO-TROCA', admin);
-        expect(seen.reference!.face.status).toBe('found');
-        expect(seen.captures.map((photo) => [photo.id, photo.face.match])).toEqual([
-          [photoIds.other, false],
-          [photoIds.same, true],
-        ]);
-        const renewed = await minSimilarity('ROSTO-TROCA');
-        expect(renewed).toBeCloseTo(seen.captures[0]!.face.similarity!, 5);
-        // Read against the new picture (p01-4 is further from p05-1 than p01-1 was).
-        expect(renewed!).toBeLessThan(firstMin - 0.05);
+    it('a new reference photo resets the face reading; the next opening reads it again', async () => {
+      const replaced = await putReference('ROSTO-TROCA', fixture('p01-4.jpg'));
+      expect(replaced.json()).toEqual({ id: photoIds.reference, created: true });
+      const rows = await photoRows('ROSTO-TROCA');
+      expect(rows.find((photo) => photo.kind === 'reference')).toMatchObject({
+        face_status: 'pending',
+        face_descriptor: null,
+        face_analysed_at: null,
       });
+      // The captures keep their reading; the exam's ranking is forgotten until read again.
+      expect(
+        rows.filter((photo) => photo.kind === 'capture').map((photo) => photo.face_status),
+      ).toEqual(['found', 'found']);
+      expect(await minSimilarity('ROSTO-TROCA')).toBeNull();
+      const pending = (await send('GET', '/api/Audit/queue?sort=similarity', ana)).json();
+      expect(pending.items[0].schedulingId).toBe('ROSTO-SEM-FOTO');
 
-      it('a reading made by another engine is unread: the sweep reads the backlog again, and so does the next opening', async () => {
-        const exam = 'ROSTO-TROCA';
-        const before = await photoRows(exam);
-        const good = await minSimilarity(exam);
-        // As an earlier engine would have left them: its version, a ranking of
-        // its own, and descriptors that, compared by this engine, would read
-        // as one face (every photo holds the reference's numbers).
-        const asAnEarlierEngine = async () => {
-          await t.database.db.execute(
-            sql`update exam_photos set face_descriptor_version = 'face-api-1.7.15;align=box;crops=3',
+      const seen = await detail('ROSTO-TROCA', admin);
+      expect(seen.reference!.face.status).toBe('found');
+      expect(seen.captures.map((photo) => [photo.id, photo.face.match])).toEqual([
+        [photoIds.other, false],
+        [photoIds.same, true],
+      ]);
+      const renewed = await minSimilarity('ROSTO-TROCA');
+      expect(renewed).toBeCloseTo(seen.captures[0]!.face.similarity!, 5);
+      // Read against the new picture (p01-4 is further from p05-1 than p01-1 was).
+      expect(renewed!).toBeLessThan(firstMin - 0.05);
+    });
+
+    it('a reading made by another engine is unread: the sweep reads the backlog again, and so does the next opening', async () => {
+      const exam = 'ROSTO-TROCA';
+      const before = await photoRows(exam);
+      const good = await minSimilarity(exam);
+      // As an earlier engine would have left them: its version, a ranking of
+      // its own, and descriptors that, compared by this engine, would read
+      // as one face (every photo holds the reference's numbers).
+      const asAnEarlierEngine = async () => {
+        await t.database.db.execute(
+          sql`update exam_photos set face_descriptor_version = 'face-api-1.7.15;align=box;crops=3',
                   face_descriptor = (select face_descriptor from exam_photos
                                      where exam_id = ${id(exam)} and kind = 'reference')
                 where exam_id = ${id(exam)}`,
-          );
-          await t.database.db.execute(
-            sql`update exams set face_min_similarity = 0.99,
+        );
+        await t.database.db.execute(
+          sql`update exams set face_min_similarity = 0.99,
                   face_min_similarity_version = 'face-api-1.7.15;align=box;crops=3'
                 where id = ${id(exam)}`,
-          );
-        };
-        const queued = async () =>
-          (
-            (await send('GET', '/api/Audit/queue?sort=similarity', admin)).json() as {
-              items: Array<{
-                schedulingId: string;
-                faceMinSimilarity: number | null;
-                faceMinLevel: string | null;
-              }>;
-            }
-          ).items.find((item) => item.schedulingId === exam);
-        const readAgain = async () => {
-          const after = await photoRows(exam);
-          expect(after.map((photo) => photo.face_descriptor_version)).toEqual(
-            after.map(() => face.descriptorVersion),
-          );
-          expect(after.map((photo) => photo.face_descriptor)).toEqual(
-            before.map((photo) => photo.face_descriptor),
-          );
-          expect(await minSimilarity(exam)).toBeCloseTo(good!, 5);
-        };
-        const ids = before.map((photo) => photo.id).sort();
-        const version = face.descriptorVersion;
-        expect(await queued()).toMatchObject({ faceMinSimilarity: good, faceMinLevel: 'baixa' });
-        const sweep = () => readPendingFaces({ db: t.database.db, files: t.app.files, face }, 100);
-        await asAnEarlierEngine();
-        // Neither shown nor ranked: the queue puts it with the exams not read yet.
-        expect(await queued()).toMatchObject({ faceMinSimilarity: null, faceMinLevel: null });
-        // With the engine down, the opening shows them unread, never compared.
-        const analyze = face.analyze.bind(face);
-        face.analyze = () => Promise.reject(faceError('FACE_ENGINE_UNAVAILABLE'));
-        try {
-          const unread = await detail(exam, admin);
-          for (const photo of [unread.reference!, ...unread.captures]) {
-            expect(photo.face).toEqual({
-              status: 'pending',
-              similarity: null,
-              distance: null,
-              level: null,
-              match: null,
-            });
-          }
-        } finally {
-          face.analyze = analyze;
-        }
-        expect(
-          (await listStaleBacklogPhotos(t.database.db, 100, version)).map((p) => p.id).sort(),
-        ).toEqual(ids);
-        expect(
-          (await listUnreadExamPhotos(t.database.db, id(exam), 100, version))
-            .map((p) => p.id)
-            .sort(),
-        ).toEqual(ids);
-
-        // The background sweep: the exam waits for audit, its photos are read again.
-        // (Other exams of the backlog may hold photos never read: those are read too.)
-        expect(await sweep()).toBeGreaterThanOrEqual(3);
-        await readAgain();
-        expect(await queued()).toMatchObject({ faceMinSimilarity: good, faceMinLevel: 'baixa' });
-        expect(await listStaleBacklogPhotos(t.database.db, 100, version)).toEqual([]);
-        expect(await listUnreadExamPhotos(t.database.db, id(exam), 100, version)).toEqual([]);
-        expect(await sweep()).toBe(0);
-
-        // The backlog was found current: the sweep stops walking it, and the
-        // opening of the exam reads another engine's readings again.
-        await asAnEarlierEngine();
-        expect(await sweep()).toBe(0);
-        const seen = await detail(exam, admin);
-        expect(seen.captures.map((photo) => [photo.id, photo.face.match])).toEqual([
-          [photoIds.other, false],
-          [photoIds.same, true],
-        ]);
-        await readAgain();
-
-        // A file the storage no longer has is a reading without a face, so
-        // it never stops the reading of the others.
-        await asAnEarlierEngine();
-        const lost = {
-          ...t.app.files,
-          read: () => Promise.reject(AppError.of('FILE_UNAVAILABLE', 404)),
-        };
-        expect(await readExamFaces({ db: t.database.db, files: lost, face }, id(exam))).toBe(3);
-        expect((await photoRows(exam)).map((photo) => photo.face_status)).toEqual([
-          'no_face',
-          'no_face',
-          'no_face',
-        ]);
-        await asAnEarlierEngine();
-        await detail(exam, admin);
-        await readAgain();
-      });
-
-      it('a face mismatch alone never disqualifies: the exam stays in analysis, marked incompatible, and is released', async () => {
-        const exam = 'ROSTO-TROCA';
-        expect(await examResult(exam)).toBe('in_analysis');
-        await claim(exam, ana);
-        expect((await mark(exam, photoIds.other, ana, 'incompatible')).statusCode).toBe(200);
-        const seen = await detail(exam, ana);
-        expect(seen.exam.result).toBe('in_analysis');
-        expect(seen.decisions).toEqual([]);
-        expect(seen.captures[0]).toMatchObject({
-          id: photoIds.other,
-          face: { match: false },
-          mark: { verdict: 'incompatible', auditorName: 'Ana Auditora' },
-        });
-        expect(await examResult(exam)).toBe('in_analysis');
-        expect(
-          (
-            await selectRows<{ n: number }>(
-              t.database.db,
-              sql`select count(*)::int as n from exam_status_history where exam_id = ${id(exam)} and source = 'user'`,
-            )
-          )[0]!.n,
-        ).toBe(0);
-        const queued = (await send('GET', '/api/Audit/queue', bruno)).json();
-        expect(queued.items.map((item: { schedulingId: string }) => item.schedulingId)).toContain(
-          exam,
         );
-        const released = await send('POST', `/api/Audit/${id(exam)}/decision`, ana, {
-          action: 'release',
-        });
-        expect(released.json()).toEqual({
-          state: 'effective',
-          outcome: 'approved',
-          result: 'approved',
-        });
+      };
+      const queued = async () =>
+        (
+          (await send('GET', '/api/Audit/queue?sort=similarity', admin)).json() as {
+            items: Array<{
+              schedulingId: string;
+              faceMinSimilarity: number | null;
+              faceMinLevel: string | null;
+            }>;
+          }
+        ).items.find((item) => item.schedulingId === exam);
+      const readAgain = async () => {
+        const after = await photoRows(exam);
+        expect(after.map((photo) => photo.face_descriptor_version)).toEqual(
+          after.map(() => face.descriptorVersion),
+        );
+        expect(after.map((photo) => photo.face_descriptor)).toEqual(
+          before.map((photo) => photo.face_descriptor),
+        );
+        expect(await minSimilarity(exam)).toBeCloseTo(good!, 5);
+      };
+      const ids = before.map((photo) => photo.id).sort();
+      const version = face.descriptorVersion;
+      expect(await queued()).toMatchObject({ faceMinSimilarity: good, faceMinLevel: 'baixa' });
+      const sweep = () => readPendingFaces({ db: t.database.db, files: t.app.files, face }, 100);
+      await asAnEarlierEngine();
+      // Neither shown nor ranked: the queue puts it with the exams not read yet.
+      expect(await queued()).toMatchObject({ faceMinSimilarity: null, faceMinLevel: null });
+      // With the engine down, the opening shows them unread, never compared.
+      const analyze = face.analyze.bind(face);
+      face.analyze = () => Promise.reject(faceError('FACE_ENGINE_UNAVAILABLE'));
+      try {
+        const unread = await detail(exam, admin);
+        for (const photo of [unread.reference!, ...unread.captures]) {
+          expect(photo.face).toEqual({
+            status: 'pending',
+            similarity: null,
+            distance: null,
+            level: null,
+            match: null,
+          });
+        }
+      } finally {
+        face.analyze = analyze;
+      }
+      expect(
+        (await listStaleBacklogPhotos(t.database.db, 100, version)).map((p) => p.id).sort(),
+      ).toEqual(ids);
+      expect(
+        (await listUnreadExamPhotos(t.database.db, id(exam), 100, version)).map((p) => p.id).sort(),
+      ).toEqual(ids);
+
+      // The background sweep: the exam waits for audit, its photos are read again.
+      // (Other exams of the backlog may hold photos never read: those are read too.)
+      expect(await sweep()).toBeGreaterThanOrEqual(3);
+      await readAgain();
+      expect(await queued()).toMatchObject({ faceMinSimilarity: good, faceMinLevel: 'baixa' });
+      expect(await listStaleBacklogPhotos(t.database.db, 100, version)).toEqual([]);
+      expect(await listUnreadExamPhotos(t.database.db, id(exam), 100, version)).toEqual([]);
+      expect(await sweep()).toBe(0);
+
+      // The backlog was found current: the sweep stops walking it, and the
+      // opening of the exam reads another engine's readings again.
+      await asAnEarlierEngine();
+      expect(await sweep()).toBe(0);
+      const seen = await detail(exam, admin);
+      expect(seen.captures.map((photo) => [photo.id, photo.face.match])).toEqual([
+        [photoIds.other, false],
+        [photoIds.same, true],
+      ]);
+      await readAgain();
+
+      // A file the storage no longer has is a reading without a face, so
+      // it never stops the reading of the others.
+      await asAnEarlierEngine();
+      const lost = {
+        ...t.app.files,
+        read: () => Promise.reject(AppError.of('FILE_UNAVAILABLE', 404)),
+      };
+      expect(await readExamFaces({ db: t.database.db, files: lost, face }, id(exam))).toBe(3);
+      expect((await photoRows(exam)).map((photo) => photo.face_status)).toEqual([
+        'no_face',
+        'no_face',
+        'no_face',
+      ]);
+      await asAnEarlierEngine();
+      await detail(exam, admin);
+      await readAgain();
+    });
+
+    it('a face mismatch alone never disqualifies: the exam stays in analysis, marked incompatible, and is released', async () => {
+      const exam = 'ROSTO-TROCA';
+      expect(await examResult(exam)).toBe('in_analysis');
+      await claim(exam, ana);
+      expect((await mark(exam, photoIds.other, ana, 'incompatible')).statusCode).toBe(200);
+      const seen = await detail(exam, ana);
+      expect(seen.exam.result).toBe('in_analysis');
+      expect(seen.decisions).toEqual([]);
+      expect(seen.captures[0]).toMatchObject({
+        id: photoIds.other,
+        face: { match: false },
+        mark: { verdict: 'incompatible', auditorName: 'Ana Auditora' },
       });
-    },
-  );
+      expect(await examResult(exam)).toBe('in_analysis');
+      expect(
+        (
+          await selectRows<{ n: number }>(
+            t.database.db,
+            sql`select count(*)::int as n from exam_status_history where exam_id = ${id(exam)} and source = 'user'`,
+          )
+        )[0]!.n,
+      ).toBe(0);
+      const queued = (await send('GET', '/api/Audit/queue', bruno)).json();
+      expect(queued.items.map((item: { schedulingId: string }) => item.schedulingId)).toContain(
+        exam,
+      );
+      const released = await send('POST', `/api/Audit/${id(exam)}/decision`, ana, {
+        action: 'release',
+      });
+      expect(released.json()).toEqual({
+        state: 'effective',
+        outcome: 'approved',
+        result: 'approved',
+      });
+    });
+  });
 });
 
 describe('face readings of exam photos', () => {

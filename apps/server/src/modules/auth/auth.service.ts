@@ -137,11 +137,33 @@ export async function verifyCredentials(
 ): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
   const user = await findUserByEmail(deps.db, email);
+  return verifyAccountPassword(
+    deps,
+    user,
+    { account: email, password: input.password, ip: input.ip },
+    now,
+  );
+}
+
+/**
+ * The password check of `verifyCredentials` for an account already looked up
+ * (found or not) by its caller, e.g. by CPF inside a unit: the attempt counts
+ * against `account` (the account's e-mail, or a name of what was asked for
+ * when there is no account) and the address before one argon2id
+ * verification, which runs whether or not the account exists. Returns the
+ * enabled account, or fails as a sign-in fails.
+ */
+export async function verifyAccountPassword(
+  deps: IdentityDeps,
+  user: UserRow | undefined,
+  input: { account: string; password: string; ip: string },
+  now: Date = new Date(),
+): Promise<UserRow> {
   const settings = deps.config.loginThrottle;
   const reservation = await admitAttempt(
     deps,
     [
-      { key: accountKey(email), factor: settings.failureFactor },
+      { key: accountKey(input.account), factor: settings.failureFactor },
       { key: ipKey(input.ip), factor: settings.ipFailureFactor },
     ],
     now,

@@ -3,7 +3,9 @@
  * and PostgreSQL when TEST_DATABASE_URL is set), without the face engine.
  */
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { biometricVerifications } from '../../db/schema/index';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { nextCpf, seedSignedIn } from '../../../test/identity';
 import {
@@ -84,15 +86,27 @@ describe('biopass repository', () => {
     expect(await findTemplateOwnerByImageKey(db, randomUUID())).toBeNull();
   });
 
-  it('records a verification and returns its id', async () => {
+  it('records a verification with the challenge it answered and the own factor, and returns its id', async () => {
+    const challengeId = randomUUID();
     const id = await insertVerification(t.database.db, {
       federativeUnit: 'DF',
       cpf: nextCpf(),
       requestedBy: adminId,
       match: false,
       threshold: 0.57,
-      errorCode: 'FACE_LIVENESS_REQUIRED',
+      challengeId,
+      ownFactor: 'password',
     });
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const [row] = await t.database.db
+      .select({
+        challengeId: biometricVerifications.challengeId,
+        ownFactor: biometricVerifications.ownFactor,
+        errorCode: biometricVerifications.errorCode,
+      })
+      .from(biometricVerifications)
+      .where(eq(biometricVerifications.id, id));
+    // A take that did not answer its challenge writes no row at all: no error code is recorded.
+    expect(row).toEqual({ challengeId, ownFactor: 'password', errorCode: null });
   });
 });

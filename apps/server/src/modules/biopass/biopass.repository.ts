@@ -122,7 +122,10 @@ export async function consumeVerifiedCapture(
     schedulingLocal: string;
     notBefore: Date;
   },
-): Promise<{ captureKey: string | null } | null> {
+): Promise<{
+  captureKey: string | null;
+  ownFactor: (typeof biometricVerifications.$inferSelect)['ownFactor'];
+} | null> {
   const [row] = await tx
     .update(biometricVerifications)
     .set({ consumedAt: new Date() })
@@ -140,7 +143,10 @@ export async function consumeVerifiedCapture(
         gte(biometricVerifications.createdAt, ticket.notBefore),
       ),
     )
-    .returning({ captureKey: biometricVerifications.captureKey });
+    .returning({
+      captureKey: biometricVerifications.captureKey,
+      ownFactor: biometricVerifications.ownFactor,
+    });
   return row ?? null;
 }
 

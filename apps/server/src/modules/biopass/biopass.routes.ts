@@ -12,7 +12,8 @@ import {
   FACE_BURST_MIN_PICTURES,
   faceCpfSchema,
   FACE_ENROL_BODY_LIMIT,
-  FACE_ENROL_MAX_IMAGES,
+  faceChallengeRequestSchema,
+  faceChallengeSchema,
   FACE_VERIFY_BODY_LIMIT,
   ROLES,
   verifyRequestSchema,
@@ -23,6 +24,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendPrivateImage, signedAccessQuery } from '../../lib/signed-access';
 import { currentUser } from '../../plugins/auth';
+import { issueChallenge, type SubjectResolver } from './face-challenges.service';
 import {
   enrolFace,
   getEnrolment,
@@ -45,9 +47,28 @@ const errors = {
 /** Other headers pass untouched; `x-device-id`, when sent, follows the rule of the body field. */
 const deviceHeaders = z.looseObject({ 'x-device-id': deviceIdSchema.optional() });
 
-export function biopassRoutes(deps: BiopassDeps) {
+export function biopassRoutes(deps: BiopassDeps & { resolveSubject?: SubjectResolver }) {
   return async (app: FastifyInstance) => {
     const routes = app.withTypeProvider<ZodTypeProvider>();
+
+    routes.post(
+      '/api/BiopassID/Challenge',
+      {
+        // Every flow that captures a face starts here; each flow checks its own role.
+        config: { access: ROLES },
+        schema: {
+          tags: ['biometrics'],
+          summary:
+            'Pedir o desafio de uma captura facial (movimentos da cabeça, uso único, 1 minuto)',
+          description:
+            'Sorteia 2 ou 3 movimentos (`left`, `right`, `up`, `down`: a esquerda e a direita da própria pessoa) que a captura deve mostrar, nessa ordem, entre uma foto olhando para a câmera no início e outra no fim (`pictures` = passos + 2). O desafio vale para quem o pediu, para o CPF (ou o examinador de `checkInViewerId`, ou o de `proctoringToken`) e para o uso (`purpose`), por 60 s e uma única vez.',
+          body: faceChallengeRequestSchema,
+          response: { 201: faceChallengeSchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await issueChallenge(deps, currentUser(request), request.body)),
+    );
 
     routes.post(
       '/api/BiopassID/Create',
@@ -57,7 +78,8 @@ export function biopassRoutes(deps: BiopassDeps) {
         bodyLimit: FACE_ENROL_BODY_LIMIT,
         schema: {
           tags: ['biometrics'],
-          summary: `Cadastrar o rosto de um usuário da unidade (1 a ${FACE_ENROL_MAX_IMAGES} fotos; ADMIN)`,
+          summary:
+            'Cadastrar o rosto de um usuário da unidade com uma captura ao vivo que responde a um desafio (ADMIN)',
           body: enrolRequestSchema,
           response: {
             201: enrolResponseSchema,
@@ -66,14 +88,12 @@ export function biopassRoutes(deps: BiopassDeps) {
         },
       },
       async (request, reply) => {
-        const { cpf, image, images, uf } = request.body;
-        return reply.status(201).send(
-          await enrolFace(deps, currentUser(request), {
-            cpf,
-            images: images ?? (image ? [image] : []),
-            uf,
-          }),
-        );
+        const { cpf, challengeId, image, frames, uf } = request.body;
+        return reply
+          .status(201)
+          .send(
+            await enrolFace(deps, currentUser(request), { cpf, challengeId, image, frames, uf }),
+          );
       },
     );
 
@@ -86,8 +106,8 @@ export function biopassRoutes(deps: BiopassDeps) {
         schema: {
           tags: ['biometrics'],
           summary:
-            'Verificar 1:1 um rosto contra o cadastro do CPF, com a sequência de quadros (apenas no Distrito Federal)',
-          description: `\`image\` é a foto verificada e o primeiro quadro da sequência; \`frames\` traz só os demais quadros, na ordem da captura (sem repetir \`image\`). São ${FACE_BURST_MIN_PICTURES} a ${FACE_BURST_MAX_PICTURES} fotos ao todo; com menos a validação é recusada (\`FACE_LIVENESS_REQUIRED\`). \`uf\`, quando enviada, deve ser a unidade do usuário (senão \`403 FACE_UNIT_MISMATCH\`). Responde a decisão (\`verified\`) a todos os perfis; distância, similaridade, limiar e as verificações de vivacidade só a ADMIN e AUDITOR.`,
+            'Verificar 1:1 um rosto contra o cadastro do CPF, com a captura que responde ao desafio (apenas no Distrito Federal)',
+          description: `\`challengeId\` é o desafio pedido em \`api/BiopassID/Challenge\`; \`image\` é a primeira foto da captura (olhando para a câmera) e \`frames\` as demais, na ordem: uma no auge de cada movimento pedido e outra olhando para a câmera no fim (${FACE_BURST_MIN_PICTURES} ou ${FACE_BURST_MAX_PICTURES} fotos ao todo). Uma captura que não segue o desafio é recusada com um código \`FACE_CHALLENGE_*\` e nada é gravado. \`uf\`, quando enviada, deve ser a unidade do usuário (senão \`403 FACE_UNIT_MISMATCH\`). Responde a decisão (\`verified\`) a todos os perfis; distância, similaridade, limiar e as verificações de vivacidade só a ADMIN e AUDITOR.`,
           headers: deviceHeaders,
           body: verifyRequestSchema,
           response: {

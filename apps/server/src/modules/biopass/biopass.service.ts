@@ -9,8 +9,6 @@ import {
   BIOPASS_ERRORS,
   DEMO_ERRORS,
   DEMO_UNIT,
-  enrolInconsistentMessage,
-  FACE_BURST_MIN_PICTURES,
   FACE_JUDGE_ROLES,
   FACE_SCORE_ROLES,
   FACE_VALIDATION_SUCCESS,
@@ -19,12 +17,14 @@ import {
   stripCpf,
   type Enrolment,
   type EnrolResponse,
+  type FaceChallengePurpose,
   similarityLevel,
   type Role,
   type VerifyResponse,
 } from '@exame/shared';
-import { compareWithEnrolment, templateOf } from '../../biometrics/descriptor';
-import { analyzeCapture, analyzeVerificationCaptures } from '../../biometrics/face-captures';
+import { templateOf } from '../../biometrics/descriptor';
+import { checkEnrolmentCapture } from '../../biometrics/enrolment-gate';
+import { faceError } from '../../biometrics/face-errors';
 import type { Executor } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
@@ -40,8 +40,8 @@ import {
   insertVerification,
   lockTemplateImageKeys,
   upsertTemplate,
-  type NewVerificationRow,
 } from './biopass.repository';
+import { compareTake, neutralIndexes, runTake, takeLiveness } from './face-takes.service';
 import { currentDescriptors, type TemplateDeps } from './face-templates.service';
 import { sealTemplate } from './template-sealing';
 
@@ -69,11 +69,24 @@ function checkUnit(actor: SessionUser, uf: string | null | undefined): void {
 export type EnrolSubject =
   { subject: 'user' } | { subject: 'demo-candidate'; confirm: (tx: Executor) => Promise<void> };
 
-/** `POST api/BiopassID/Create`: enrols (or re-enrols) a user of the caller's unit from 1 to 3 captures. */
+/**
+ * `POST api/BiopassID/Create`: enrols (or re-enrols) a user of the caller's
+ * unit from a take answering an enrolment challenge (issue 29). The take
+ * must follow the challenge live; its pictures that look at the camera must
+ * each pass the enrolment gate (enrolment-gate.ts: neutral expression, facing
+ * the camera, sharp, large enough, not occluded), and the template is made
+ * of their descriptors: several frames of one capture, not one picture.
+ */
 export async function enrolFace(
   deps: BiopassDeps,
   actor: SessionUser,
-  input: { cpf: string; images: string[]; uf?: string | null },
+  input: {
+    cpf: string;
+    challengeId?: string | null;
+    image: string;
+    frames?: string[];
+    uf?: string | null;
+  },
   options: EnrolSubject = { subject: 'user' },
 ): Promise<EnrolResponse> {
   checkUnit(actor, input.uf);
@@ -87,39 +100,19 @@ export async function enrolFace(
     throw AppError.from(DEMO_ERRORS, 'DEMO_UNIT_ONLY');
   }
 
-  const settled = await Promise.allSettled(
-    input.images.map((image) => analyzeCapture(deps.face, image)),
-  );
-  const captures = [];
-  for (const [index, result] of settled.entries()) {
-    if (result.status === 'fulfilled') {
-      captures.push(result.value);
-      continue;
-    }
-    const error: unknown = result.reason;
-    if (error instanceof AppError && input.images.length > 1 && error.status < 500) {
+  const take = await runTake(deps, actor, { ...input, cpf, purposes: ['enrolment'] });
+  const captures = neutralIndexes(take)
+    .map((index) => take.captures[index])
+    .filter(isDefined);
+  for (const [order, capture] of captures.entries()) {
+    const gate = checkEnrolmentCapture(capture.analysis);
+    if (!gate.ok) {
+      const refused = faceError(gate.code);
       throw new AppError(
-        error.code,
-        `Foto ${index + 1}: ${error.message}`,
-        error.status,
-        error.details,
+        refused.code,
+        `${order === 0 ? 'Na primeira foto' : 'Na última foto'} da captura: ${refused.message}`,
+        refused.status,
       );
-    }
-    throw error;
-  }
-  // All captures must show the same person (at the unit's threshold), or the template would accept either.
-  const threshold = deps.face.thresholdFor(actor.federativeUnit);
-  for (let i = 0; i < captures.length; i += 1) {
-    for (let j = i + 1; j < captures.length; j += 1) {
-      const a = captures[i];
-      const b = captures[j];
-      if (a && b && !deps.face.compare(a.analysis, b.analysis, threshold).match) {
-        throw AppError.from(
-          BIOPASS_ERRORS,
-          'FACE_ENROL_INCONSISTENT',
-          enrolInconsistentMessage(i + 1, j + 1),
-        );
-      }
     }
   }
 
@@ -157,6 +150,7 @@ export async function enrolFace(
         payload: {
           cpf,
           captures: captures.length,
+          challengeId: take.challengeId,
           ...(options.subject === 'demo-candidate' ? { subject: options.subject } : {}),
         },
       });
@@ -171,7 +165,9 @@ export async function enrolFace(
   return { cpf, captures: captures.length, enrolledAt: now.toISOString() };
 }
 
-type Liveness = NonNullable<VerifyResponse['liveness']>;
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined;
+}
 
 /**
  * Every role gets the decision and the plain level; the roles that judge a
@@ -193,6 +189,7 @@ function forRole(role: Role, result: Required<VerifyResponse>): VerifyResponse {
 
 export type VerifyInput = {
   cpf: string;
+  challengeId?: string | null;
   image: string;
   frames?: string[];
   uf?: string | null;
@@ -202,10 +199,7 @@ export type VerifyInput = {
 
 /**
  * `POST api/BiopassID/Verify`: 1:1 against the enrolled template of the
- * caller's unit. A decision needs the burst (`image` then `frames`, at least
- * FACE_BURST_MIN_PICTURES pictures) and its liveness check: a still picture
- * alone is refused, never passed. Each picture is decoded, re-encoded and
- * analysed once; the liveness check reads those analyses.
+ * caller's unit, on a take that answers a verification challenge.
  */
 export async function verifyFace(
   deps: BiopassDeps,
@@ -217,22 +211,30 @@ export async function verifyFace(
 }
 
 /**
- * The verification itself, with every score. With `keepCapture`, a verified
- * picture is kept (encrypted) as the evidence of what it admits (an
- * examiner's check-in or check-out), and its key is recorded with the
- * verification; a picture that did not verify is never kept.
+ * The verification itself, with every score, on a take answering a
+ * challenge of one of `purposes` (runTake: a take that does not follow it
+ * is refused and nothing is written). With `keepCapture`, a verified
+ * take's first picture is kept (encrypted) as the evidence of what it admits
+ * (an examiner's check-in or check-out), and its key is recorded with the
+ * verification; a take that did not verify keeps nothing. `ownFactor` is the
+ * person's own proof that came with the face (null: the face alone).
  *
  * `demonstration` is for the demonstration flows only (demo.service.ts): an
  * ADMIN of DEMO shows the engine to a demonstration candidate. That is not
  * the face validation of the check-in, which spec 5 keeps to DF, so the DF
- * gate is replaced by a DEMO one; everything else (threshold, liveness check,
+ * gate is replaced by a DEMO one; everything else (threshold, challenge,
  * limits, the record of the verification) is the same.
  */
 export async function verifyBurst(
   deps: BiopassDeps,
   actor: SessionUser,
   input: VerifyInput,
-  options: { keepCapture: boolean; demonstration?: boolean },
+  options: {
+    keepCapture: boolean;
+    demonstration?: boolean;
+    purposes?: readonly FaceChallengePurpose[];
+    ownFactor?: 'session' | 'password' | 'proctoring' | null;
+  },
 ): Promise<{ response: Required<VerifyResponse>; captureKey: string | null }> {
   if (options.demonstration) {
     if (actor.federativeUnit !== DEMO_UNIT) throw AppError.from(DEMO_ERRORS, 'DEMO_UNIT_ONLY');
@@ -242,66 +244,41 @@ export async function verifyBurst(
   checkUnit(actor, input.uf);
   const cpf = stripCpf(input.cpf);
   await deps.limiter.hit('verifyPerUser', actor.id);
-  await deps.limiter.hit('verifyPerCpf', `${actor.federativeUnit}:${cpf}`);
+  // Per user and CPF: one user's attempts never lock another user out of a CPF.
+  await deps.limiter.hit('verifyPerCpf', `${actor.id}:${actor.federativeUnit}:${cpf}`);
 
   // The unit's own threshold (FACE_MATCH_THRESHOLD_BY_UNIT) decides, and is recorded.
   const threshold = deps.face.thresholdFor(actor.federativeUnit);
-  const record = (values: Partial<NewVerificationRow>) =>
-    insertVerification(deps.db, {
+  const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
+  if (!template) throw AppError.from(BIOPASS_ERRORS, 'BIOMETRIC_NOT_ENROLLED');
+  const purposes = options.purposes ?? (options.keepCapture ? CHECK_IN_PURPOSES : ['verification']);
+  const take = await runTake(deps, actor, { ...input, cpf, purposes });
+  const enrolled = await currentDescriptors(deps, template);
+  const best = compareTake((a, b) => deps.face.compare(a, b, threshold), take, enrolled);
+
+  const liveness = takeLiveness(take);
+  const verified = best.match;
+  const probe = take.captures[0];
+  // The file is written before the row that names it; if the row is not
+  // written, the file is removed (and the retention sweep removes any a crash left).
+  const captureKey =
+    verified && options.keepCapture && probe ? await deps.files.put(probe.jpeg) : null;
+  let verificationId: string;
+  try {
+    verificationId = await insertVerification(deps.db, {
       federativeUnit: actor.federativeUnit,
       cpf,
       requestedBy: actor.id,
       deviceId: input.deviceId ?? null,
       schedulingLocal: input.local ?? null,
-      match: false,
       threshold,
-      ...values,
-    });
-
-  const frames = input.frames ?? [];
-  if (1 + frames.length < FACE_BURST_MIN_PICTURES) {
-    await record({ errorCode: 'FACE_LIVENESS_REQUIRED' });
-    throw AppError.from(BIOPASS_ERRORS, 'FACE_LIVENESS_REQUIRED');
-  }
-  const template = await findTemplate(deps.db, actor.federativeUnit, cpf);
-  if (!template) throw AppError.from(BIOPASS_ERRORS, 'BIOMETRIC_NOT_ENROLLED');
-  const enrolled = await currentDescriptors(deps, template);
-
-  let captured;
-  try {
-    captured = await analyzeVerificationCaptures(deps.face, input.image, frames);
-  } catch (error) {
-    if (error instanceof AppError) await record({ errorCode: error.code });
-    throw error;
-  }
-  const { probe, burst } = captured;
-  // Compared with every enrolled capture; decided on the mean (compareWithEnrolment).
-  const best = compareWithEnrolment(
-    (a, b) => deps.face.compare(a, b, threshold),
-    probe.analysis,
-    enrolled,
-  );
-
-  const liveness: Liveness = burst.ok
-    ? {
-        checked: true,
-        passed: burst.result.passed,
-        checks: burst.result.checks,
-        note: 'Sinal de vivacidade (mesmo rosto, movimento natural, quadros distintos); não é prova de vida.',
-      }
-    : { checked: true, passed: false, checks: null, note: burst.error.message };
-  const verified = best.match && liveness.passed === true;
-  // The file is written before the row that names it; if the row is not
-  // written, the file is removed (and the retention sweep removes any a crash left).
-  const captureKey = verified && options.keepCapture ? await deps.files.put(probe.jpeg) : null;
-  let verificationId: string;
-  try {
-    verificationId = await record({
       match: best.match,
       verified,
       captureKey,
       distance: best.distance,
       liveness: liveness as unknown as Record<string, unknown>,
+      challengeId: take.challengeId,
+      ownFactor: options.ownFactor ?? null,
     });
   } catch (error) {
     if (captureKey) await deps.files.remove(captureKey);
@@ -318,15 +295,21 @@ export async function verifyBurst(
       distance: Number(best.distance.toFixed(4)),
       similarity: Number(best.similarity.toFixed(4)),
       threshold: best.threshold,
-      liveness,
+      liveness: {
+        checked: true,
+        passed: true,
+        checks: liveness.checks,
+        note: liveness.note,
+      },
       message: verified
         ? FACE_VALIDATION_SUCCESS
-        : !best.match
-          ? 'O rosto capturado não corresponde ao cadastro facial deste CPF.'
-          : 'Não foi possível confirmar que a captura foi feita ao vivo. Movimente levemente o rosto durante a captura e tente novamente.',
+        : 'O rosto capturado não corresponde ao cadastro facial deste CPF.',
     },
   };
 }
+
+/** The purposes a take for an examiner's check-in or check-out may answer. */
+const CHECK_IN_PURPOSES: readonly FaceChallengePurpose[] = ['check-in', 'check-out'];
 
 /** The enrolment of a CPF with short-lived addresses of its captures (each view is logged when opened). */
 export async function getEnrolment(

@@ -12,21 +12,20 @@ import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from '../../biometrics
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
 import { createApiKeyFor, examPayload } from '../../../test/exams';
-import { burstAround, devPhoto, webcamFrame } from '../../../test/faces/captures';
-import { faceFixturesDir, hasFaceFixtures } from '../../../test/faces/fixtures';
+import { devPhoto } from '../../../test/faces/captures';
+import { answeredChallenge } from '../../../test/faces/takes';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn, seedUser } from '../../../test/identity';
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
-  : process.env.TEST_DATABASE_URL
-    ? 'SKIPPED: the engine runs once, on the embedded database tier'
-    : '';
+const skipReason = process.env.TEST_DATABASE_URL
+  ? 'SKIPPED: the engine runs once, on the embedded database tier'
+  : '';
 if (skipReason) console.warn(`Face threshold by unit tests ${skipReason}`);
 
 /**
- * DF's own threshold: far under the distance of p01-1 to p01-2 (the same
- * person; ~0.4-0.5 on the fused scale), which the default 0.69 accepts.
+ * DF's own threshold: far under the distance of p01-1 to p01-2 (the audit's
+ * photos) and of a take of p01-1 to a take of p01-3 (the face validation's):
+ * the same person, ~0.4-0.5 on the fused scale, which the default 0.69 accepts.
  */
 const STRICT = 0.25;
 const b64 = (buffer: Buffer) => buffer.toString('base64');
@@ -140,19 +139,21 @@ describe.skipIf(Boolean(skipReason))(
 
     it("DF's face validation refuses the same person at its stricter threshold, and records that threshold", async () => {
       const person = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+      // A live take of p01-1 enrolled; a live take of p01-3 verified (each answers its challenge).
+      const take = (purpose: 'enrolment' | 'verification', photo: string) =>
+        answeredChallenge(t.app, face, admins.DF!.token, { purpose, cpf: person.cpf }, photo);
       const enrolled = await t.app.inject({
         method: 'POST',
         url: '/api/BiopassID/Create',
         headers: admins.DF!.auth,
-        payload: { cpf: person.cpf, images: [b64(await devPhoto('p01-1.jpg'))] },
+        payload: { cpf: person.cpf, ...(await take('enrolment', 'p01-1.jpg')) },
       });
       expect(enrolled.statusCode, enrolled.body).toBe(201);
-      const [image, ...frames] = await burstAround(await webcamFrame('p01-2.jpg'));
       const verified = await t.app.inject({
         method: 'POST',
         url: '/api/BiopassID/Verify',
         headers: admins.DF!.auth,
-        payload: { cpf: person.cpf, image: b64(image!), frames: frames.map(b64), uf: 'DF' },
+        payload: { cpf: person.cpf, ...(await take('verification', 'p01-3.jpg')), uf: 'DF' },
       });
       expect(verified.statusCode, verified.body).toBe(200);
       const body = verified.json() as {

@@ -9,15 +9,12 @@ import type { FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
 import { burstAround, devPhoto, webcamFrame } from '../../../test/faces/captures';
-import { faceFixturesDir, hasFaceFixtures } from '../../../test/faces/fixtures';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`
-  : process.env.TEST_DATABASE_URL
-    ? 'SKIPPED: the engine runs once, on the embedded database tier'
-    : '';
+const skipReason = process.env.TEST_DATABASE_URL
+  ? 'SKIPPED: the engine runs once, on the embedded database tier'
+  : '';
 if (skipReason) console.warn(`Check-in face tests ${skipReason}`);
 
 const b64 = (buffer: Buffer) => buffer.toString('base64');
@@ -70,12 +67,16 @@ describe.skipIf(Boolean(skipReason))(
       await face?.close();
     });
 
-    /** The face check of `cpf` with a capture of `photo` at `local`, asked by examiner 1. */
+    /**
+     * The face check of `cpf` with a capture of `photo` at `local`, asked by
+     * examiner 1; someone else is named by the record (leaving), by examiner
+     * 2's token, or by CPF with their own password (never a face alone).
+     */
     async function validate(
       cpf: string,
       photo: string,
       local = 'DF.POSTO01',
-      who: { checkInViewerId?: string } = {},
+      who: { checkInViewerId?: string; proctoringToken?: string; password?: string } = {},
     ) {
       const [image, ...frames] = await burstAround(await webcamFrame(photo));
       return t.app.inject({
@@ -83,7 +84,7 @@ describe.skipIf(Boolean(skipReason))(
         url: '/api/Auth/biometric-viewer-checkin',
         headers: first.auth,
         payload: {
-          ...(who.checkInViewerId ? who : { cpf }),
+          ...(who.checkInViewerId || who.proctoringToken ? who : { cpf, password: who.password }),
           image: b64(image!),
           frames: frames.map(b64),
           uf: 'DF',
@@ -96,7 +97,12 @@ describe.skipIf(Boolean(skipReason))(
       t.app.inject({ method: 'POST', url, headers: first.auth, payload });
 
     it('examiners enter by face, the captures are kept and each view is logged; each verification admits once, at its post', async () => {
-      const notExaminer = await validate(admin.user.cpf, 'p01-2.jpg');
+      // Someone else's face needs their password; past it, only examiners enter.
+      const noPassword = await validate(admin.user.cpf, 'p01-2.jpg');
+      expect(noPassword.json().code).toBe('FACE_OWN_FACTOR_REQUIRED');
+      const notExaminer = await validate(admin.user.cpf, 'p01-2.jpg', 'DF.POSTO01', {
+        password: DEFAULT_PASSWORD,
+      });
       expect(notExaminer.statusCode).toBe(403);
       expect(notExaminer.json().Error).toBe('Usuário não tem permissão para participar da sala!');
 
@@ -143,11 +149,13 @@ describe.skipIf(Boolean(skipReason))(
       const token = (
         await post('/api/Auth/viewer-checkin', { email: second.email, password: DEFAULT_PASSWORD })
       ).json().proctoringToken;
-      const two = await validate(second.cpf, 'p02-3.jpg');
+      const two = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO01', { proctoringToken: token });
       expect(two.statusCode, two.body).toBe(200);
 
       // A verification made for another post does not open this one.
-      const elsewhere = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO02');
+      const elsewhere = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO02', {
+        proctoringToken: token,
+      });
       const wrongPost = await post('/api/SchedulingLocalCheckIn/checkIn', {
         viewers: [
           { cpf: first.user.cpf, verificationId: one.json().verificationId },
@@ -200,7 +208,9 @@ describe.skipIf(Boolean(skipReason))(
       expect(readd.statusCode).toBe(422);
       expect(readd.json().code).toBe('CHECKIN_FACE_INVALID');
       // Examiner 2 needs the password check too, the face alone is not enough.
-      const again = await validate(second.cpf, 'p02-3.jpg');
+      const again = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO01', {
+        proctoringToken: token,
+      });
       const faceOnly = await t.app.inject({
         method: 'PUT',
         url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
@@ -271,7 +281,9 @@ describe.skipIf(Boolean(skipReason))(
       expect(noFace.json().code).toBe('CHECKIN_FACE_REQUIRED');
 
       // Examiner 2's CPF, another person's face: refused with the reason, nothing kept.
-      const wrong = await validate(second.cpf, 'p03-1.jpg');
+      const wrong = await validate(second.cpf, 'p03-1.jpg', 'DF.POSTO01', {
+        checkInViewerId: theirs!.id,
+      });
       expect(wrong.statusCode).toBe(422);
       expect(wrong.json()).toMatchObject({
         Error: 'O rosto capturado não corresponde ao cadastro facial deste CPF.',

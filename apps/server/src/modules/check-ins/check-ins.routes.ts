@@ -36,7 +36,6 @@ import {
   biometricViewerCheckin,
   checkIn,
   checkOut,
-  confirmSecondExaminer,
   findOpenCheckIn,
   forceClose,
   getCheckIn,
@@ -48,6 +47,7 @@ import {
   updateCheckIn,
   type CheckInDeps,
 } from './check-ins.service';
+import { confirmSecondExaminer } from './examiner-identity';
 
 const errors = {
   400: errorBodySchema,
@@ -106,7 +106,7 @@ export function checkInRoutes(deps: CheckInDeps) {
           summary:
             'Validar o rosto de um examinador da unidade para entrar ou sair da sala (apenas no Distrito Federal)',
           description:
-            'O corpo segue o de `api/BiopassID/Verify` (`image` e os demais quadros em `frames`). A captura validada fica guardada (cifrada) como prova e a resposta (`verificationId`) admite o examinador uma única vez, em até 10 minutos, na entrada ou na saída do mesmo posto (`local`).',
+            'O corpo segue o de `api/BiopassID/Verify` (`image` e os demais quadros em `frames`). A captura validada fica guardada (cifrada) como prova e a resposta (`verificationId`) admite o examinador uma única vez, em até 10 minutos, na entrada ou na saída do mesmo posto (`local`). O rosto nunca basta sozinho: quem não é o usuário conectado nem o examinador 2 (`proctoringToken`) digita a própria senha (`password`), conferida como num login (mesmo limite de tentativas); sem ela, `403 FACE_OWN_FACTOR_REQUIRED`, a não ser que a unidade permita a entrada só com o rosto. Na saída (`checkInViewerId`) a senha não é pedida.',
           body: biometricViewerCheckinRequestSchema,
           response: { 200: biometricViewerCheckinResponseSchema, ...errors, 503: errorBodySchema },
         },
@@ -115,6 +115,7 @@ export function checkInRoutes(deps: CheckInDeps) {
         biometricViewerCheckin(deps, currentUser(request), {
           ...request.body,
           deviceId: request.body.deviceId ?? null,
+          ip: request.ip,
         }),
     );
 

@@ -8,28 +8,26 @@
  * one transaction.
  *
  * Who may be an examiner of a record: an enabled VIEWER or ROOM_INSPECTOR of
- * the unit whose identity is proven by the signed-in session (examiner 1), by
- * the token of `api/Auth/viewer-checkin` (examiner 2's e-mail and password,
- * bound to examiner 1's session) or, where the unit requires face validation,
- * by a face verification of that CPF asked by the same session at the same
- * post (the "separate viewer identity" of spec 6). Where the unit requires
- * face validation (spec 5: DF), every examiner enters and leaves with a
+ * the unit who proves who they are with a factor of their own (the session,
+ * examiner 2's password, or the separate viewer identity's password typed
+ * with the face: examiner-identity.ts). Where the unit requires face
+ * validation (spec 5: DF), every examiner enters and leaves with a
  * verification of their own, each used once and within
- * CHECK_IN_FACE_TICKET_TTL_MS; its capture is kept as the evidence.
+ * CHECK_IN_FACE_TICKET_TTL_MS; its capture is kept as the evidence, and the
+ * examiner's row says how they were admitted (`admittedBy`).
  */
 import {
+  ADMITTED_BY,
   CHECK_IN_ERRORS,
   CHECK_IN_FACE_TICKET_TTL_MS,
   CHECK_IN_MAX_VIEWERS,
-  EXAMINER_ROLES,
   FACE_VALIDATION_UNIT,
-  PROCTORING_TOKEN_TTL_MS,
   dayInZone,
   maskCpf,
-  maskEmail,
   pageReply,
   resolveOpenPeriod,
   resolvePeriod,
+  type AdmittedBy,
   type BiometricViewerCheckinResponse,
   type CheckInConfig,
   type CheckInExam,
@@ -38,7 +36,6 @@ import {
   type CheckInSummary,
   type Page,
   type Role,
-  type ViewerCheckinResponse,
 } from '@exame/shared';
 import type { Executor } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
@@ -47,7 +44,6 @@ import { AppError } from '../../lib/app-error';
 import { signedPath } from '../../lib/signed-access';
 import { insertActivity, type ActivityType } from '../activity/activity.repository';
 import { cpfTarget } from '../activity/activity.service';
-import { verifyCredentials } from '../auth/auth.service';
 import type { IdentityDeps } from '../auth/identity-deps';
 import { consumeVerifiedCapture, findCaptureOwner } from '../biopass/biopass.repository';
 import { verifyBurst, type BiopassDeps } from '../biopass/biopass.service';
@@ -57,6 +53,16 @@ import { roomLocal } from '../exam-rooms/exam-rooms.service';
 import { publishRealtimeAll } from '../realtime/realtime.repository';
 import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.repository';
 import { findUserInUnit, type UserRow } from '../users/users.repository';
+import {
+  admittedBy,
+  captureFactor,
+  checkExaminer,
+  personOfToken,
+  proveViewer,
+  type Admitted,
+  type NamedBy,
+  type ViewerEntry,
+} from './examiner-identity';
 import {
   checkOutViewer,
   closeCheckIn,
@@ -87,7 +93,6 @@ const checkInError = (code: keyof typeof CHECK_IN_ERRORS, message?: string) =>
   AppError.from(CHECK_IN_ERRORS, code, message);
 
 const SEES_EVERY_RECORD: readonly Role[] = ['ADMIN', 'auditor'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FACE_IMAGE_PATH = '/api/SchedulingLocalCheckIn/face';
 
 /* ------------------------------------------------------------------------ */
@@ -114,79 +119,7 @@ export async function getConfig(
     secondExaminerAllowed: true,
     maxViewers: CHECK_IN_MAX_VIEWERS,
     proctoringEnabled: unit?.isProctoringEnable ?? false,
-  };
-}
-
-/* ------------------------------------------------------------------------ */
-/* Examiner 2's identity (`api/Auth/viewer-checkin`)                         */
-/* ------------------------------------------------------------------------ */
-
-function proctoringToken(deps: CheckInDeps, person: string, actor: string, expiresAt: number) {
-  return `${person}.${expiresAt}.${deps.files.signAccess('proctoring', person, actor, expiresAt)}`;
-}
-
-/**
- * The examiner 2 a token names, when it was given to `actor`'s session and is
- * still valid; otherwise the refusal PROCTORING_TOKEN_INVALID.
- */
-async function personOfToken(
-  deps: CheckInDeps,
-  actor: SessionUser,
-  token: string,
-): Promise<UserRow | undefined> {
-  const [subject, expires, signature] = token.split('.');
-  const valid =
-    subject !== undefined &&
-    UUID.test(subject) &&
-    expires !== undefined &&
-    signature !== undefined &&
-    deps.files.verifyAccess('proctoring', subject, actor.id, Number(expires), signature);
-  if (!valid) throw checkInError('PROCTORING_TOKEN_INVALID');
-  return findUserInUnit(deps.db, actor.federativeUnit, { id: subject });
-}
-
-/** An examiner of the unit (spec 5: same unit, VIEWER or ROOM_INSPECTOR), by CPF or as found. */
-function checkExaminer(person: UserRow | undefined, actor: SessionUser): UserRow {
-  if (!person || person.federativeUnit !== actor.federativeUnit) {
-    throw checkInError('CHECKIN_EXAMINER_NOT_FOUND');
-  }
-  if (!EXAMINER_ROLES.includes(person.role) || person.registerStatus !== 'enabled') {
-    throw checkInError('CHECKIN_EXAMINER_NOT_ALLOWED');
-  }
-  return person;
-}
-
-/**
- * `POST api/Auth/viewer-checkin`: examiner 2's e-mail and password, checked
- * with the throttle and the work of a sign-in, without opening a session
- * (examiner 1's session stays as it is). A wrong password is refused as a
- * sign-in is; the second-examiner rules of spec 5 are told only to whoever
- * knows the password.
- */
-export async function confirmSecondExaminer(
-  deps: CheckInDeps,
-  actor: SessionUser,
-  input: { email: string; password: string; firstViewerCpf?: string; ip: string },
-): Promise<ViewerCheckinResponse> {
-  const firstCpf = input.firstViewerCpf ?? actor.cpf;
-  const person = await verifyCredentials(deps.identity, input);
-  if (person.cpf === firstCpf || person.id === actor.id) {
-    throw checkInError('CHECKIN_SAME_EXAMINER');
-  }
-  checkExaminer(person, actor);
-  const expiresAt = Date.now() + PROCTORING_TOKEN_TTL_MS;
-  return {
-    // Examiner 2 is named by the token from here on: the browser keeps no whole CPF.
-    user: {
-      id: person.id,
-      name: person.name,
-      email: maskEmail(person.email),
-      cpf: maskCpf(person.cpf),
-      federativeUnit: person.federativeUnit,
-      roleDescription: person.role,
-    },
-    proctoringToken: proctoringToken(deps, person.id, actor.id, expiresAt),
-    expiresAt: new Date(expiresAt).toISOString(),
+    faceAloneAllowed: unit?.faceAloneAllowed ?? false,
   };
 }
 
@@ -219,8 +152,27 @@ async function cpfOfRoomViewer(deps: CheckInDeps, actor: SessionUser, viewerId: 
 }
 
 /**
+ * Whose face a challenge of the check-in flows is for (`api/BiopassID/Challenge`):
+ * the examiner of a record the actor is in (`checkInViewerId`), examiner 2
+ * named by `proctoringToken`, or the CPF given, resolved the way the
+ * capture that answers it will resolve it.
+ */
+export async function challengeSubjectCpf(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  subject: { cpf?: string; checkInViewerId?: string; proctoringToken?: string },
+): Promise<string> {
+  if (subject.checkInViewerId) return cpfOfRoomViewer(deps, actor, subject.checkInViewerId);
+  if (subject.proctoringToken) {
+    return checkExaminer(await personOfToken(deps, actor, subject.proctoringToken), actor).cpf;
+  }
+  return subject.cpf ?? '';
+}
+
+/**
  * Verifies the face of an examiner of the unit at the room of `local`; the
- * verified capture is kept, recorded with the post and the device, and the
+ * verified capture is kept, recorded with the post, the device and the
+ * examiner's own factor (checked first: examiner-identity.ts), and the
  * answer (its id) admits that examiner once to a check-in or a check-out.
  */
 export async function biometricViewerCheckin(
@@ -230,6 +182,9 @@ export async function biometricViewerCheckin(
     cpf?: string;
     checkInViewerId?: string;
     proctoringToken?: string;
+    password?: string;
+    ip: string;
+    challengeId?: string | null;
     image: string;
     frames?: string[];
     uf?: string;
@@ -237,17 +192,24 @@ export async function biometricViewerCheckin(
     deviceId?: string | null;
   },
 ): Promise<BiometricViewerCheckinResponse> {
+  const { password, ip, ...capture } = input;
+  const namedBy: NamedBy = input.checkInViewerId
+    ? 'record'
+    : input.proctoringToken
+      ? 'token'
+      : 'cpf';
   const cpf = input.checkInViewerId
     ? await cpfOfRoomViewer(deps, actor, input.checkInViewerId)
     : input.proctoringToken
       ? ((await personOfToken(deps, actor, input.proctoringToken))?.cpf ?? '')
       : (input.cpf ?? '');
+  const ownFactor = await captureFactor(deps, actor, { cpf, namedBy, password, ip });
   const person = checkExaminer(await findUserInUnit(deps.db, actor.federativeUnit, { cpf }), actor);
   const { response, captureKey } = await verifyBurst(
     deps,
     actor,
-    { ...input, cpf },
-    { keepCapture: true },
+    { ...capture, cpf },
+    { keepCapture: true, ownFactor },
   );
   // The level explains the decision to the examiner (never ADMIN: checkExaminer); no raw numbers.
   const level = { similarityLevel: response.similarityLevel };
@@ -301,6 +263,7 @@ async function toRecord(
       checkOutDate: viewer.checkOutDate?.toISOString() ?? null,
       checkOutFaceUrl: faceUrl(deps, viewer.checkOutFaceKey, actor.id),
       removedAt: viewer.removedAt?.toISOString() ?? null,
+      admittedBy: viewer.admittedBy ?? null,
     })),
     history: events.map((event) => ({
       type: event.type,
@@ -312,6 +275,7 @@ async function toRecord(
         event.type === 'examiner_transfer' && typeof event.details.from === 'string'
           ? event.details.from
           : null,
+      admittedBy: ADMITTED_BY.find((way) => way === event.details.admittedBy) ?? null,
     })),
   };
 }
@@ -423,48 +387,12 @@ export async function listRecordExams(
 /* Changes                                                                   */
 /* ------------------------------------------------------------------------ */
 
-type ViewerEntry = {
-  cpf?: string;
-  verificationId?: string | null;
-  proctoringToken?: string | null;
-};
-
-/** A viewer entry whose identity is proven, ready to be admitted. */
-type Admitted = { person: UserRow; verificationId: string | null };
-
-/**
- * Checks who the entry names and how their identity is proven (the rules at
- * the top): the session, examiner 2's token, or, for examiner 1 only
- * (`faceAlone`) where the unit requires face validation, the face.
- */
-async function proveViewer(
-  deps: CheckInDeps,
-  actor: SessionUser,
-  entry: ViewerEntry,
-  rules: { required: boolean; faceAlone: boolean },
-): Promise<Admitted> {
-  const named = entry.proctoringToken
-    ? await personOfToken(deps, actor, entry.proctoringToken)
-    : await findUserInUnit(deps.db, actor.federativeUnit, { cpf: entry.cpf ?? '' });
-  if (entry.proctoringToken && named && entry.cpf && named.cpf !== entry.cpf) {
-    throw checkInError('PROCTORING_TOKEN_INVALID');
-  }
-  const person = checkExaminer(named, actor);
-  const proven = person.id === actor.id || Boolean(entry.proctoringToken);
-  if (!proven && !(rules.required && rules.faceAlone)) {
-    throw checkInError('CHECKIN_IDENTITY_REQUIRED');
-  }
-  if (!rules.required) return { person, verificationId: null };
-  if (!entry.verificationId) throw checkInError('CHECKIN_FACE_REQUIRED');
-  return { person, verificationId: entry.verificationId };
-}
-
-/** Uses the face verification of an admitted examiner; its capture key, or a refusal. */
+/** Uses the face verification of an examiner: its capture key and the factor that came with it, or a refusal. */
 async function useFaceTicket(
   tx: Executor,
   actor: SessionUser,
   ticket: { verificationId: string; cpf: string; schedulingLocal: string },
-): Promise<string | null> {
+) {
   const used = await consumeVerifiedCapture(tx, {
     id: ticket.verificationId,
     federativeUnit: actor.federativeUnit,
@@ -474,10 +402,14 @@ async function useFaceTicket(
     notBefore: new Date(Date.now() - CHECK_IN_FACE_TICKET_TTL_MS),
   });
   if (!used) throw checkInError('CHECKIN_FACE_INVALID');
-  return used.captureKey;
+  return used;
 }
 
-/** Puts an admitted examiner in the room of `record` (using their face verification), with its history row. */
+/**
+ * Puts an admitted examiner in the room of `record` (using their face
+ * verification), with its history row; how they were admitted, or a refusal
+ * that rolls the whole change back.
+ */
 async function addViewer(
   tx: Executor,
   actor: SessionUser,
@@ -487,14 +419,16 @@ async function addViewer(
   how: { type: 'viewer_add' | 'examiner_transfer'; details?: Record<string, unknown> } = {
     type: 'viewer_add',
   },
-): Promise<void> {
-  const faceKey = entry.verificationId
+): Promise<AdmittedBy> {
+  const ticket = entry.verificationId
     ? await useFaceTicket(tx, actor, {
         verificationId: entry.verificationId,
         cpf: entry.person.cpf,
         schedulingLocal: record.schedulingLocal,
       })
     : null;
+  const way = admittedBy(entry.proof, ticket?.ownFactor ?? null);
+  const faceKey = ticket?.captureKey ?? null;
   const viewer = await insertViewer(tx, {
     checkInId: record.id,
     federativeUnit: actor.federativeUnit,
@@ -504,6 +438,7 @@ async function addViewer(
     checkInDate: now,
     verificationId: entry.verificationId,
     faceKey,
+    admittedBy: way,
   });
   await insertEvent(tx, {
     checkInId: record.id,
@@ -511,8 +446,9 @@ async function addViewer(
     type: how.type,
     actorId: actor.id,
     viewerId: viewer.id,
-    details: { faceValidated: faceKey !== null, ...how.details },
+    details: { faceValidated: faceKey !== null, admittedBy: way, ...how.details },
   });
+  return way;
 }
 
 /** 409 naming the open record an examiner already holds (spec 8: its id and date are kept). */
@@ -624,8 +560,10 @@ export async function checkIn(
   const required = faceRequired(actor.federativeUnit);
   const admitted: Admitted[] = [];
   for (const [index, entry] of input.viewers.entries()) {
-    // Examiner 1 may be the separate viewer identity of spec 6, proven by face where required.
-    admitted.push(await proveViewer(deps, actor, entry, { required, faceAlone: index === 0 }));
+    // Examiner 1 may be the separate viewer identity of spec 6 (face and own password).
+    admitted.push(
+      await proveViewer(deps, actor, entry, { required, separateIdentity: index === 0 }),
+    );
   }
   const people = admitted.map((entry) => entry.person);
   if (new Set(people.map((person) => person.id)).size !== people.length) {
@@ -655,12 +593,16 @@ export async function checkIn(
         type: 'open',
         actorId: actor.id,
       });
-      for (const entry of admitted) await addViewer(tx, actor, created, entry, now);
+      const ways: Record<string, AdmittedBy> = {};
+      for (const entry of admitted) {
+        ways[entry.person.id] = await addViewer(tx, actor, created, entry, now);
+      }
       await recordActivity(tx, actor, 'checkin_open', {
         checkInId: created.id,
         schedulingLocal: post.identifier,
         examRoomId,
         viewers: people.map((person) => person.id),
+        admittedBy: ways,
       });
       await announceCheckIn(tx, created, 'open');
       return created;
@@ -717,7 +659,7 @@ export async function updateCheckIn(
   if (!input.add && !input.removeViewerId) throw checkInError('CHECKIN_UPDATE_EMPTY');
   const required = faceRequired(actor.federativeUnit);
   const adding = input.add
-    ? await proveViewer(deps, actor, input.add, { required, faceAlone: false })
+    ? await proveViewer(deps, actor, input.add, { required, separateIdentity: false })
     : null;
   if (adding) {
     const conflict = await alreadyOpen(deps, adding.person);
@@ -728,9 +670,10 @@ export async function updateCheckIn(
       const { record, viewers } = await lockOpenRecord(tx, actor, id);
       const active = viewers.filter((viewer) => viewer.active);
       const now = new Date();
+      let way: AdmittedBy | null = null;
       if (adding) {
         if (active.length >= CHECK_IN_MAX_VIEWERS) throw checkInError('CHECKIN_TOO_MANY_VIEWERS');
-        await addViewer(tx, actor, record, adding, now);
+        way = await addViewer(tx, actor, record, adding, now);
       }
       if (input.removeViewerId) {
         const target = active.find((viewer) => viewer.id === input.removeViewerId);
@@ -748,6 +691,7 @@ export async function updateCheckIn(
       await recordActivity(tx, actor, 'checkin_update', {
         checkInId: id,
         added: adding?.person.id ?? null,
+        admittedBy: way,
         removed: input.removeViewerId ?? null,
       });
       await announceCheckIn(tx, record, 'open');
@@ -772,7 +716,10 @@ export async function transferExaminer(
 ): Promise<CheckInRecord> {
   const id = input.checkInId;
   const required = faceRequired(actor.federativeUnit);
-  const receiving = await proveViewer(deps, actor, input.to, { required, faceAlone: false });
+  const receiving = await proveViewer(deps, actor, input.to, {
+    required,
+    separateIdentity: false,
+  });
   const conflict = await alreadyOpen(deps, receiving.person);
   if (conflict) throw conflict;
   try {
@@ -783,7 +730,7 @@ export async function transferExaminer(
       if (leaving.userId === receiving.person.id) throw checkInError('CHECKIN_SAME_EXAMINER');
       const now = new Date();
       await removeViewer(tx, leaving.id, now);
-      await addViewer(tx, actor, record, receiving, now, {
+      const way = await addViewer(tx, actor, record, receiving, now, {
         type: 'examiner_transfer',
         details: { fromViewerId: leaving.id, from: leaving.name },
       });
@@ -791,6 +738,7 @@ export async function transferExaminer(
         checkInId: id,
         from: leaving.userId,
         to: receiving.person.id,
+        admittedBy: way,
       });
       await announceCheckIn(tx, record, 'open');
     });
@@ -833,11 +781,13 @@ export async function checkOut(
       let faceKey: string | null = null;
       if (record.faceValidationRequired) {
         if (!input.verificationId) throw checkInError('CHECKIN_FACE_REQUIRED');
-        faceKey = await useFaceTicket(tx, actor, {
-          verificationId: input.verificationId,
-          cpf: viewer.cpf,
-          schedulingLocal: record.schedulingLocal,
-        });
+        faceKey = (
+          await useFaceTicket(tx, actor, {
+            verificationId: input.verificationId,
+            cpf: viewer.cpf,
+            schedulingLocal: record.schedulingLocal,
+          })
+        ).captureKey;
       }
       await checkOutViewer(tx, viewer.id, {
         at: now,

@@ -114,6 +114,7 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       secondExaminerAllowed: true,
       maxViewers: 2,
       proctoringEnabled: true,
+      faceAloneAllowed: false,
     });
     const df = await inject(
       'GET',
@@ -301,6 +302,11 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       'viewer_add',
       'viewer_add',
     ]);
+    // Outside DF too, each examiner's row says how they proved who they are.
+    expect(record.viewers.map((viewer: { admittedBy: string }) => viewer.admittedBy)).toEqual([
+      'session',
+      'proctoring',
+    ]);
 
     // The exams of the post and day: both rooms, not another post nor another day.
     const exams = await inject(
@@ -487,12 +493,17 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       subject: 'Quirino Recebe',
       transferredFrom: 'Paula Entrega',
       actorName: 'Paula Entrega',
+      admittedBy: 'proctoring',
     });
     const events = await selectRows<{ payload: { from: string; to: string } }>(
       t.database.db,
       sql`select payload from activity_log where type = 'examiner_transfered' and actor_id = ${giver.user.id}`,
     );
-    expect(events).toEqual([{ payload: { checkInId: id, from: giver.user.id, to: taker.id } }]);
+    expect(events).toEqual([
+      {
+        payload: { checkInId: id, from: giver.user.id, to: taker.id, admittedBy: 'proctoring' },
+      },
+    ]);
     // The giver is free again; the taker now holds the room.
     const again = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', giver.auth, {
       viewers: [{ cpf: giver.user.cpf }],

@@ -219,14 +219,14 @@ export async function enrolCandidate(
   deps: DemoDeps,
   actor: SessionUser,
   cpf: string,
-  input: { images: string[] },
+  input: { challengeId?: string | null; image: string; frames?: string[] },
 ): Promise<EnrolResponse> {
   assertDemoUnit(actor);
   assertConsent(await findCandidate(deps.db, DEMO_UNIT, cpf));
   return enrolFace(
     deps,
     actor,
-    { cpf, images: input.images },
+    { cpf, challengeId: input.challengeId, image: input.image, frames: input.frames },
     {
       subject: 'demo-candidate',
       confirm: async (tx) => {
@@ -249,7 +249,12 @@ export async function verifyCandidate(
   deps: DemoDeps,
   actor: SessionUser,
   cpf: string,
-  input: { image: string; frames?: string[]; deviceId?: string | null },
+  input: {
+    challengeId?: string | null;
+    image: string;
+    frames?: string[];
+    deviceId?: string | null;
+  },
 ): Promise<DemoVerification> {
   assertDemoUnit(actor);
   const candidate = await findCandidate(deps.db, DEMO_UNIT, cpf);
@@ -260,7 +265,13 @@ export async function verifyCandidate(
     ({ response } = await verifyBurst(
       deps,
       actor,
-      { cpf, image: input.image, frames: input.frames, deviceId: input.deviceId ?? null },
+      {
+        cpf,
+        challengeId: input.challengeId,
+        image: input.image,
+        frames: input.frames,
+        deviceId: input.deviceId ?? null,
+      },
       { keepCapture: false, demonstration: true },
     ));
   } catch (error) {

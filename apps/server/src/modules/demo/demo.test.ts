@@ -5,8 +5,9 @@
  * enrolment, DEMO only (another unit's ADMIN and every other role are
  * refused and write nothing), the wipe that spares users' enrolments, and
  * the whole flow on the real engine with the dev fixture photos (never
- * holdout): enrol, a second capture of the same person verifies with its
- * scores and liveness checks, another person does not match.
+ * holdout), each capture a live take answering its challenge: enrol, a take
+ * of another photo of the same person verifies with its scores and the
+ * challenge's checks, another person does not match.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -22,20 +23,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
-import { burstAround, devPhoto, webcamFrame } from '../../../test/faces/captures';
-import { faceFixturesDir, hasFaceFixtures } from '../../../test/faces/fixtures';
+import { answeredChallenge } from '../../../test/faces/takes';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
 import { upsertTemplate } from '../biopass/biopass.repository';
 
-const faceSkip = hasFaceFixtures('dev')
-  ? ''
-  : `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev (set FACE_FIXTURES_DIR)`;
-if (faceSkip) console.warn(`Demo face flow ${faceSkip}`);
-
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 
-const b64 = (buffer: Buffer) => buffer.toString('base64');
 const CONSENT_SHA256 = createHash('sha256').update(BIOMETRIC_CONSENT_TEXT, 'utf8').digest('hex');
 /** Someone who turned 17 today: a year short of the minimum age. */
 function seventeenToday(): string {
@@ -57,6 +51,7 @@ async function writtenRows(t: TestApp): Promise<Record<string, string>> {
     'demo_candidates',
     'biometric_templates',
     'biometric_verifications',
+    'face_challenges',
     'activity_log',
     'rate_limits',
   ];
@@ -236,9 +231,10 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
     });
     // Before a consent, nothing biometric: enrolment and verification are refused before the engine.
     const picture = 'A'.repeat(64);
+    const take = { image: picture, frames: [picture, picture, picture] };
     for (const [path, payload] of [
-      ['enrol', { images: [picture] }],
-      ['verify', { image: picture, frames: [picture] }],
+      ['enrol', take],
+      ['verify', take],
     ] as const) {
       const refused = await call('POST', `/api/Demo/candidates/${cpf}/${path}`, payload);
       expect(refused.statusCode, path).toBe(409);
@@ -289,10 +285,7 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
     });
 
     // With the consent, a verification needs the enrolment first.
-    const notEnrolled = await call('POST', `/api/Demo/candidates/${cpf}/verify`, {
-      image: picture,
-      frames: [picture],
-    });
+    const notEnrolled = await call('POST', `/api/Demo/candidates/${cpf}/verify`, take);
     expect(notEnrolled.statusCode).toBe(409);
     expect(notEnrolled.json().code).toBe('DEMO_NOT_ENROLLED');
 
@@ -302,7 +295,7 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
     );
     const stale = await call('GET', `/api/Demo/candidates/${cpf}`);
     expect(stale.json().consent).toMatchObject({ version: '2025-01-v0', current: false });
-    const refused = await call('POST', `/api/Demo/candidates/${cpf}/enrol`, { images: [picture] });
+    const refused = await call('POST', `/api/Demo/candidates/${cpf}/enrol`, take);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('DEMO_CONSENT_REQUIRED');
     // A contact for nobody registered is not found.
@@ -339,11 +332,15 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
       },
       'POST /api/Demo/candidates/:cpf/enrol': {
         url: `/api/Demo/candidates/${cpf}/enrol`,
-        payload: { images: [picture] },
+        payload: { challengeId: '00000000-0000-4000-8000-000000000000', image: picture },
       },
       'POST /api/Demo/candidates/:cpf/verify': {
         url: `/api/Demo/candidates/${cpf}/verify`,
-        payload: { image: picture, frames: [picture] },
+        payload: {
+          challengeId: '00000000-0000-4000-8000-000000000000',
+          image: picture,
+          frames: [picture, picture, picture],
+        },
       },
       'DELETE /api/Demo/data': { url: '/api/Demo/data' },
     };
@@ -498,8 +495,8 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
               phone: fc.string(),
               consent: fc.jsonValue({ maxDepth: 1 }),
               consentVersion: fc.string(),
+              challengeId: fc.oneof(fc.string(), fc.uuid()),
               image: fc.string(),
-              images: fc.array(fc.string(), { maxLength: 4 }),
               frames: fc.array(fc.string(), { maxLength: 5 }),
             },
             { requiredKeys: [] },
@@ -528,7 +525,7 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
   });
 });
 
-describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () => {
+describe('api/Demo face flow', () => {
   let face: FaceService;
   let t: TestApp;
   let admin: Signed;
@@ -550,10 +547,21 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
       ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
     });
   const device = 'd3f0a5e1-2222-4bbb-8ccc-333344445555';
-  const burstOf = async (file: string) => {
-    const [image, ...frames] = (await burstAround(await webcamFrame(file))).map(b64);
-    return { image, frames, deviceId: device };
+  /** A live take of `photo` answering a challenge DEMO's ADMIN asks for `cpf`. */
+  const takeOf = async (purpose: 'enrolment' | 'verification', cpf: string, photo: string) => {
+    const { challengeId, image, frames } = await answeredChallenge(
+      t.app,
+      face,
+      admin.token,
+      { purpose, cpf },
+      photo,
+    );
+    return { challengeId, image, frames };
   };
+  const verifyTake = async (cpf: string, photo: string) => ({
+    ...(await takeOf('verification', cpf, photo)),
+    deviceId: device,
+  });
 
   it('register, consent, enrol, then a second capture of the same person verifies and another person does not match', async () => {
     const cpf = nextCpf();
@@ -563,9 +571,11 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
       birthDate: '1992-07-21',
     });
     expect(created.statusCode, created.body).toBe(201);
-    const photos = [b64(await devPhoto('p01-1.jpg')), b64(await devPhoto('p01-3.jpg'))];
-
-    const early = await call('POST', `/api/Demo/candidates/${cpf}/enrol`, { images: photos });
+    const early = await call(
+      'POST',
+      `/api/Demo/candidates/${cpf}/enrol`,
+      await takeOf('enrolment', cpf, 'p01-1.jpg'),
+    );
     expect(early.statusCode).toBe(409);
     expect(early.json().code).toBe('DEMO_CONSENT_REQUIRED');
     expect(
@@ -575,7 +585,8 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
     expect((await call('PUT', `/api/Demo/candidates/${cpf}/contact`, contact())).statusCode).toBe(
       200,
     );
-    const enrolled = await call('POST', `/api/Demo/candidates/${cpf}/enrol`, { images: photos });
+    const enrolment = await takeOf('enrolment', cpf, 'p01-1.jpg');
+    const enrolled = await call('POST', `/api/Demo/candidates/${cpf}/enrol`, enrolment);
     expect(enrolled.statusCode, enrolled.body).toBe(201);
     expect(enrolled.json()).toMatchObject({ cpf, captures: 2 });
     const [template] = await selectRows<{ image_keys: string[]; enrolled_by: string }>(
@@ -587,6 +598,7 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
     expect((await activity(t, 'biometric_enrol')).at(-1)?.payload).toEqual({
       cpf,
       captures: 2,
+      challengeId: enrolment.challengeId,
       subject: 'demo-candidate',
     });
     expect((await call('GET', `/api/Demo/candidates/${cpf}`)).json()).toMatchObject({
@@ -597,7 +609,7 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
     const same = await call(
       'POST',
       `/api/Demo/candidates/${cpf}/verify`,
-      await burstOf('p01-2.jpg'),
+      await verifyTake(cpf, 'p01-3.jpg'),
     );
     expect(same.statusCode, same.body).toBe(200);
     const result = same.json() as DemoVerification;
@@ -608,7 +620,7 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
       liveness: {
         checked: true,
         passed: true,
-        checks: { sameFace: true, naturalMotion: true, notIdentical: true },
+        checks: { sameFace: true, continuous: true, followed: true, depth: true },
       },
     });
     expect(result.distance).toBeLessThan(result.threshold);
@@ -622,7 +634,7 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
     const other = await call(
       'POST',
       `/api/Demo/candidates/${cpf}/verify`,
-      await burstOf('p03-1.jpg'),
+      await verifyTake(cpf, 'p04-1.jpg'),
     );
     expect(other.statusCode, other.body).toBe(200);
     expect(other.json()).toMatchObject({
@@ -666,7 +678,7 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
     // The demonstration is not the check-in's face validation: BiopassID/Verify stays DF-only.
     const checkInVerify = await call('POST', '/api/BiopassID/Verify', {
       cpf,
-      ...(await burstOf('p01-2.jpg')),
+      ...(await verifyTake(cpf, 'p01-3.jpg')),
     });
     expect(checkInVerify.statusCode).toBe(400);
     expect(checkInVerify.json().code).toBe('FACE_VALIDATION_UNAVAILABLE');
@@ -686,7 +698,7 @@ describe.skipIf(Boolean(faceSkip))(`api/Demo face flow ${faceSkip}`.trim(), () =
     const gone = await call(
       'POST',
       `/api/Demo/candidates/${cpf}/verify`,
-      await burstOf('p01-2.jpg'),
+      await verifyTake(cpf, 'p01-3.jpg'),
     );
     expect(gone.statusCode).toBe(404);
     expect(gone.json().code).toBe('DEMO_CANDIDATE_NOT_FOUND');

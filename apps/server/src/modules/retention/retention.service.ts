@@ -30,6 +30,7 @@ import { deleteLinkRequestsBefore } from '../auth/password-links.repository';
 import { deleteEndedSessions } from '../auth/sessions.repository';
 import { deleteExpiredDevices } from '../auth/trusted-devices.repository';
 import { clearExpiredMailLinks, deleteMailCreatedBefore } from '../mail/mail.repository';
+import { deleteExpiredChallenges } from '../biopass/face-challenges.repository';
 import { deleteRealtimeEventsBefore } from '../realtime/realtime.repository';
 import {
   deleteExamPhotosBefore,
@@ -65,6 +66,8 @@ export const OPERATIONAL_RETENTION = {
   orphanFilesMs: DAY_MS,
   /** Realtime events serve reconnecting screens; a day covers any reconnection, a week is generous. */
   realtimeEventsMs: 7 * DAY_MS,
+  /** Face challenges live a minute; a day-old one only says that a capture was started. */
+  faceChallengesMs: DAY_MS,
 } as const;
 
 /** Activity events that name a person by CPF in their payload. */
@@ -141,6 +144,7 @@ export type OperationalCounts = {
   devices: number;
   linkRequests: number;
   realtimeEvents: number;
+  faceChallenges: number;
   orphanFiles: number;
   /** Temporary files of writes killed half-way (the disk store). */
   strayTemporaryFiles: number;
@@ -164,6 +168,10 @@ export async function purgeOperationalData(
     realtimeEvents: await deleteRealtimeEventsBefore(
       db,
       before(OPERATIONAL_RETENTION.realtimeEventsMs),
+    ),
+    faceChallenges: await deleteExpiredChallenges(
+      db,
+      before(OPERATIONAL_RETENTION.faceChallengesMs),
     ),
     orphanFiles: await removeOrphanFiles(deps, before(OPERATIONAL_RETENTION.orphanFilesMs)),
     strayTemporaryFiles: await deps.files.removeStrayTemporaries(

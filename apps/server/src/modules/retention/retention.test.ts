@@ -8,6 +8,7 @@ import {
   checkIns,
   checkInViewers,
   examPhotos,
+  faceChallenges,
   loginThrottle,
   mailOutbox,
   passwordLinkRequests,
@@ -307,6 +308,25 @@ describe('LGPD retention', () => {
     });
     // Seen a day and a half later.
     const later = new Date(now.getTime() + 1.5 * DAY);
+    // Face challenges: one expired a day and a half before the purge, one issued just before it.
+    const challenge = {
+      federativeUnit: 'DF',
+      requestedBy: user.id,
+      cpf: '52998224725',
+      purpose: 'verification' as const,
+      steps: ['left', 'up'],
+    };
+    const [, fresh] = await db
+      .insert(faceChallenges)
+      .values([
+        { ...challenge, createdAt: new Date(now.getTime() - 60_000), expiresAt: now },
+        {
+          ...challenge,
+          createdAt: new Date(later.getTime() - 30_000),
+          expiresAt: new Date(later.getTime() + 30_000),
+        },
+      ])
+      .returning({ id: faceChallenges.id });
     const counts = await purgeOperationalData(deps(), later);
     expect(counts).toMatchObject({
       sessions: 2,
@@ -316,6 +336,7 @@ describe('LGPD retention', () => {
       linkRequests: 1,
       // Six days old, seven and a half at the purge; the other is six and a half.
       realtimeEvents: 1,
+      faceChallenges: 1,
     });
     expect(counts.linksCleared).toBe(2);
     expect(counts.orphanFiles).toBeGreaterThanOrEqual(1);
@@ -331,5 +352,7 @@ describe('LGPD retention', () => {
       sql`select link from mail_outbox where recipient in ('b@x.gov.br', 'c@x.gov.br')`,
     );
     expect(links).toEqual([{ link: null }, { link: null }]);
+    const challenges = await selectRows<{ id: string }>(db, sql`select id from face_challenges`);
+    expect(challenges).toEqual([{ id: fresh?.id }]);
   });
 });

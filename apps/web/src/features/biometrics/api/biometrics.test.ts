@@ -1,10 +1,13 @@
 /**
- * The capture sent to `api/BiopassID/Verify`: the verified picture once, as
- * `image`, and only the other frames of the burst in `frames`.
+ * The take sent to `api/BiopassID/Verify` and `api/BiopassID/Create`: its
+ * challenge, the first (neutral) picture once, as `image`, and only the
+ * other pictures of the take in `frames`, in order.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { captureFromBurst, stripDataUrlPrefix } from '../../../lib/face-capture';
-import { verifyFace } from './biometrics';
+import { captureFromTake, stripDataUrlPrefix } from '../../../lib/face-capture';
+import { enrolFace, verifyFace } from './biometrics';
+
+const CHALLENGE = '7a1c9e52-3b4d-4f6a-8e2b-1c0d9f8e7a65';
 
 const jpeg = (n: number) => `data:image/jpeg;base64,/9j/quadro${n}`;
 
@@ -19,15 +22,20 @@ describe('capture payload', () => {
     expect(stripDataUrlPrefix('/9j/sem-prefixo')).toBe('/9j/sem-prefixo');
   });
 
-  it('the first picture of the burst is the image; frames carry only the others, in order', () => {
-    expect(captureFromBurst([jpeg(1), jpeg(2), jpeg(3)])).toEqual({
+  it('the first picture of the take is the image; frames carry only the others, in order', () => {
+    expect(captureFromTake(CHALLENGE, [jpeg(1), jpeg(2), jpeg(3), jpeg(4)])).toEqual({
+      challengeId: CHALLENGE,
       image: '/9j/quadro1',
-      frames: ['/9j/quadro2', '/9j/quadro3'],
+      frames: ['/9j/quadro2', '/9j/quadro3', '/9j/quadro4'],
     });
-    expect(captureFromBurst([jpeg(1)])).toEqual({ image: '/9j/quadro1', frames: [] });
+    expect(captureFromTake(CHALLENGE, [jpeg(1)])).toEqual({
+      challengeId: CHALLENGE,
+      image: '/9j/quadro1',
+      frames: [],
+    });
   });
 
-  it('Verify sends each picture once: cpf, image, uf and local of the specification, and the other frames', async () => {
+  it('Verify sends the challenge and each picture once: cpf, image, uf and local of the specification, and the other frames', async () => {
     const fetchMock = vi.fn(
       async () =>
         new Response(
@@ -43,7 +51,7 @@ describe('capture payload', () => {
     vi.stubGlobal('fetch', fetchMock);
     await verifyFace({
       cpf: '52998224725',
-      capture: captureFromBurst([jpeg(1), jpeg(2), jpeg(3)]),
+      capture: captureFromTake(CHALLENGE, [jpeg(1), jpeg(2), jpeg(3), jpeg(4)]),
       uf: 'DF',
       local: 'DF.POSTO01',
     });
@@ -51,12 +59,40 @@ describe('capture payload', () => {
     const body = JSON.parse(String(init.body)) as Record<string, unknown>;
     expect(body).toMatchObject({
       cpf: '52998224725',
+      challengeId: CHALLENGE,
       image: '/9j/quadro1',
-      frames: ['/9j/quadro2', '/9j/quadro3'],
+      frames: ['/9j/quadro2', '/9j/quadro3', '/9j/quadro4'],
       uf: 'DF',
       local: 'DF.POSTO01',
     });
     expect(body.frames).not.toContain(body.image);
     expect(typeof body.deviceId).toBe('string');
+  });
+
+  it('Create enrols from a live take: the challenge, image and frames (no photo list)', async () => {
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ cpf: '52998224725' }), {
+          status: 201,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await enrolFace({
+      cpf: '52998224725',
+      capture: captureFromTake(CHALLENGE, [jpeg(1), jpeg(2), jpeg(3), jpeg(4)]),
+      uf: 'DF',
+      local: null,
+    });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toMatch(/api\/BiopassID\/Create$/);
+    const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      cpf: '52998224725',
+      challengeId: CHALLENGE,
+      image: '/9j/quadro1',
+      frames: ['/9j/quadro2', '/9j/quadro3', '/9j/quadro4'],
+    });
+    expect(body).not.toHaveProperty('images');
   });
 });

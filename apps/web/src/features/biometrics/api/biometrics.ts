@@ -1,4 +1,8 @@
-/** Face enrolment and verification calls (spec 7: `api/BiopassID/Create`, `api/BiopassID/Verify`). */
+/**
+ * Face enrolment and verification calls (spec 7: `api/BiopassID/Create`,
+ * `api/BiopassID/Verify`), each with the take that answers a challenge of
+ * `api/BiopassID/Challenge` (issue 29).
+ */
 import type {
   Enrolment,
   EnrolRequest,
@@ -12,6 +16,7 @@ import type { Capture } from '../../../lib/face-capture';
 import { getDeviceId } from '../../../lib/storage';
 
 export type { VerifyResponse };
+export { requestFaceChallenge } from '../../../lib/face-challenge';
 
 export function verifyFace(input: {
   cpf: string;
@@ -21,6 +26,7 @@ export function verifyFace(input: {
 }) {
   const body: VerifyRequest = {
     cpf: input.cpf,
+    challengeId: input.capture.challengeId,
     image: input.capture.image,
     frames: input.capture.frames,
     uf: input.uf,
@@ -30,6 +36,7 @@ export function verifyFace(input: {
   return api.post<VerifyResponse>('api/BiopassID/Verify', body);
 }
 
+/** Enrolment is a live take too: a photo taken elsewhere cannot enrol anyone. */
 export function enrolFace(input: {
   cpf: string;
   capture: Capture;
@@ -38,7 +45,9 @@ export function enrolFace(input: {
 }) {
   const body: EnrolRequest = {
     cpf: input.cpf,
-    images: [input.capture.image],
+    challengeId: input.capture.challengeId,
+    image: input.capture.image,
+    frames: input.capture.frames,
     uf: input.uf,
     local: input.local,
   };

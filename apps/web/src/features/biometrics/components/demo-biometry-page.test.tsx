@@ -14,10 +14,13 @@ import {
   installFakeCamera,
   uninstallFakeCamera,
 } from '../../../test/fake-camera';
+import { fakeChallenge } from '../../../test/fake-landmarker';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { DemoBiometryPage } from './demo-biometry-page';
+
+vi.mock('../../../lib/face-landmarks', () => import('../../../test/fake-landmarker'));
 
 const CPF = '52998224725';
 const CANDIDATE: DemoCandidate = {
@@ -90,6 +93,7 @@ describe('demo biometry', () => {
     let enrolled = false;
     const calls = stubServer({
       [`GET /api/Demo/candidates/${CPF}`]: () => json(200, { ...CANDIDATE, enrolled }),
+      'POST /api/BiopassID/Challenge': () => json(201, fakeChallenge(['up', 'right'])),
       [`POST /api/Demo/candidates/${CPF}/enrol`]: () => {
         enrolled = true;
         return json(201, { cpf: CPF, captures: 1, enrolledAt: '2026-11-20T15:10:00.000Z' });
@@ -103,11 +107,25 @@ describe('demo biometry', () => {
     await captureAndConfirm(user);
     const next = await screen.findByText('Continuar');
     expect(next.closest('a')).toHaveAttribute('href', `/demo-finished/?cpf=${CPF}`);
-    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
+    // Enrolment is a live take of an enrolment challenge, sent to the demo route.
+    expect(calls.find((call) => call.path === '/api/BiopassID/Challenge')?.body).toEqual({
+      purpose: 'enrolment',
       cpf: CPF,
-      images: ['/9j/quadro1'],
+    });
+    expect(calls.find((call) => call.path.endsWith('/enrol'))?.body).toMatchObject({
+      cpf: CPF,
+      challengeId: fakeChallenge().challengeId,
+      // The take's four pictures (neutral, two steps, neutral), each a JPEG without its prefix.
+      image: expect.stringMatching(/^\/9j\/quadro\d+$/),
+      frames: [
+        expect.stringMatching(/^\/9j\/quadro\d+$/),
+        expect.stringMatching(/^\/9j\/quadro\d+$/),
+        expect.stringMatching(/^\/9j\/quadro\d+$/),
+      ],
       uf: 'DEMO',
     });
-    expect(calls.some((call) => /BiopassID|User/.test(call.path))).toBe(false);
+    expect(
+      calls.filter((call) => /BiopassID|User/.test(call.path)).map((call) => call.path),
+    ).toEqual(['/api/BiopassID/Challenge']);
   }, 15_000);
 });

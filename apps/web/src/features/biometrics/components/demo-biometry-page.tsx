@@ -1,7 +1,8 @@
 /**
  * `/demo-biometry/:cpf` (admin-guarded): shows a user's face enrolment, lets
- * the ADMIN enrol the face from the camera, and runs the facial validation
- * exactly as the check-in screens do. In the DEMO unit, the CPF of a
+ * the ADMIN enrol the face with a live take from the camera (the guided
+ * capture of a challenge, issue 29: no photo upload), and runs the facial
+ * validation exactly as the check-in screens do. In the DEMO unit, the CPF of a
  * demonstration candidate (`GET api/Demo/candidates/:cpf` answers) is step 3
  * of the demonstration instead: see DemoCandidateBiometry.
  */
@@ -34,7 +35,7 @@ import { FacialValidationModal } from '../../../components/face/facial-validatio
 import { useFacialValidation } from '../../../components/face/use-facial-validation';
 import type { Capture } from '../../../lib/face-capture';
 import { demoCandidateQuery } from '../../../lib/demo-candidates';
-import { enrolFace, enrolmentQuery, verifyFace } from '../api/biometrics';
+import { enrolFace, enrolmentQuery, requestFaceChallenge, verifyFace } from '../api/biometrics';
 import { DemoCandidateBiometry } from './demo-candidate-biometry';
 
 export function DemoBiometryPage() {
@@ -90,6 +91,7 @@ function UserBiometry({ digits }: { digits: string }) {
   });
   const enrolment = useQuery(enrolmentQuery(digits));
   const validation = useFacialValidation({
+    requestChallenge: (target) => requestFaceChallenge({ purpose: 'verification', cpf: target }),
     verify: (target, capture, context) =>
       verifyFace({ cpf: target, capture, uf: context.unit, local: context.local }),
   });
@@ -101,11 +103,10 @@ function UserBiometry({ digits }: { digits: string }) {
       toast.success('O rosto foi cadastrado.', 'Cadastro facial');
       await queryClient.invalidateQueries({ queryKey: enrolmentQuery(digits).queryKey });
     },
-    onError: (error) => toast.error(error.message, 'Falha no cadastro'),
   });
-  // The modal's spinner lasts until the enrolment settles; a failure is a toast.
+  // The modal's spinner lasts until the enrolment settles; a refusal (what to change) stays in it.
   const enrolCapture = async (capture: Capture) => {
-    await enrol.mutateAsync(capture).catch(() => undefined);
+    await enrol.mutateAsync(capture);
   };
 
   const notEnrolled =
@@ -203,6 +204,8 @@ function UserBiometry({ digits }: { digits: string }) {
         title="Cadastro facial"
         onClose={() => setEnrolling(false)}
         onConfirm={enrolCapture}
+        requestChallenge={() => requestFaceChallenge({ purpose: 'enrolment', cpf: digits })}
+        failureTitle="Falha no cadastro"
       />
       {validation.modal}
     </Stack>

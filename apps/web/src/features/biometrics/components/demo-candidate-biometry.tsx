@@ -1,7 +1,8 @@
 /**
  * `/demo-biometry/:cpf` for a demonstration candidate (step 3 of the
  * demonstration): the consent state (with the way to step 2 when it is
- * missing or outdated), the face enrolment from the camera through
+ * missing or outdated), the face enrolment with a live take from the camera
+ * (the guided capture of a challenge, issue 29) through
  * `POST api/Demo/candidates/:cpf/enrol` and, once enrolled, "Continuar" to
  * the verification (`/demo-finished/?cpf=`).
  */
@@ -20,6 +21,7 @@ import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
 import { demoCandidateQuery, demoKeys, enrolDemoFace } from '../../../lib/demo-candidates';
 import type { Capture } from '../../../lib/face-capture';
+import { requestFaceChallenge } from '../api/biometrics';
 
 const formatDateTime = (value: string) => dayjs(value).format('DD/MM/YYYY HH:mm');
 
@@ -67,11 +69,10 @@ export function DemoCandidateBiometry({ cpf }: { cpf: string }) {
       toast.success('O rosto do candidato foi cadastrado.', 'Cadastro facial');
       await queryClient.invalidateQueries({ queryKey: demoKeys.all });
     },
-    onError: (error) => toast.error(error.message, 'Falha no cadastro'),
   });
-  // The modal's spinner lasts until the enrolment settles; a failure is a toast.
+  // The modal's spinner lasts until the enrolment settles; a refusal (what to change) stays in it.
   const enrolCapture = async (capture: Capture) => {
-    await enrol.mutateAsync(capture).catch(() => undefined);
+    await enrol.mutateAsync(capture);
   };
 
   return (
@@ -142,6 +143,8 @@ export function DemoCandidateBiometry({ cpf }: { cpf: string }) {
         title="Cadastro facial do candidato"
         onClose={() => setEnrolling(false)}
         onConfirm={enrolCapture}
+        requestChallenge={() => requestFaceChallenge({ purpose: 'enrolment', cpf })}
+        failureTitle="Falha no cadastro"
       />
     </Stack>
   );

@@ -14,6 +14,8 @@ import type {
   CheckInResponse,
   CheckOutRequest,
   ForceCloseRequest,
+  UnitSettings,
+  UnitSettingsUpdate,
   UpdateCheckInRequest,
   ViewerCheckinResponse,
 } from '@exame/shared';
@@ -21,6 +23,8 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { type Capture } from '../../../lib/face-capture';
 import { getDeviceId } from '../../../lib/storage';
+
+export { requestFaceChallenge } from '../../../lib/face-challenge';
 
 export const checkInKeys = {
   all: ['check-ins'] as const,
@@ -30,6 +34,7 @@ export const checkInKeys = {
   exams: (id: string, page: number, pageSize: number) =>
     ['check-ins', 'exams', id, page, pageSize] as const,
   search: (params: CheckInSearchParams) => ['check-ins', 'search', params] as const,
+  unitSettings: ['check-ins', 'unit-settings'] as const,
 };
 
 export function checkInConfigQuery(unit: string) {
@@ -136,8 +141,11 @@ export function validateExaminerFace(input: {
     cpf: input.cpf,
     checkInViewerId: input.checkInViewerId,
     proctoringToken: input.proctoringToken,
+    challengeId: input.capture.challengeId,
     image: input.capture.image,
     frames: input.capture.frames,
+    // The examiner's own password, when the capture flow asked for it (issue 29).
+    password: input.capture.password,
     uf: input.uf,
     local: input.local,
     deviceId: getDeviceId(),
@@ -161,4 +169,16 @@ export function leaveRoom(input: CheckOutRequest) {
 
 export function forceCloseRoom(input: ForceCloseRequest) {
   return api.post<CheckInRecord>('api/SchedulingLocalCheckIn/forceClose', input);
+}
+
+/** The ADMIN's own unit settings (`api/FederativeUnit/settings`): whether a face alone admits. */
+export function unitSettingsQuery() {
+  return queryOptions({
+    queryKey: checkInKeys.unitSettings,
+    queryFn: ({ signal }) => api.get<UnitSettings>('api/FederativeUnit/settings', { signal }),
+  });
+}
+
+export function saveUnitSettings(input: UnitSettingsUpdate) {
+  return api.put<UnitSettings>('api/FederativeUnit/settings', input);
 }

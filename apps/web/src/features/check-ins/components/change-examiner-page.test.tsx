@@ -45,6 +45,7 @@ function viewer(id: string, name: string, cpf: string, overrides = {}) {
     checkOutDate: null,
     checkOutFaceUrl: null,
     removedAt: null,
+    admittedBy: 'session' as const,
     ...overrides,
   };
 }

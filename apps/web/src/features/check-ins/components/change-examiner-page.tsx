@@ -16,7 +16,12 @@ import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
 import { useAppState, type ProctoringIdentity } from '../../../lib/app-store';
 import { api } from '../../../lib/api';
-import { checkInKeys, openCheckInQuery, validateExaminerFace } from '../api/check-ins';
+import {
+  checkInKeys,
+  openCheckInQuery,
+  requestFaceChallenge,
+  validateExaminerFace,
+} from '../api/check-ins';
 import { roomKeys } from '../../../lib/unit-rooms';
 import { formatTime } from './check-in-parts';
 import { SecondExaminerModal, type SecondExaminerForm } from './second-examiner-modal';
@@ -78,7 +83,10 @@ function Transfer({ record }: { record: CheckInRecord }) {
   });
   const from = inRoom.find((viewer) => viewer.id === fromId) ?? null;
 
+  // The receiving examiner is named by the proof of their password check.
   const faceCheck = useFacialValidation({
+    requestChallenge: () =>
+      requestFaceChallenge({ purpose: 'check-in', proctoringToken: receiving?.proctoringToken }),
     verify: (_who, capture, context) =>
       validateExaminerFace({
         proctoringToken: receiving?.proctoringToken,

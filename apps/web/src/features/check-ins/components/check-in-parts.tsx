@@ -4,14 +4,23 @@
  * the exams of the post and day, and its history.
  */
 import { Badge, Group, Image, Paper, Stack, Table, Text, ThemeIcon, Timeline } from '@mantine/core';
-import { IconCamera, IconClockHour4, IconLogin2, IconLogout2 } from '@tabler/icons-react';
 import {
+  IconAlertTriangle,
+  IconCamera,
+  IconClockHour4,
+  IconKey,
+  IconLogin2,
+  IconLogout2,
+} from '@tabler/icons-react';
+import {
+  ADMITTED_BY_LABELS,
   CHECK_IN_EVENT_LABELS,
   CHECK_IN_STATUS_LABELS,
   EXAM_RESULT_LABELS,
   EXAM_STATUS_LABELS,
   type CheckInRecord,
   type CheckInStatus,
+  type AdmittedBy,
   type CheckInViewer,
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
@@ -65,6 +74,37 @@ function Capture({ url, label }: { url: string | null; label: string }) {
   return <Image src={url} alt={label} w={64} h={64} radius="sm" fit="cover" />;
 }
 
+/**
+ * How the examiner proved who they are, where it is worth saying: an entry
+ * by face alone (the unit allows it) stands out; a password typed with the
+ * face is told quietly. The session and examiner 2's password say nothing.
+ */
+export function AdmittedByNote({ admittedBy }: { admittedBy: AdmittedBy | null }) {
+  if (admittedBy === 'face_only') {
+    return (
+      <Badge
+        color="orange"
+        variant="light"
+        leftSection={<IconAlertTriangle size={12} aria-hidden />}
+        data-testid="admitted-face-only"
+      >
+        {ADMITTED_BY_LABELS.face_only}
+      </Badge>
+    );
+  }
+  if (admittedBy === 'password') {
+    return (
+      <Group gap={6} data-testid="admitted-password">
+        <IconKey size={14} aria-hidden />
+        <Text size="sm" c="dimmed">
+          {ADMITTED_BY_LABELS.password}
+        </Text>
+      </Group>
+    );
+  }
+  return null;
+}
+
 /** An examiner of the record: entry and exit, each with its capture where there is one. */
 export function ViewerCard({ viewer, actions }: { viewer: CheckInViewer; actions?: ReactNode }) {
   const inRoom = viewer.checkOutDate === null && viewer.removedAt === null;
@@ -82,6 +122,7 @@ export function ViewerCard({ viewer, actions }: { viewer: CheckInViewer; actions
               <IconLogin2 size={14} aria-hidden />
               <Text size="sm">Entrada às {formatTime(viewer.checkInDate)}</Text>
             </Group>
+            <AdmittedByNote admittedBy={viewer.admittedBy} />
             {viewer.removedAt && (
               <Text size="sm">Removido da sala às {formatTime(viewer.removedAt)}</Text>
             )}
@@ -182,6 +223,11 @@ export function CheckInHistory({ record }: { record: CheckInRecord }) {
               {event.actorName ? ` · por ${event.actorName}` : ''}
             </Text>
             {event.transferredFrom && <Text size="sm">Recebida de {event.transferredFrom}</Text>}
+            {(event.admittedBy === 'face_only' || event.admittedBy === 'password') && (
+              <Text size="sm" c={event.admittedBy === 'face_only' ? 'orange.9' : 'dimmed'}>
+                {ADMITTED_BY_LABELS[event.admittedBy]}
+              </Text>
+            )}
             {event.reason && <Text size="sm">Motivo: {event.reason}</Text>}
           </Timeline.Item>
         ))}

@@ -3,7 +3,8 @@
  * of the unit by post, examiner (name or CPF), state and period, newest
  * first; the detail shows the examiners with their entry and exit captures
  * (each view of a capture is written down by the server) and the history.
- * An ADMIN closes a record left open, with a written reason.
+ * An ADMIN closes a record left open, with a written reason, and sets the
+ * unit's rule of entry by face alone (unit-settings.tsx).
  */
 import {
   Button,
@@ -44,6 +45,7 @@ import {
   formatDuration,
   ViewerCard,
 } from './check-in-parts';
+import { UnitSettings } from './unit-settings';
 
 type StatusFilter = 'all' | 'open' | 'closed';
 
@@ -79,7 +81,7 @@ export function CheckInsPage() {
     };
 
   return (
-    <>
+    <Stack gap="lg">
       <ListPage
         title="Entradas nas salas"
         description={`Registros de entrada e saída dos examinadores da unidade ${unit}`}
@@ -186,7 +188,8 @@ export function CheckInsPage() {
       >
         {selected && <CheckInDetail id={selected} canClose={user?.roleDescription === 'ADMIN'} />}
       </Drawer>
-    </>
+      {user?.roleDescription === 'ADMIN' && <UnitSettings />}
+    </Stack>
   );
 }
 

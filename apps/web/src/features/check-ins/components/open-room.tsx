@@ -25,7 +25,13 @@ import { Link } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { useFacialValidation } from '../../../components/face/use-facial-validation';
 import { toast } from '../../../components/toast';
-import { checkInKeys, leaveRoom, updateRoom, validateExaminerFace } from '../api/check-ins';
+import {
+  checkInKeys,
+  leaveRoom,
+  requestFaceChallenge,
+  updateRoom,
+  validateExaminerFace,
+} from '../api/check-ins';
 import {
   CheckInExams,
   CheckInHistory,
@@ -91,6 +97,8 @@ export function OpenRoom({
 
   // Where the unit requires it, each examiner leaves with a face check of their own.
   const face = useFacialValidation({
+    requestChallenge: (viewerId) =>
+      requestFaceChallenge({ purpose: 'check-out', checkInViewerId: viewerId }),
     verify: (viewerId, capture, context) =>
       validateExaminerFace({
         checkInViewerId: viewerId,

@@ -4,16 +4,23 @@
  * follows spec 2, 4 and 5 (Enviar, Limpar, the texts, 'Atenção' for a
  * half-filled form, the action 300 ms after closing), a refused check-in
  * keeps the record it met, and the open record closes after a confirmation.
+ * In DF, examiner 1 who is not the signed-in user (`cpfViewer`) types their
+ * own password in the face capture (never a face alone).
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CheckInRecord } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
+import { installFakeCamera, uninstallFakeCamera } from '../../../test/fake-camera';
+import { FAKE_CHALLENGE_ID, fakeChallenge } from '../../../test/fake-landmarker';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { ViewerCheckinPage } from './viewer-checkin-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
+
+// The person in front of the fake camera does what the capture asks.
+vi.mock('../../../lib/face-landmarks', () => import('../../../test/fake-landmarker'));
 
 const examiner = {
   ...TEST_USER,
@@ -49,6 +56,7 @@ const CONFIG = {
   secondExaminerAllowed: true,
   maxViewers: 2,
   proctoringEnabled: true,
+  faceAloneAllowed: false,
 };
 
 function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
@@ -77,6 +85,7 @@ function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
         checkOutDate: null,
         checkOutFaceUrl: null,
         removedAt: null,
+        admittedBy: 'session',
       },
     ],
     history: [
@@ -87,6 +96,7 @@ function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
         subject: null,
         reason: null,
         transferredFrom: null,
+        admittedBy: null,
       },
     ],
     ...overrides,
@@ -412,5 +422,103 @@ describe('viewer check-in page (unit without face validation)', () => {
     });
     expect(await screen.findByText('Sala encerrada')).toBeInTheDocument();
     expect(localStorage.getItem('cpfViewer')).toBeNull();
+  });
+});
+
+describe('viewer check-in page (DF): the separate viewer identity types their own password', () => {
+  const dfExaminer = { ...examiner, federativeUnit: 'DF', cpf: '52998224725' };
+  const OTHER_CPF = '39053344705';
+  const user = userEvent.setup({ delay: null });
+
+  function dfServer(config: Partial<typeof CONFIG> = {}) {
+    return stubServer({
+      'GET /api/SchedulingLocalCheckIn/getConfig': () =>
+        json(200, { ...CONFIG, federativeUnit: 'DF', faceValidationRequired: true, ...config }),
+      'GET /api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/DF': () =>
+        json(200, [{ ...POSTS[0], identifier: 'DF.POSTO01', federativeUnit: 'DF' }]),
+      'GET /api/SchedulingLocalCheckIn/findCheckIn': () =>
+        json(404, { Error: 'Registro de entrada não encontrado.', code: 'CHECKIN_NOT_FOUND' }),
+      'GET /api/ExamRoom': () => json(200, []),
+      'POST /api/BiopassID/Challenge': () => json(201, fakeChallenge(['left', 'up'])),
+      'POST /api/Auth/biometric-viewer-checkin': () =>
+        json(200, {
+          verificationId: '0f0e0d0c-0b0a-4908-8706-050403020100',
+          name: 'Examinadora Separada',
+          cpf: '***.533.447-**',
+          faceUrl: '/api/SchedulingLocalCheckIn/face/x',
+          currentDate: new Date().toISOString(),
+          similarityLevel: 'alta',
+        }),
+    });
+  }
+
+  /** Opens examiner 1's capture, takes it and returns the modal at Confirmar. */
+  async function takeFirst() {
+    await user.click(await screen.findByRole('button', { name: 'Validar o rosto' }));
+    const modal = await screen.findByTestId('facial-validation');
+    const start = within(modal).getByRole('button', { name: /Iniciar captura/ });
+    await waitFor(() => expect(start).toBeEnabled());
+    await user.click(start);
+    await within(modal).findByRole('button', { name: 'Confirmar' }, { timeout: 10_000 });
+    return modal;
+  }
+  const faceCall = (calls: Call[]) =>
+    calls.find((call) => call.path === '/api/Auth/biometric-viewer-checkin');
+
+  beforeEach(() => {
+    appStore.setUser(dfExaminer);
+    appStore.setSchedulingLocal('DF.POSTO01', 'Posto Sé');
+    installFakeCamera();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    // Unmounted before the session ends, so no screen asks the server again without it.
+    cleanup();
+    uninstallFakeCamera();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    appStore.clearSession();
+  });
+
+  it("examiner 1 from cpfViewer: the capture asks for 'Senha do examinador' and sends it with the take", async () => {
+    appStore.setCpfViewer(OTHER_CPF);
+    const calls = dfServer();
+    renderPage();
+    expect(
+      await screen.findByText(/ele digita a própria senha na validação facial/),
+    ).toBeInTheDocument();
+    const modal = await takeFirst();
+    await user.click(within(modal).getByRole('button', { name: 'Confirmar' }));
+    // Required: nothing is sent without it.
+    expect(await within(modal).findByText('Informe a senha.')).toBeInTheDocument();
+    expect(faceCall(calls)).toBeUndefined();
+    await user.type(within(modal).getByLabelText(/Senha do examinador/), 'Senha#Dela1');
+    await user.click(within(modal).getByRole('button', { name: 'Confirmar' }));
+    await waitFor(() => expect(faceCall(calls)).toBeDefined());
+    expect(faceCall(calls)?.body).toMatchObject({
+      cpf: OTHER_CPF,
+      password: 'Senha#Dela1',
+      challengeId: FAKE_CHALLENGE_ID,
+      uf: 'DF',
+      local: 'DF.POSTO01',
+    });
+    expect(await screen.findByText(/Rosto validado às/)).toBeInTheDocument();
+  });
+
+  it('the signed-in examiner, or a unit that allows face alone: no password is asked', async () => {
+    const calls = dfServer();
+    const { unmount } = renderPage();
+    let modal = await takeFirst();
+    expect(within(modal).queryByLabelText(/Senha do examinador/)).toBeNull();
+    await user.click(within(modal).getByRole('button', { name: 'Confirmar' }));
+    await waitFor(() => expect(faceCall(calls)).toBeDefined());
+    expect(faceCall(calls)?.body).not.toHaveProperty('password');
+    unmount();
+
+    appStore.setCpfViewer(OTHER_CPF);
+    dfServer({ faceAloneAllowed: true });
+    renderPage();
+    modal = await takeFirst();
+    expect(within(modal).queryByLabelText(/Senha do examinador/)).toBeNull();
   });
 });

@@ -53,6 +53,7 @@ import {
   checkInRecordQuery,
   openCheckInQuery,
   openRoom,
+  requestFaceChallenge,
   validateExaminerFace,
 } from '../api/check-ins';
 import { formatDateTime, formatTime } from './check-in-parts';
@@ -202,6 +203,13 @@ function OpenRoomForm({
 
   // Examiner 1 is named by the CPF; examiner 2 by the proof of the password check.
   const face = useFacialValidation({
+    requestChallenge: (who) =>
+      requestFaceChallenge({
+        purpose: 'check-in',
+        ...(who === SECOND && second
+          ? { proctoringToken: second.proctoringToken }
+          : { cpf: viewerCpf }),
+      }),
     verify: (who, capture, context) =>
       validateExaminerFace({
         ...(who === SECOND && second
@@ -247,6 +255,9 @@ function OpenRoomForm({
 
   const firstName = viewerCpf === user.cpf ? user.name : (firstFace?.name ?? 'Examinador da sala');
   const ready = !required || firstFace !== null;
+  // Never a face alone (issue 29): examiner 1 who is not the signed-in user
+  // types their own password in the capture, unless the unit allows face alone.
+  const ownPassword = viewerCpf !== user.cpf && !config.faceAloneAllowed;
 
   const startOpening = () => {
     if (needsRoom && !examRoomId) {
@@ -349,7 +360,13 @@ function OpenRoomForm({
               ) : (
                 <Button
                   leftSection={<IconFaceId size={16} aria-hidden />}
-                  onClick={() => face.start(viewerCpf, 'Validação facial — Examinador 1')}
+                  onClick={() =>
+                    face.start(
+                      viewerCpf,
+                      'Validação facial — Examinador 1',
+                      ownPassword ? { askPassword: { label: 'Senha do examinador' } } : {},
+                    )
+                  }
                 >
                   Validar o rosto
                 </Button>
@@ -358,6 +375,8 @@ function OpenRoomForm({
           {required && !firstFace && (
             <Text size="sm" c="dimmed">
               Nesta unidade a entrada na sala exige a validação facial de cada examinador.
+              {ownPassword &&
+                ' O examinador 1 não é o usuário conectado: ele digita a própria senha na validação facial.'}
             </Text>
           )}
         </Stack>

@@ -24,6 +24,7 @@ export {
   demoKeys,
   enrolDemoFace,
 } from '../../../lib/demo-candidates';
+export { requestFaceChallenge } from '../../../lib/face-challenge';
 export type { DemoCandidate, DemoVerification, DemoWipeResult };
 
 /** The list, as an array or as a page of `items` (either shape is read). */
@@ -48,7 +49,7 @@ export function saveDemoContact(cpf: string, input: DemoContactInput) {
   return api.put<DemoCandidate>(demoCandidatePath(cpf, '/contact'), input);
 }
 
-/** The second capture against the enrolment: the body of `api/BiopassID/Verify`, burst included. */
+/** The second capture against the enrolment: the body of `api/BiopassID/Verify`, the whole take. */
 export function verifyDemoFace(input: {
   cpf: string;
   capture: Capture;
@@ -57,6 +58,7 @@ export function verifyDemoFace(input: {
 }) {
   const body: VerifyRequest = {
     cpf: input.cpf,
+    challengeId: input.capture.challengeId,
     image: input.capture.image,
     frames: input.capture.frames,
     uf: input.uf,

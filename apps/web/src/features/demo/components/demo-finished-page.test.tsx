@@ -1,7 +1,8 @@
 /**
  * `/demo-finished/`: `?cpf=` preselects a candidate and the result panel
  * shows what the verification found (pt-BR numbers, each liveness check);
- * "Verificar rosto" sends the burst to the demo verify route; the wipe asks
+ * "Verificar rosto" sends the take of a verification challenge to the demo
+ * verify route; the wipe asks
  * first and Cancelar sends nothing; another unit's ADMIN reads the 403.
  */
 import { screen, within } from '@testing-library/react';
@@ -14,10 +15,13 @@ import {
   installFakeCamera,
   uninstallFakeCamera,
 } from '../../../test/fake-camera';
+import { fakeChallenge } from '../../../test/fake-landmarker';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { DemoFinishedPage } from './demo-finished-page';
+
+vi.mock('../../../lib/face-landmarks', () => import('../../../test/fake-landmarker'));
 
 const VERIFICATION: DemoVerification = {
   verified: false,
@@ -28,7 +32,7 @@ const VERIFICATION: DemoVerification = {
   liveness: {
     checked: true,
     passed: false,
-    checks: { sameFace: true, naturalMotion: false, notIdentical: true },
+    checks: { sameFace: true, continuous: true, followed: false, depth: true },
     note: 'Os quadros quase não mudaram.',
   },
   message: 'Não foi possível confirmar que a captura foi feita ao vivo.',
@@ -78,16 +82,18 @@ describe('demo finished', () => {
     const checks = within(within(result).getByTestId('liveness-checks')).getAllByRole('listitem');
     expect(checks.map((item) => item.textContent)).toEqual([
       '✓ Mesmo rosto: aprovado',
-      '✗ Movimento natural: reprovado',
-      '✓ Quadros distintos: aprovado',
+      '✓ Filmagem contínua: aprovado',
+      '✗ Movimentos pedidos: reprovado',
+      '✓ Profundidade de um rosto real: aprovado',
     ]);
     expect(within(result).getByText('Os quadros quase não mudaram.')).toBeInTheDocument();
   });
 
-  it('"Verificar rosto" sends the burst to the demo verify route and shows the answer', async () => {
+  it('"Verificar rosto" sends the take to the demo verify route and shows the answer', async () => {
     installFakeCamera();
     const calls = stubServer({
       'GET /api/Demo/candidates': () => json(200, [{ ...CANDIDATE, lastVerification: null }]),
+      'POST /api/BiopassID/Challenge': () => json(201, fakeChallenge(['left', 'down'])),
       'POST /api/Demo/candidates/52998224725/verify': () =>
         json(200, {
           ...VERIFICATION,
@@ -100,14 +106,27 @@ describe('demo finished', () => {
     expect(await screen.findByText('Verificação facial do candidato')).toBeInTheDocument();
     await captureAndConfirm(user);
     expect(await screen.findByText('Rosto verificado')).toBeInTheDocument();
-    const verify = calls.find((call) => call.method === 'POST');
+    expect(calls.find((call) => call.path === '/api/BiopassID/Challenge')?.body).toEqual({
+      purpose: 'verification',
+      cpf: '52998224725',
+    });
+    const verify = calls.find((call) => call.path.endsWith('/verify'));
     expect(verify?.body).toMatchObject({
       cpf: '52998224725',
-      image: '/9j/quadro1',
-      frames: ['/9j/quadro2', '/9j/quadro3'],
+      challengeId: fakeChallenge().challengeId,
+      // The take's four pictures (neutral, two steps, neutral), each a JPEG without its prefix.
+      image: expect.stringMatching(/^\/9j\/quadro\d+$/),
+      frames: [
+        expect.stringMatching(/^\/9j\/quadro\d+$/),
+        expect.stringMatching(/^\/9j\/quadro\d+$/),
+        expect.stringMatching(/^\/9j\/quadro\d+$/),
+      ],
       uf: 'DEMO',
     });
-    expect(calls.some((call) => call.path.startsWith('/api/BiopassID'))).toBe(false);
+    // Only the challenge comes from BiopassID: the take goes to the demo route.
+    expect(
+      calls.filter((call) => call.path.startsWith('/api/BiopassID')).map((call) => call.path),
+    ).toEqual(['/api/BiopassID/Challenge']);
   }, 15_000);
 
   it('the wipe asks first: Cancelar sends nothing, confirming deletes and tells the counts', async () => {

@@ -2,7 +2,7 @@
  * `/demo-finished/` (admin-guarded), step 4 of the demonstration: the demo
  * candidates (name, masked CPF, consent, enrolment, last verification);
  * `?cpf=` preselects one. "Verificar rosto" opens the facial-validation
- * capture (burst included) and sends it to
+ * capture (the guided take of a challenge, issue 29) and sends it to
  * `POST api/Demo/candidates/:cpf/verify`; the result panel shows what the
  * verification found. "Limpar dados de demonstração" asks first, then
  * `DELETE api/Demo/data`. Another unit's ADMIN sees the server's 403.
@@ -38,6 +38,7 @@ import type { Capture } from '../../../lib/face-capture';
 import {
   demoCandidatesQuery,
   demoKeys,
+  requestFaceChallenge,
   verifyDemoFace,
   wipeDemoData,
   type DemoVerification,
@@ -216,20 +217,16 @@ export function DemoFinishedPage() {
       setLatest({ cpf, result });
       await queryClient.invalidateQueries({ queryKey: demoKeys.all });
     },
-    onError: (error) => {
-      setCapturing(false);
-      toast.error(error.message, 'Falha na verificação');
-    },
   });
   const select = (cpf: string) => {
     setParams(cpf ? { cpf } : {}, { replace: true });
     verify.reset();
   };
 
-  // The modal's spinner lasts until the verification settles.
+  // The modal's spinner lasts until the verification settles; a refused take stays in it.
   const confirmCapture = async (capture: Capture) => {
     if (!selected) return;
-    await verify.mutateAsync({ cpf: selected, capture }).catch(() => undefined);
+    await verify.mutateAsync({ cpf: selected, capture });
   };
 
   const wipe = useMutation({
@@ -348,6 +345,7 @@ export function DemoFinishedPage() {
         title="Verificação facial do candidato"
         onClose={() => setCapturing(false)}
         onConfirm={confirmCapture}
+        requestChallenge={() => requestFaceChallenge({ purpose: 'verification', cpf: selected })}
       />
     </Stack>
   );

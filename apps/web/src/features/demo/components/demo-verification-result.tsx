@@ -2,7 +2,7 @@
  * The demo finished biometry screen (spec 2): what the verification of a
  * second capture found: the decision, the similarity and the distance
  * against the threshold (pt-BR numbers), the match, and each liveness check
- * (same face, natural motion, distinct frames) with the engine's note.
+ * (same face, continuous take, movements asked, depth) with the engine's note.
  */
 import { Badge, Card, Group, List, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { DemoVerification } from '@exame/shared';
@@ -14,10 +14,12 @@ export const formatScore = (value: number) =>
 
 const yesNo = (value: boolean) => (value ? 'Sim' : 'Não');
 
+/** The take's checks (issue 29): one face, one continuous take, the movements asked, a real head's depth. */
 const LIVENESS_CHECKS = [
   ['sameFace', 'Mesmo rosto'],
-  ['naturalMotion', 'Movimento natural'],
-  ['notIdentical', 'Quadros distintos'],
+  ['continuous', 'Filmagem contínua'],
+  ['followed', 'Movimentos pedidos'],
+  ['depth', 'Profundidade de um rosto real'],
 ] as const;
 
 function Liveness({ liveness }: { liveness: DemoVerification['liveness'] }) {

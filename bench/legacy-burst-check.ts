@@ -1,18 +1,30 @@
 /**
- * A liveness SIGNAL from a short burst of frames (2 to 5, the verified
- * picture first) taken by the capture screen. It is never proof of liveness
- * and claims no conformance to ISO/IEC 30107-3 (presentation attack
- * detection) or any iBeta level: a video replayed on a screen, or a printed
- * photo moved by hand, shows the same face moving a little between frames
- * and passes. What it does catch is the cheapest attacks: one still image
- * sent several times, frames of different people, and frames stitched from
- * unrelated shots. Use it as one input among others (a proctor's review, the
- * exam's own monitoring), never as the sole reason to accept a person.
+ * The burst check the product used BEFORE the face challenge (issue 29),
+ * kept here only as the "before" column of liveness.bench.ts (and the old
+ * path of face-verify.bench.ts); no server code imports it. It asked a
+ * short burst of frames (2 to 5, the verified picture first) for a little
+ * landmark motion and pixel difference, which any rigid motion of one still
+ * photo provides: three copies of a photo shifted by a few pixels passed it.
+ *
+ * It was a liveness SIGNAL, never proof of liveness: a video replayed on a
+ * screen, or a printed photo moved by hand, passed too. What it caught was
+ * one still image sent several times, frames of different people, and
+ * frames stitched from unrelated shots.
  */
-import { FACE_BURST_MAX_PICTURES, FACE_BURST_MIN_PICTURES } from '@exame/shared';
-import type { CoreFace } from './engine-core.mjs';
-import { faceDistance } from './descriptor';
-import { faceError } from './face-errors';
+import type { CoreFace } from '../apps/server/src/biometrics/engine-core.mjs';
+import { faceDistance } from '../apps/server/src/biometrics/descriptor';
+
+/** The burst's size bounds of before (the product now takes 4 or 5 pictures per challenge). */
+const LEGACY_MIN_FRAMES = 2;
+const LEGACY_MAX_FRAMES = 5;
+
+/** A burst the check cannot read (too few or too many frames, thumbnails missing or of different sizes). */
+export class BurstInvalidError extends Error {
+  readonly code = 'FACE_BURST_INVALID';
+  constructor() {
+    super(`Envie de ${LEGACY_MIN_FRAMES} a ${LEGACY_MAX_FRAMES} fotos tiradas em sequência.`);
+  }
+}
 
 export type BurstOptions = {
   minFrames: number;
@@ -35,8 +47,8 @@ export type BurstOptions = {
 };
 
 export const DEFAULT_BURST_OPTIONS: Readonly<BurstOptions> = Object.freeze({
-  minFrames: FACE_BURST_MIN_PICTURES,
-  maxFrames: FACE_BURST_MAX_PICTURES,
+  minFrames: LEGACY_MIN_FRAMES,
+  maxFrames: LEGACY_MAX_FRAMES,
   minMotion: 0.02,
   maxMotion: 0.5,
   minPixelDifference: 0.25,
@@ -119,7 +131,7 @@ export function evaluateBurst(
       (face) => face.thumbnail.length === 0 || face.thumbnail.length !== faces[0]?.thumbnail.length,
     )
   ) {
-    throw faceError('FACE_BURST_INVALID');
+    throw new BurstInvalidError();
   }
 
   let maxDistance = 0;

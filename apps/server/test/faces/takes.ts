@@ -1,0 +1,85 @@
+/**
+ * Takes for the server tests (issue 29): ask the API for a challenge, then
+ * answer it with a genuine take of a dev photo (its head turning as asked,
+ * synthetic-takes.ts) or with an attack. Sources are framed once per photo
+ * and engine, and cached for the test file.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { FaceChallenge, FaceChallengeRequest, FaceMove } from '@exame/shared';
+import type { FaceService } from '../../src/biometrics/face-engine';
+import { fixturePath } from './fixtures';
+import { genuineTake, loadSource, type Source } from './synthetic-takes';
+
+const b64 = (buffer: Buffer) => buffer.toString('base64');
+
+type Analyzer = Pick<FaceService, 'analyze'>;
+
+const sources = new Map<string, Promise<Source | null>>();
+
+/** The dev photo framed as a webcam picture, with the engine's landmarks (null: no usable face). */
+export function devSource(face: Analyzer, photo: string): Promise<Source> {
+  let found = sources.get(photo);
+  if (!found) {
+    found = loadSource(fixturePath('dev', photo), face);
+    sources.set(photo, found);
+  }
+  return found.then((source) => {
+    if (!source) throw new Error(`${photo}: sem rosto utilizável para uma captura de teste`);
+    return source;
+  });
+}
+
+/** The pictures of a take as an API body carries them: `image` first, `frames` the rest. */
+export function asBody(pictures: readonly Buffer[]): { image: string; frames: string[] } {
+  const [image, ...frames] = pictures.map(b64);
+  if (!image) throw new Error('asBody: captura vazia');
+  return { image, frames };
+}
+
+/** A genuine take of a dev photo for `steps`. */
+export async function genuineBody(
+  face: Analyzer,
+  photo: string,
+  steps: readonly FaceMove[],
+  seed = 1,
+): Promise<{ image: string; frames: string[] }> {
+  return asBody(await genuineTake(await devSource(face, photo), steps, { seed }));
+}
+
+/** `POST api/BiopassID/Challenge` as `token`; the challenge (fails the test on anything but 201). */
+export async function requestChallenge(
+  app: FastifyInstance,
+  token: string,
+  body: FaceChallengeRequest,
+): Promise<FaceChallenge> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/BiopassID/Challenge',
+    headers: { authorization: `Bearer ${token}` },
+    payload: body,
+  });
+  if (response.statusCode !== 201) {
+    throw new Error(`desafio recusado: ${response.statusCode} ${response.body}`);
+  }
+  return response.json<FaceChallenge>();
+}
+
+/**
+ * A challenge for `body` answered by a genuine take of `photo`: the body
+ * fields of a verification, an enrolment or a check-in capture.
+ */
+export async function answeredChallenge(
+  app: FastifyInstance,
+  face: Analyzer,
+  token: string,
+  body: FaceChallengeRequest,
+  photo: string,
+  seed = 1,
+): Promise<{ challengeId: string; image: string; frames: string[]; steps: FaceMove[] }> {
+  const challenge = await requestChallenge(app, token, body);
+  return {
+    challengeId: challenge.challengeId,
+    steps: challenge.steps,
+    ...(await genuineBody(face, photo, challenge.steps, seed)),
+  };
+}
