@@ -11,9 +11,7 @@
 import { dayInZone } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleJpeg } from '../../apps/server/test/exams';
 import { devPhoto } from '../../apps/server/test/faces/captures';
-import { hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
 import { ADMIN, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
@@ -21,10 +19,6 @@ import { startServer, type RunningServer } from '../support/server';
 
 const AUDITOR_1 = { email: 'auditor@demo.exame.local', password: ADMIN.password };
 const AUDITOR_2 = { email: 'auditor2@demo.exame.local', password: ADMIN.password };
-const withFaces = hasFaceFixtures('dev');
-if (!withFaces) {
-  console.warn('audit e2e: sem as fotos de teste (FACE_FIXTURES_DIR), as capturas são sintéticas');
-}
 
 describe('audit with the two-person rule in Chromium', () => {
   let server: RunningServer;
@@ -87,18 +81,17 @@ describe('audit with the two-person rule in Chromium', () => {
       ],
     });
     expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-    const picture = async (file: string, seed: number) =>
-      (withFaces ? await devPhoto(file) : await sampleJpeg(480, seed)).toString('base64');
+    const picture = async (file: string) => (await devPhoto(file)).toString('base64');
     const reference = await call(
       key,
       'PUT',
       `/api/Integration/exams/${schedulingId}/reference-photo`,
-      { image: await picture('p01-1.jpg', 1) },
+      { image: await picture('p01-1.jpg') },
     );
     expect(reference.status, JSON.stringify(reference.body)).toBe(200);
     for (const [index, file] of ['p01-2.jpg', 'p02-1.jpg'].entries()) {
       const capture = await call(key, 'POST', `/api/Integration/exams/${schedulingId}/photos`, {
-        image: await picture(file, 2 + index),
+        image: await picture(file),
         capturedAt: `${day}T09:${10 + index * 10}:00-03:00`,
       });
       expect(capture.status, JSON.stringify(capture.body)).toBe(200);
@@ -138,18 +131,16 @@ describe('audit with the two-person rule in Chromium', () => {
     const captures = one.getByTestId('capture');
     await expect.poll(() => captures.count()).toBe(2);
     await expect.poll(() => one.getByTestId('reference-photo').locator('img').count()).toBe(1);
-    if (withFaces) {
-      // The other person's capture comes first, below the threshold; the same person's after it.
-      await expect.poll(() => captures.nth(0).textContent()).toContain('Provável outra pessoa');
-      await expect.poll(() => captures.nth(1).textContent()).toContain('Provável mesma pessoa');
-      // The auditor reads the plain level, visible next to each capture, and no raw number.
-      const level = (n: number) => captures.nth(n).getByTestId('similarity-badge');
-      expect(await level(0).isVisible()).toBe(true);
-      expect(await level(0).textContent()).toBe('Similaridade baixa');
-      expect(await level(1).isVisible()).toBe(true);
-      expect(await level(1).textContent()).toMatch(/^Similaridade (alta|média)$/);
-      expect(await one.getByTestId('similarity-scores').count()).toBe(0);
-    }
+    // The other person's capture comes first, below the threshold; the same person's after it.
+    await expect.poll(() => captures.nth(0).textContent()).toContain('Provável outra pessoa');
+    await expect.poll(() => captures.nth(1).textContent()).toContain('Provável mesma pessoa');
+    // The auditor reads the plain level, visible next to each capture, and no raw number.
+    const level = (n: number) => captures.nth(n).getByTestId('similarity-badge');
+    expect(await level(0).isVisible()).toBe(true);
+    expect(await level(0).textContent()).toBe('Similaridade baixa');
+    expect(await level(1).isVisible()).toBe(true);
+    expect(await level(1).textContent()).toMatch(/^Similaridade (alta|média)$/);
+    expect(await one.getByTestId('similarity-scores').count()).toBe(0);
     await screenshot(one, 'audit-exam');
     expect(await seriousViolations(one, 'auditoria do exame')).toEqual([]);
 

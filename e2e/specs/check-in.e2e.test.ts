@@ -7,27 +7,39 @@
  * another unit gets 'Usuário não encontrado!', and the room opens and closes
  * without faces.
  *
+ * Every capture answers the server's challenge (issue 29): the camera plays
+ * a head turning left, right, up and down (fake-camera.ts), so the guided
+ * take completes its steps by itself and passes; a still photo of the same
+ * examiner times out on every step and the server refuses it, the modal
+ * keeping the challenge's prompt and checklist on screen; and examiner 1
+ * named by `cpfViewer`, not the signed-in user, types their own password in
+ * the capture.
+ *
  * One browser has one camera: the two DF examiners are enrolled with photos
  * of the same person (p01), so the clip of p01 passes for either; the wrong
- * face comes from a second browser fed another person's clip (p03).
+ * face comes from a second browser fed another person's clip (p07).
  */
-import fs from 'node:fs';
+import { FACE_CHALLENGE_ERRORS, FACE_MOVE_PROMPTS } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cpfFromBase } from '../../apps/server/src/db/seed/first-start';
-import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
 import { ADMIN, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { cameraArgs, fakeCameraClip, hasFfmpeg } from '../support/fake-camera';
-import { enrolFaces } from '../support/faces';
+import {
+  cameraArgs,
+  hasFfmpeg,
+  removeCameraClip,
+  stillCameraClip,
+  turningCameraClip,
+  type CameraClip,
+} from '../support/fake-camera';
+import { enrolFaces, everyStepSeen, takeFace, watchFaceModel } from '../support/faces';
 import { startServer, type RunningServer } from '../support/server';
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev`
-  : !hasFfmpeg()
-    ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
-    : '';
+const skipReason = !hasFfmpeg()
+  ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
+  : '';
 if (skipReason) console.warn(`check-in e2e ${skipReason}`);
 
 /** The seeded accounts of db/seed/first-start.ts (same password as the first ADMIN). */
@@ -35,11 +47,15 @@ const DF_ADMIN = { email: 'admin.df@demo.exame.local' };
 const DF_FIRST = { email: 'examinadora.df@demo.exame.local', cpf: cpfFromBase('100200305') };
 const DF_SECOND = { email: 'fiscal.df@demo.exame.local', cpf: cpfFromBase('100200306') };
 const DEMO_EXAMINER = { email: 'examinador@demo.exame.local' };
+const STEP_PROMPTS = Object.values(FACE_MOVE_PROMPTS);
+const CHALLENGE_REFUSALS = Object.values(FACE_CHALLENGE_ERRORS).map((error) => error.message);
 
 describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason}`.trim(), () => {
   let server: RunningServer;
   const browsers: Browser[] = [];
-  const clips: string[] = [];
+  const clips: CameraClip[] = [];
+  /** The p01 head turning: another photo of the person both DF examiners enrolled with. */
+  let turning: CameraClip;
 
   beforeAll(async () => {
     server = await startServer({
@@ -52,23 +68,25 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
       [DF_FIRST.cpf, 'p01-1.jpg'],
       [DF_SECOND.cpf, 'p01-3.jpg'],
     ]);
-  }, 180_000);
+    turning = await turningCameraClip('p01-7.jpg');
+    clips.push(turning);
+  }, 240_000);
+  // Each test's browsers end with it: several idle Chromiums (a face model and a
+  // camera each) are a load this 2-core machine does not need.
+  afterEach(async () => {
+    for (const browser of browsers.splice(0)) await browser.close();
+  });
   afterAll(async () => {
-    for (const browser of browsers) await browser.close();
     await server?.stop();
-    for (const clip of clips) fs.rmSync(clip, { force: true });
+    for (const clip of clips) removeCameraClip(clip);
   });
 
-  async function browserWithCamera(fixture?: string): Promise<Page> {
-    let args: string[] = [];
-    if (fixture) {
-      const clip = await fakeCameraClip(fixture);
-      clips.push(clip);
-      args = cameraArgs(clip);
-    }
-    const browser = await launchBrowser(args);
+  async function browserWithCamera(clip?: CameraClip): Promise<Page> {
+    const browser = await launchBrowser(clip ? cameraArgs(clip) : []);
     browsers.push(browser);
-    return browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    watchFaceModel(page);
+    return page;
   }
 
   async function choosePost(page: Page, option: string) {
@@ -87,28 +105,64 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     await page.getByRole('option', { name: option }).click();
   }
 
-  /** Capture and confirm in the facial-validation modal; the alert that follows. */
-  async function captureFace(page: Page) {
-    const modal = page.getByTestId('facial-validation');
-    await modal.waitFor();
-    const capture = modal.getByRole('button', { name: 'Capturar' });
-    await expect.poll(() => capture.isEnabled(), { timeout: 20_000 }).toBe(true);
-    // Let the clip play a little so the burst sees the face move.
-    await page.waitForTimeout(600);
-    await capture.click();
+  /** The take, confirmed; success closes the modal and shows the alert. */
+  async function expectSuccess(page: Page, clip: CameraClip) {
+    const modal = await takeFace(page, clip);
     await modal.getByRole('button', { name: 'Confirmar' }).click();
-    return page.getByTestId('alert-modal');
-  }
-
-  async function expectSuccess(page: Page) {
-    const alert = await captureFace(page);
+    const alert = page.getByTestId('alert-modal');
     await alert.getByText('Sucesso na validação').waitFor({ timeout: 60_000 });
     await alert.getByRole('button', { name: 'OK' }).click();
     await alert.waitFor({ state: 'hidden' });
   }
 
+  it("DF: a take of one still photo of the examiner is refused, the challenge's prompt still on screen", async () => {
+    const still = await stillCameraClip('p01-7.jpg');
+    clips.push(still);
+    const page = await browserWithCamera(still);
+    const errors = watchPageErrors(page);
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/Auth/biometric-viewer-checkin')) sent.push(request.url());
+    });
+    await signIn(page, server.baseUrl, DF_FIRST.email, ADMIN.password);
+    await choosePost(page, 'Posto Centro (DF.POSTO01)');
+    await page.getByRole('button', { name: 'Validar o rosto' }).click();
+    // No step is ever reached: each runs out, and the take goes to the server anyway.
+    const modal = await takeFace(page, still);
+    expect(await everyStepSeen(modal)).toBe(false);
+    await modal.getByRole('button', { name: 'Confirmar' }).click();
+    const refusal = modal.getByTestId('face-refusal');
+    await refusal.waitFor({ timeout: 60_000 });
+    expect(sent).toHaveLength(1);
+    // The refusal and the challenge's prompt and checklist, together in the modal.
+    expect(await refusal.textContent()).toContain('Falha na validação');
+    // Refused for not answering the challenge (which check says so first is the server's).
+    const reason = ((await refusal.textContent()) ?? '').replace('Falha na validação', '');
+    expect(
+      CHALLENGE_REFUSALS.some((message) => reason.includes(message)) ||
+        /^O movimento \d \(.+\) não foi visto na captura/.test(reason),
+      reason,
+    ).toBe(true);
+    expect(await refusal.isVisible()).toBe(true);
+    const prompt = modal.getByTestId('face-prompt');
+    expect(await prompt.isVisible()).toBe(true);
+    expect(STEP_PROMPTS).toContain(await prompt.textContent());
+    const checklist = modal.getByTestId('challenge-checklist');
+    expect(await checklist.isVisible()).toBe(true);
+    expect(await checklist.textContent()).toContain('não percebido');
+    await modal.getByRole('button', { name: 'Tentar novamente' }).waitFor();
+    await screenshot(page, 'check-in-df-7-still-photo-refused');
+    expect(await seriousViolations(page, 'validação facial: foto parada recusada')).toEqual([]);
+    // Nothing was admitted: examiner 1 still has to validate, the room stays closed.
+    await modal.getByRole('button', { name: 'Cancelar' }).click();
+    await modal.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Validar o rosto' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Abrir a sala' }).isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+  }, 240_000);
+
   it('DF: examiner 1 by face, examiner 2 by password and face, the room opens; a wrong face keeps it open; both leave by face', async () => {
-    const page = await browserWithCamera('p01-2.jpg');
+    const page = await browserWithCamera(turning);
     const errors = watchPageErrors(page);
     await signIn(page, server.baseUrl, DF_FIRST.email, ADMIN.password);
     // The examiner's home leads to the room screen.
@@ -123,8 +177,22 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     expect(await page.getByRole('button', { name: 'Abrir a sala' }).isDisabled()).toBe(true);
     await screenshot(page, 'check-in-df-1-post');
 
+    // Examiner 1: the guided take, its prompt and arrow while the head turns, then the review.
     await page.getByRole('button', { name: 'Validar o rosto' }).click();
-    await expectSuccess(page);
+    const first = await takeFace(page, turning, {
+      whileGuiding: async ({ prompt, checklist }) => {
+        expect(STEP_PROMPTS).toContain(prompt);
+        expect(checklist).toContain('agora');
+        await screenshot(page, 'check-in-df-2-guided-take');
+      },
+    });
+    expect(await everyStepSeen(first)).toBe(true);
+    await screenshot(page, 'check-in-df-2-take-review');
+    expect(await seriousViolations(page, 'validação facial: revisão da captura')).toEqual([]);
+    await first.getByRole('button', { name: 'Confirmar' }).click();
+    const success = page.getByTestId('alert-modal');
+    await success.getByText('Sucesso na validação').waitFor({ timeout: 60_000 });
+    await success.getByRole('button', { name: 'OK' }).click();
     await page.getByText(/Rosto validado às/).waitFor();
     await screenshot(page, 'check-in-df-2-examiner-1-validated');
 
@@ -145,7 +213,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     await alert.getByText('Valide o rosto do examinador 2', { exact: false }).waitFor();
     await alert.getByRole('button', { name: 'Ok' }).click();
     await modal.getByRole('button', { name: 'Validar o rosto do examinador 2' }).click();
-    await expectSuccess(page);
+    await expectSuccess(page, turning);
     await modal.getByText('Rosto validado').waitFor();
     await screenshot(page, 'check-in-df-3-second-examiner');
     expect(await seriousViolations(page, 'modal do segundo examinador')).toEqual([]);
@@ -161,8 +229,11 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     await screenshot(page, 'check-in-df-4-room-open');
     expect(await seriousViolations(page, 'sala aberta (DF)')).toEqual([]);
 
-    // Another browser, another face: examiner 2's check-out is refused and the room stays open.
-    const other = await browserWithCamera('p03-1.jpg');
+    // Another browser, another person's head turning: the take follows the
+    // challenge, the face is not examiner 2's; the refusal stays in the modal.
+    const otherClip = await turningCameraClip('p07-1.jpg');
+    clips.push(otherClip);
+    const other = await browserWithCamera(otherClip);
     await signIn(other, server.baseUrl, DF_FIRST.email, ADMIN.password);
     await choosePost(other, 'Posto Centro (DF.POSTO01)');
     const otherRoom = other.getByTestId('open-room');
@@ -171,13 +242,16 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
       .getByTestId('check-in-viewer')
       .filter({ hasText: 'Fiscal de Sala Distrito Federal' });
     await secondCard.getByRole('button', { name: 'Registrar saída' }).click();
-    const refused = await captureFace(other);
-    await refused.getByText('Falha na validação').waitFor({ timeout: 60_000 });
-    expect(await refused.textContent()).toContain(
+    const wrong = await takeFace(other, otherClip);
+    await wrong.getByRole('button', { name: 'Confirmar' }).click();
+    const refusal = wrong.getByTestId('face-refusal');
+    await refusal.waitFor({ timeout: 60_000 });
+    expect(await refusal.textContent()).toContain('Falha na validação');
+    expect(await refusal.textContent()).toContain(
       'O rosto capturado não corresponde ao cadastro facial deste CPF.',
     );
     await screenshot(other, 'check-in-df-5-wrong-face');
-    await refused.getByRole('button', { name: 'Cancelar' }).click();
+    await wrong.getByRole('button', { name: 'Cancelar' }).click();
     await secondCard.getByText('Na sala').waitFor();
 
     // The right faces: each examiner leaves (examiner 1 first: the room stays on this
@@ -185,7 +259,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     for (const name of ['Examinadora Distrito Federal', 'Fiscal de Sala Distrito Federal']) {
       const card = room.getByTestId('check-in-viewer').filter({ hasText: name });
       await card.getByRole('button', { name: 'Registrar saída' }).click();
-      await expectSuccess(page);
+      await expectSuccess(page, turning);
       await card
         .getByText(/Saída às .* \(validada pelo rosto\)/)
         .or(page.getByText('Sala encerrada'))
@@ -194,7 +268,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     }
     await page.getByText('Sala encerrada', { exact: true }).first().waitFor({ timeout: 30_000 });
     // Let the last dialog's fade-out end before the picture.
-    await page.waitForTimeout(500);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await screenshot(page, 'check-in-df-6-closed');
     expect(errors).toEqual([]);
 
@@ -214,6 +288,57 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
     await drawer.getByRole('img', { name: /Captura de saída de Fiscal de Sala/ }).waitFor();
     await screenshot(admin, 'check-ins-admin-detail');
     expect(await seriousViolations(admin, 'entradas nas salas: detalhe')).toEqual([]);
+  }, 600_000);
+
+  it('DF: examiner 1 named by cpfViewer, not the signed-in user, types their own password in the capture', async () => {
+    const page = await browserWithCamera(turning);
+    const errors = watchPageErrors(page);
+    const sent: Array<Record<string, unknown>> = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/Auth/biometric-viewer-checkin'))
+        sent.push(request.postDataJSON() as Record<string, unknown>);
+    });
+    await signIn(page, server.baseUrl, DF_FIRST.email, ADMIN.password);
+    // The separate viewer identity of the device (spec 6): another examiner of the unit.
+    await page.evaluate((cpf) => localStorage.setItem('cpfViewer', cpf), DF_SECOND.cpf);
+    await choosePost(page, 'Posto Centro (DF.POSTO01)');
+    await chooseRoom(page, 'Sala 1 (S1)');
+    await page
+      .getByText('ele digita a própria senha na validação facial', { exact: false })
+      .waitFor();
+    await page.getByRole('button', { name: 'Validar o rosto' }).click();
+
+    const modal = page.getByTestId('facial-validation');
+    const password = modal.getByLabel('Senha do examinador');
+    await password.waitFor();
+    expect(await password.evaluate((input) => (input as HTMLInputElement).required)).toBe(true);
+    await takeFace(page, turning);
+    // Without the password the take is not sent.
+    await modal.getByRole('button', { name: 'Confirmar' }).click();
+    await modal.getByText('Informe a senha.').waitFor();
+    expect(sent).toHaveLength(0);
+    await screenshot(page, 'check-in-df-8-viewer-password');
+    expect(await seriousViolations(page, 'validação facial: senha do examinador')).toEqual([]);
+    await password.fill(ADMIN.password);
+    await modal.getByRole('button', { name: 'Confirmar' }).click();
+    const alert = page.getByTestId('alert-modal');
+    await alert.getByText('Sucesso na validação').waitFor({ timeout: 60_000 });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ cpf: DF_SECOND.cpf, password: ADMIN.password });
+    await alert.getByRole('button', { name: 'OK' }).click();
+
+    // The room opens with examiner 1 alone, admitted by face and password.
+    await page.getByRole('button', { name: 'Abrir a sala' }).click();
+    const examiners = page.getByRole('dialog', { name: 'Examinadores da sala' });
+    await examiners.getByRole('button', { name: 'Abrir a sala' }).click();
+    const room = page.getByTestId('open-room');
+    await room.waitFor({ timeout: 30_000 });
+    const card = room
+      .getByTestId('check-in-viewer')
+      .filter({ hasText: 'Fiscal de Sala Distrito Federal' });
+    await card.getByTestId('admitted-password').getByText('Confirmado por senha').waitFor();
+    await screenshot(page, 'check-in-df-9-viewer-admitted');
+    expect(errors).toEqual([]);
   }, 300_000);
 
   it('outside DF: the notice, examiner 2 of another unit is not found, the room opens and closes without faces', async () => {

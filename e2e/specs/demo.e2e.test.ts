@@ -2,25 +2,29 @@
  * Issue acceptance, in Chromium with the fake camera fed from a fixture
  * photo: the DEMO ADMIN registers a demonstration candidate (CPF
  * validation), records the contact and the explicit biometric consent,
- * enrols the face with the camera, and verifies a second capture on the demo
- * finished screen, which shows the score and the liveness checks; then wipes
- * the demo data.
+ * enrols the face with a live take from the camera, and verifies a second
+ * take on the demo finished screen, which shows the score and the liveness
+ * checks; then wipes the demo data. Each take answers the server's challenge
+ * (issue 29): the camera plays the photo's head turning (fake-camera.ts).
  */
-import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
 import { ADMIN, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { cameraArgs, fakeCameraClip, hasFfmpeg } from '../support/fake-camera';
+import {
+  cameraArgs,
+  hasFfmpeg,
+  removeCameraClip,
+  turningCameraClip,
+  type CameraClip,
+} from '../support/fake-camera';
+import { takeFace, watchFaceModel } from '../support/faces';
 import { startServer, type RunningServer } from '../support/server';
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev`
-  : !hasFfmpeg()
-    ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
-    : '';
+const skipReason = !hasFfmpeg()
+  ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
+  : '';
 if (skipReason) console.warn(`demo e2e ${skipReason}`);
 
 const CANDIDATE_CPF = '52998224725';
@@ -29,7 +33,7 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
   let server: RunningServer;
   let browser: Browser;
   let second: Browser;
-  const clips: string[] = [];
+  const clips: CameraClip[] = [];
 
   beforeAll(async () => {
     server = await startServer({
@@ -38,33 +42,29 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
       SEED_DEMO: 'true',
       FACE_ANALYSIS_SWEEP_SECONDS: '0',
     });
-    // The enrolment sees one photo of the person; the verification, another one.
-    for (const fixture of ['p01-2.jpg', 'p01-3.jpg']) clips.push(await fakeCameraClip(fixture));
+    // The enrolment sees one photo of the person (one the enrolment gate accepts);
+    // the verification, another one.
+    for (const fixture of ['p01-1.jpg', 'p01-7.jpg']) clips.push(await turningCameraClip(fixture));
     browser = await launchBrowser(cameraArgs(clips[0]!));
     second = await launchBrowser(cameraArgs(clips[1]!));
-  }, 180_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await second?.close();
     await server?.stop();
-    for (const clip of clips) fs.rmSync(clip, { force: true });
+    for (const clip of clips) removeCameraClip(clip);
   });
 
-  /** Opens the capture modal, waits for the camera, captures and confirms. */
-  async function captureFace(page: Page) {
-    const modal = page.getByTestId('facial-validation');
-    await modal.waitFor();
-    const capture = modal.getByRole('button', { name: 'Capturar' });
-    await expect.poll(() => capture.isEnabled(), { timeout: 20_000 }).toBe(true);
-    // Let the clip play a little so the burst sees the face move.
-    await page.waitForTimeout(600);
-    await capture.click();
+  /** The guided take in the open modal, confirmed. */
+  async function captureFace(page: Page, clip: CameraClip) {
+    const modal = await takeFace(page, clip);
     await modal.getByRole('button', { name: 'Descartar' }).waitFor();
     await modal.getByRole('button', { name: 'Confirmar' }).click();
   }
 
   it('registers, records the consent, enrols, verifies and wipes', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    watchFaceModel(page);
     const errors = watchPageErrors(page);
     await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password);
 
@@ -96,7 +96,7 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
     // Step 3: the face enrolled from the camera.
     await page.waitForURL(`**/demo-biometry/${CANDIDATE_CPF}`);
     await page.getByRole('button', { name: 'Cadastrar rosto' }).click();
-    await captureFace(page);
+    await captureFace(page, clips[0]!);
     const next = page.getByRole('link', { name: 'Continuar' });
     await next.waitFor({ timeout: 30_000 });
     await screenshot(page, 'demo-biometry');
@@ -104,19 +104,24 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
     await page.waitForURL(`**/demo-finished/?cpf=${CANDIDATE_CPF}`);
 
     // Step 4, on another camera showing another photo of the same person: a second
-    // capture verified against the enrolment, with the score and the liveness checks.
+    // take verified against the enrolment, with the score and the liveness checks.
     const other = await second.newPage({ viewport: { width: 1280, height: 1000 } });
+    watchFaceModel(other);
     const otherErrors = watchPageErrors(other);
     await signIn(other, server.baseUrl, ADMIN.email, ADMIN.password);
     await other.goto(`${server.baseUrl}/demo-finished/?cpf=${CANDIDATE_CPF}`);
     await other.getByRole('button', { name: 'Verificar rosto' }).click();
-    await captureFace(other);
+    await captureFace(other, clips[1]!);
     const result = other.getByTestId('demo-verification-result');
     await result.waitFor({ timeout: 30_000 });
+    // The capture modal closes: its fade-out ends before the picture.
+    await other.getByTestId('facial-validation').waitFor({ state: 'detached' });
     const text = (await result.textContent()) ?? '';
     expect(text).toContain('Verificado');
     expect(text).toMatch(/0,\d{2}/);
-    expect(await other.getByTestId('liveness-checks').textContent()).toMatch(/Mesmo rosto/i);
+    const checks = (await other.getByTestId('liveness-checks').textContent()) ?? '';
+    for (const check of ['Mesmo rosto', 'Filmagem contínua', 'Movimentos pedidos', 'Profundidade'])
+      expect(checks).toContain(check);
     await screenshot(other, 'demo-finished');
     expect(await seriousViolations(other, 'demonstração concluída')).toEqual([]);
     expect(otherErrors).toEqual([]);

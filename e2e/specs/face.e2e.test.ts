@@ -1,25 +1,30 @@
 /**
- * Issue acceptance: with the fake camera fed from a fixture photo, capture,
- * confirm, success modal; then a different person's clip: failure modal and
- * 'Tentar novamente'. Outside DF the notice is shown and nothing runs.
+ * Issue acceptance: with the fake camera playing a fixture photo's head
+ * turning as the challenge asks (issue 29), the guided take, confirm,
+ * success modal, and the body sent: the challenge's id and its pictures in
+ * order; then a different person's turning head: the refusal stays in the
+ * modal, and 'Tentar novamente' asks for a new challenge. Outside DF the
+ * notice is shown and nothing runs.
  */
-import fs from 'node:fs';
-import { FACE_CAPTURE_BURST_PICTURES } from '@exame/shared';
+import type { FaceChallenge } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpfFromBase } from '../../apps/server/src/db/seed/first-start';
-import { faceFixturesDir, hasFaceFixtures } from '../../apps/server/test/faces/fixtures';
 import { ADMIN, signIn } from '../support/auth';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { cameraArgs, fakeCameraClip, hasFfmpeg } from '../support/fake-camera';
-import { enrolFaces } from '../support/faces';
+import {
+  cameraArgs,
+  hasFfmpeg,
+  removeCameraClip,
+  turningCameraClip,
+  type CameraClip,
+} from '../support/fake-camera';
+import { enrolFaces, takeFace, watchFaceModel } from '../support/faces';
 import { startServer, type RunningServer } from '../support/server';
 
-const skipReason = !hasFaceFixtures('dev')
-  ? `SKIPPED: face fixtures not found at ${faceFixturesDir()}/dev`
-  : !hasFfmpeg()
-    ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
-    : '';
+const skipReason = !hasFfmpeg()
+  ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
+  : '';
 if (skipReason) console.warn(`face e2e ${skipReason}`);
 
 /** The seeded ADMIN of DF (see db/seed/first-start.ts); same password as the first ADMIN. */
@@ -28,7 +33,7 @@ const DF_ADMIN = { email: 'admin.df@demo.exame.local', cpf: cpfFromBase('1002003
 describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason}`.trim(), () => {
   let server: RunningServer;
   const browsers: Browser[] = [];
-  const clips: string[] = [];
+  const clips: CameraClip[] = [];
 
   beforeAll(async () => {
     server = await startServer({
@@ -44,73 +49,89 @@ describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason
   afterAll(async () => {
     for (const browser of browsers) await browser.close();
     await server?.stop();
-    for (const clip of clips) fs.rmSync(clip, { force: true });
+    for (const clip of clips) removeCameraClip(clip);
   });
 
-  async function openValidation(
-    fixture: string,
-  ): Promise<{ page: Page; bodies: Array<Record<string, unknown>> }> {
-    const clip = await fakeCameraClip(fixture);
+  type Sent = {
+    challenges: FaceChallenge[];
+    bodies: Array<Record<string, unknown>>;
+  };
+
+  /** Signs in, opens the validation of the admin's own CPF and takes the face, up to the review. */
+  async function openValidation(fixture: string): Promise<{ page: Page; sent: Sent }> {
+    const clip = await turningCameraClip(fixture);
     clips.push(clip);
     const browser = await launchBrowser(cameraArgs(clip));
     browsers.push(browser);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const bodies: Array<Record<string, unknown>> = [];
+    watchFaceModel(page);
+    const sent: Sent = { challenges: [], bodies: [] };
     page.on('request', (request) => {
       if (request.url().endsWith('/api/BiopassID/Verify'))
-        bodies.push(request.postDataJSON() as Record<string, unknown>);
+        sent.bodies.push(request.postDataJSON() as Record<string, unknown>);
+    });
+    page.on('response', async (response) => {
+      if (response.url().endsWith('/api/BiopassID/Challenge') && response.status() === 201)
+        sent.challenges.push((await response.json()) as FaceChallenge);
     });
     await signIn(page, server.baseUrl, DF_ADMIN.email, ADMIN.password);
     await page.goto(`${server.baseUrl}/demo-biometry/${DF_ADMIN.cpf}`);
     await page.getByText(/Rosto cadastrado em/).waitFor();
     await page.getByRole('button', { name: 'Validar rosto' }).click();
     const modal = page.getByTestId('facial-validation');
-    await modal.waitFor();
-    const capture = modal.getByRole('button', { name: 'Capturar' });
-    await expect.poll(() => capture.isEnabled(), { timeout: 20_000 }).toBe(true);
-    // Let the clip play a little so the burst sees the face move.
-    await page.waitForTimeout(600);
-    await screenshot(page, `facial-validation-preview-${fixture.replace('.jpg', '')}`);
-    await capture.click();
+    await modal.getByRole('button', { name: 'Iniciar captura' }).waitFor();
+    await screenshot(page, `facial-validation-start-${fixture.replace('.jpg', '')}`);
+    await takeFace(page, clip);
     await modal.getByRole('button', { name: 'Descartar' }).waitFor();
     await modal.getByRole('button', { name: 'Confirmar' }).click();
-    return { page, bodies };
+    return { page, sent };
   }
 
-  it('the same person: capture, confirm, success', async () => {
-    const { page, bodies } = await openValidation('p01-2.jpg');
+  it('the same person: the guided take, confirm, success', async () => {
+    const { page, sent } = await openValidation('p01-7.jpg');
     const errors = watchPageErrors(page);
     const alert = page.getByTestId('alert-modal');
     await alert.getByText('Sucesso na validação').waitFor({ timeout: 60_000 });
     expect(await alert.textContent()).toContain('Sua validação biométrica foi concluída.');
     await screenshot(page, 'facial-validation-success');
-    // A real JPEG, without the data-URL prefix, then the other frames of the
-    // burst: each picture sent once, `image` never repeated in `frames`.
-    const body = bodies[0] ?? {};
+    // The challenge's id; a real JPEG without the data-URL prefix, then the
+    // other pictures of the take in order, each sent once (`image` is not
+    // repeated in `frames`: one picture per step and the return). Their bytes
+    // are not compared: the clip loops, so the return may be the very frame
+    // the take began with.
+    expect(sent.challenges).toHaveLength(1);
+    const challenge = sent.challenges[0]!;
+    const body = sent.bodies[0] ?? {};
+    expect(body.challengeId).toBe(challenge.challengeId);
     expect(String(body.image).startsWith('/9j/')).toBe(true);
     const frames = body.frames as string[];
-    expect(frames).toHaveLength(FACE_CAPTURE_BURST_PICTURES - 1);
+    expect(frames).toHaveLength(challenge.pictures - 1);
     expect(frames.every((frame) => frame.startsWith('/9j/'))).toBe(true);
-    expect(frames).not.toContain(body.image);
     expect(body).toMatchObject({ cpf: DF_ADMIN.cpf, uf: 'DF' });
     await alert.getByRole('button', { name: 'OK' }).click();
     expect(errors).toEqual([]);
-  });
+  }, 240_000);
 
-  it("another person's clip: failure, then 'Tentar novamente' resets the photo", async () => {
-    const { page } = await openValidation('p03-1.jpg');
-    const alert = page.getByTestId('alert-modal');
-    await alert.getByText('Falha na validação').waitFor({ timeout: 60_000 });
-    expect(await alert.textContent()).toContain(
+  it("another person's head: the refusal stays in the modal, then 'Tentar novamente' asks for a new challenge", async () => {
+    const { page, sent } = await openValidation('p07-1.jpg');
+    const modal = page.getByTestId('facial-validation');
+    const refusal = modal.getByTestId('face-refusal');
+    await refusal.waitFor({ timeout: 60_000 });
+    expect(await refusal.textContent()).toContain('Falha na validação');
+    expect(await refusal.textContent()).toContain(
       'O rosto capturado não corresponde ao cadastro facial deste CPF.',
     );
-    await alert.getByRole('button', { name: 'Cancelar' }).waitFor();
+    await modal.getByRole('button', { name: 'Cancelar' }).waitFor();
     await screenshot(page, 'facial-validation-failure');
-    await alert.getByRole('button', { name: 'Tentar novamente' }).click();
-    const modal = page.getByTestId('facial-validation');
-    await modal.getByRole('button', { name: 'Capturar' }).waitFor();
+    expect(await page.getByTestId('alert-modal').count()).toBe(0);
+    await modal.getByRole('button', { name: 'Tentar novamente' }).click();
+    // A new take of a new challenge: guided again, no picture to confirm yet.
+    await expect.poll(() => sent.challenges.length, { timeout: 30_000 }).toBe(2);
+    expect(sent.challenges[1]!.challengeId).not.toBe(sent.challenges[0]!.challengeId);
+    await modal.getByRole('button', { name: 'Interromper' }).waitFor();
     expect(await modal.getByRole('button', { name: 'Confirmar' }).count()).toBe(0);
-  });
+    expect(await refusal.count()).toBe(0);
+  }, 240_000);
 
   it('outside DF the validation is not run: notice only', async () => {
     const browser = await launchBrowser();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eyeDistance, HEAD_DEPTHS, relativePose } from './face-pose';
+import { eyeDistance, HEAD_DEPTHS, looksAhead, relativePose } from './face-pose';
 
 /**
  * A frontal layout of the 68 points (iBUG order), roughly a face 140 px wide
@@ -163,5 +163,17 @@ describe('depthRelief', () => {
     const page = relativePose(neutral, pageTurned(neutral, 40)).depthRelief;
     expect(Math.abs(page.midline.yaw)).toBeLessThan(0.01);
     expect(Math.abs(page.midline.pitch)).toBeLessThan(0.01);
+  });
+});
+
+describe('looksAhead', () => {
+  const neutral = frontal();
+
+  it('is true for a frontal face and a small turn, false past about 13 degrees', () => {
+    expect(looksAhead(neutral)).toBe(true);
+    expect(looksAhead(turned(neutral, 6, 0))).toBe(true);
+    expect(looksAhead(turned(neutral, 25, 0))).toBe(false);
+    expect(looksAhead(turned(neutral, -25, 0))).toBe(false);
+    expect(looksAhead(neutral.slice(2))).toBe(false);
   });
 });

@@ -164,6 +164,18 @@ export type Relief = {
   lateral: { yaw: number; pitch: number };
 };
 
+/**
+ * Whether a face looks ahead, left to right: its nose tip near the middle of
+ * the outline at its height (jaw points 2 and 14), within about 13° of a
+ * frontal face. The first picture of a take is the reference of every
+ * movement, so the capture screen waits for it.
+ */
+export function looksAhead(landmarks: Landmarks): boolean {
+  if (landmarks.length !== 2 * POINTS) return false;
+  const t = along(point(landmarks, 30), point(landmarks, 2), point(landmarks, 14));
+  return t >= 0.38 && t <= 0.62;
+}
+
 function degrees(sine: number): number {
   return (Math.asin(Math.max(-1, Math.min(1, sine))) * 180) / Math.PI;
 }

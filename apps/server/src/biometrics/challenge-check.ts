@@ -65,7 +65,8 @@ export type TakeLimits = {
  * 0.19 and up on left/right, 0.12 and up (5th percentile 0.17) on up/down;
  * the outline depth 0.62 and up; the other axis at most half the turn but
  * for steps of a photo already turned; the scene change 2.6 at most; the
- * same-face distance 0.63 at most. The attacks that came closest were pages
+ * same-face distance 0.63 at most (0.75 leaves room for the larger turns of a
+ * person the screen guides; 0.8 let a bent page and a stitch of dev through). The attacks that came closest were pages
  * bent about a vertical axis by ±80° and turned: their up/down steps showed
  * midline depths of 0.13-0.14 (the 0.15 bar refuses them), and pages bent
  * only while turning changed the scene by 9 and more (the 6 bar).
@@ -78,7 +79,7 @@ export const DEFAULT_TAKE_LIMITS: Readonly<TakeLimits> = Object.freeze({
   minOutlineDepth: Object.freeze({ yaw: 0.4, pitch: 0.4 }),
   maxCrossTurn: 0.6,
   maxReturn: FACE_RETURN_MAX_DEGREES,
-  sameFace: 0.69,
+  sameFace: 0.75,
   maxSceneChange: 6,
   maxScaleChange: 1.35,
 });

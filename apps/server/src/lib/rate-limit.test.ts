@@ -23,7 +23,7 @@ describe('rate limits', () => {
     await a.close();
   });
 
-  // Without the burst the verification is refused before the engine runs: a cheap call that still counts.
+  // A CPF without an enrolment is refused before any challenge or picture: a cheap call that still counts.
   const verify = (app: TestApp, auth: { authorization: string }, cpf: string) =>
     app.app.inject({
       method: 'POST',
@@ -32,32 +32,35 @@ describe('rate limits', () => {
       payload: { cpf, image: 'A'.repeat(64), uf: 'DF' },
     });
 
-  it('Verify: per CPF across instances, then per user', async () => {
+  it('Verify: per user and CPF across instances, then per user', async () => {
     const examiner = await seedSignedIn(a.app, { role: 'VIEWER', unit: 'DF' });
     const target = nextCpf();
     const perCpf = RATE_LIMITS.verifyPerCpf.limit;
     for (let index = 0; index < perCpf; index += 1) {
       // Alternating instances: a limit kept in each process's memory would allow twice as many.
       const response = await verify(index % 2 ? b : a, examiner.auth, target);
-      expect(response.statusCode).toBe(422);
+      expect(response.statusCode).toBe(404);
     }
     const limited = await verify(b, examiner.auth, target);
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // The count is this user's for this CPF: another user is not locked out of it.
+    const other = await seedSignedIn(a.app, { role: 'VIEWER', unit: 'DF' });
+    expect((await verify(b, other.auth, target)).statusCode).toBe(404);
 
     // Other CPFs go on until the per-user limit.
     let status = 0;
     let calls = perCpf + 1;
     while (calls < RATE_LIMITS.verifyPerUser.limit) {
       status = (await verify(a, examiner.auth, nextCpf())).statusCode;
-      expect(status).toBe(422);
+      expect(status).toBe(404);
       calls += 1;
     }
     expect((await verify(a, examiner.auth, nextCpf())).statusCode).toBe(429);
     // Another examiner is not held back by this one.
     const colleague = await seedSignedIn(a.app, { role: 'VIEWER', unit: 'DF' });
-    expect((await verify(a, colleague.auth, nextCpf())).statusCode).toBe(422);
+    expect((await verify(a, colleague.auth, nextCpf())).statusCode).toBe(404);
   });
 
   it('Create: per CPF, before any picture is read', async () => {
@@ -68,7 +71,7 @@ describe('rate limits', () => {
         method: 'POST',
         url: '/api/BiopassID/Create',
         headers: admin.auth,
-        payload: { cpf, images: ['A'.repeat(64)] },
+        payload: { cpf, image: 'A'.repeat(64) },
       });
     for (let index = 0; index < RATE_LIMITS.enrolPerCpf.limit; index += 1) {
       expect((await enrol()).statusCode).toBe(404);

@@ -890,7 +890,7 @@ describe('tenant isolation of writes', () => {
         headers: a().auditor.auth,
         payload: {
           cpf: enrolledCpf,
-          ...(await takeOf(a().auditor, 'verification', enrolledCpf, 'p01-7.jpg')),
+          ...(await takeOf(a().auditor, 'verification', enrolledCpf, 'p01-5.jpg')),
           uf: A,
         },
       }),
@@ -935,7 +935,7 @@ describe('tenant isolation of writes', () => {
         headers: a().viewer.auth,
         payload: {
           cpf: enrolledCpf,
-          ...(await takeOf(a().viewer, 'check-in', enrolledCpf, 'p01-7.jpg')),
+          ...(await takeOf(a().viewer, 'check-in', enrolledCpf, 'p01-5.jpg')),
           uf: A,
           local: CHECK_IN_POST,
         },
@@ -949,7 +949,7 @@ describe('tenant isolation of writes', () => {
     },
     'POST /api/SchedulingLocalCheckIn/checkIn': {
       own: async () => {
-        ticket = await faceTicket(enrolledCpf, 'p01-7.jpg');
+        ticket = await faceTicket(enrolledCpf, 'p01-5.jpg');
         return {
           method: 'POST',
           url: '/api/SchedulingLocalCheckIn/checkIn',
@@ -1263,7 +1263,7 @@ describe('tenant isolation of writes', () => {
     'POST /api/Demo/candidates/:cpf/verify': asDemoAdmin(
       'POST',
       `/api/Demo/candidates/${demoCpf}/verify`,
-      (admin) => demoTake(admin, 'verification', 'p01-7.jpg'),
+      (admin) => demoTake(admin, 'verification', 'p01-5.jpg'),
     ),
     'DELETE /api/Demo/data': asDemoAdmin('DELETE', '/api/Demo/data'),
   };

@@ -473,23 +473,32 @@ describe('upload attacks', () => {
 
   it('a face enrolled from a take whose pictures carry EXIF, GPS and a ZIP tail keeps none of it', async () => {
     const cpf = examiner.user.cpf;
-    const challenge = await requestChallenge(t.app, admin.token, { purpose: 'enrolment', cpf });
-    const { image, frames } = await genuineBody(face, 'p01-1.jpg', challenge.steps);
-    // The two pictures that look at the camera (the first and the last) are the ones kept.
-    const [exifFirst] = await buildHostile(Buffer.from(image, 'base64'));
-    const [, zipLast] = await buildHostile(Buffer.from(frames.at(-1)!, 'base64'));
     const before = new Set((await t.app.files.list()).map((stored) => stored.key));
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/BiopassID/Create',
-      headers: admin.auth,
-      payload: {
-        cpf,
-        challengeId: challenge.challengeId,
-        image: exifFirst!.image,
-        frames: [...frames.slice(0, -1), zipLast!.image],
-      },
-    });
+    // The hostile copies are pictures changed after the take was made: a take
+    // the check then refuses (as it may refuse a real one) is made again.
+    let response: Awaited<ReturnType<typeof t.app.inject>> | undefined;
+    let exifFirst: Awaited<ReturnType<typeof buildHostile>>[number] | undefined;
+    let zipLast: Awaited<ReturnType<typeof buildHostile>>[number] | undefined;
+    for (let attempt = 1; attempt <= 4 && response?.statusCode !== 201; attempt++) {
+      const challenge = await requestChallenge(t.app, admin.token, { purpose: 'enrolment', cpf });
+      const { image, frames } = await genuineBody(face, 'p01-1.jpg', challenge.steps, attempt);
+      // The two pictures that look at the camera (the first and the last) are the ones kept.
+      [exifFirst] = await buildHostile(Buffer.from(image, 'base64'));
+      [, zipLast] = await buildHostile(Buffer.from(frames.at(-1)!, 'base64'));
+      response = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Create',
+        headers: admin.auth,
+        payload: {
+          cpf,
+          challengeId: challenge.challengeId,
+          image: exifFirst!.image,
+          frames: [...frames.slice(0, -1), zipLast!.image],
+        },
+      });
+      expect(response.json().code ?? 'FACE_CHALLENGE_', response.body).toMatch(/^FACE_CHALLENGE_/);
+    }
+    if (!response) throw new Error('sem resposta');
     expect(response.statusCode, response.body).toBe(201);
     const added = (await t.app.files.list()).filter((stored) => !before.has(stored.key));
     expect(added.length).toBe(2);

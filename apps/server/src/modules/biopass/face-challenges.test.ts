@@ -192,7 +192,7 @@ describe('face challenges', () => {
   });
 
   it('without a challenge, or with one never issued, the take is refused before any picture is analysed', async () => {
-    const body = await genuineBody(face, 'p01-7.jpg', ['left', 'up']);
+    const body = await genuineBody(face, 'p01-5.jpg', ['left', 'up']);
     counting.reset();
     const missing = await refused('FACE_CHALLENGE_REQUIRED', () => verify(body));
     expect(missing.statusCode).toBe(400);
@@ -213,7 +213,7 @@ describe('face challenges', () => {
     ];
     for (const [label, request, caller] of attempts) {
       const challenge = await requestChallenge(t.app, admin.token, request);
-      const body = await genuineBody(face, 'p01-7.jpg', challenge.steps);
+      const body = await genuineBody(face, 'p01-5.jpg', challenge.steps);
       counting.reset();
       const response = await refused('FACE_CHALLENGE_INVALID', () =>
         verify({ challengeId: challenge.challengeId, ...body }, caller),
@@ -227,7 +227,7 @@ describe('face challenges', () => {
     const challenge = await requestChallenge(t.app, admin.token, verification());
     const body = {
       challengeId: challenge.challengeId,
-      ...(await genuineBody(face, 'p01-7.jpg', challenge.steps)),
+      ...(await genuineBody(face, 'p01-5.jpg', challenge.steps)),
     };
     const first = await verify(body);
     expect(first.statusCode, first.body).toBe(200);
@@ -237,7 +237,7 @@ describe('face challenges', () => {
 
     // Refused the first time (the moves out of order): the challenge is spent all the same.
     const spent = await requestChallenge(t.app, admin.token, verification());
-    const genuine = await genuineBody(face, 'p01-7.jpg', spent.steps);
+    const genuine = await genuineBody(face, 'p01-5.jpg', spent.steps);
     const [second, first2, ...rest] = genuine.frames;
     await refused('FACE_CHALLENGE_NOT_FOLLOWED', () =>
       verify({
@@ -260,7 +260,7 @@ describe('face challenges', () => {
 
   it('expires: a take after expires_at is FACE_CHALLENGE_EXPIRED', async () => {
     const challenge = await requestChallenge(t.app, admin.token, verification());
-    const body = await genuineBody(face, 'p01-7.jpg', challenge.steps);
+    const body = await genuineBody(face, 'p01-5.jpg', challenge.steps);
     await t.database.db.execute(
       sql`update face_challenges set expires_at = now() - interval '1 second' where id = ${challenge.challengeId}`,
     );
@@ -274,13 +274,13 @@ describe('face challenges', () => {
 
   it('needs exactly its pictures: one too few or one too many is FACE_CHALLENGE_FRAMES', async () => {
     const two = await challengeOf(2);
-    const take = await genuineBody(face, 'p01-7.jpg', two.steps);
+    const take = await genuineBody(face, 'p01-5.jpg', two.steps);
     counting.reset();
     await refused('FACE_CHALLENGE_FRAMES', () =>
       verify({ challengeId: two.challengeId, image: take.image, frames: take.frames.slice(0, -1) }),
     );
     const more = await challengeOf(2);
-    const longer = await genuineBody(face, 'p01-7.jpg', more.steps);
+    const longer = await genuineBody(face, 'p01-5.jpg', more.steps);
     await refused('FACE_CHALLENGE_FRAMES', () =>
       verify({
         challengeId: more.challengeId,
@@ -289,7 +289,7 @@ describe('face challenges', () => {
       }),
     );
     const three = await challengeOf(3);
-    const short = await genuineBody(face, 'p01-7.jpg', three.steps);
+    const short = await genuineBody(face, 'p01-5.jpg', three.steps);
     await refused('FACE_CHALLENGE_FRAMES', () =>
       verify({ challengeId: three.challengeId, image: short.image, frames: short.frames.slice(1) }),
     );
@@ -299,7 +299,7 @@ describe('face challenges', () => {
 
   it('a genuine take whose step pictures are swapped is FACE_CHALLENGE_NOT_FOLLOWED, naming the first move not seen', async () => {
     const challenge = await requestChallenge(t.app, admin.token, verification());
-    const take = await genuineBody(face, 'p01-7.jpg', challenge.steps);
+    const take = await genuineBody(face, 'p01-5.jpg', challenge.steps);
     const [first, second, ...rest] = take.frames;
     const response = await refused('FACE_CHALLENGE_NOT_FOLLOWED', () =>
       verify({
@@ -315,7 +315,7 @@ describe('face challenges', () => {
   it('another face in the middle of the take is FACE_CHALLENGE_OTHER_FACE (or a cut)', async () => {
     const challenge = await requestChallenge(t.app, admin.token, verification());
     const pictures = await otherFaceTake(
-      await devSource(face, 'p01-7.jpg'),
+      await devSource(face, 'p01-5.jpg'),
       await devSource(face, 'p05-1.jpg'),
       challenge.steps,
     );
@@ -348,7 +348,7 @@ describe('face challenges', () => {
 
   it("the issue's attack: three shifted copies of a photo of the enrolled person are refused with and without a challenge; her genuine take verifies", async () => {
     // p01-7 is a photo of the enrolled examiner that was never enrolled (p01-1 was).
-    const copies = (await burstAround(await webcamFrame('p01-7.jpg'))).map(b64);
+    const copies = (await burstAround(await webcamFrame('p01-5.jpg'))).map(b64);
     expect(copies).toHaveLength(3);
     // As the attacker sent them: no challenge at all.
     const [image, ...frames] = copies;
@@ -368,7 +368,7 @@ describe('face challenges', () => {
     const before = await count('biometric_verifications');
     const live = await verify({
       challengeId: challenge.challengeId,
-      ...(await genuineBody(face, 'p01-7.jpg', challenge.steps)),
+      ...(await genuineBody(face, 'p01-5.jpg', challenge.steps)),
     });
     expect(live.statusCode, live.body).toBe(200);
     expect(live.json()).toMatchObject({

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
-import { burstAround, devPhoto, webcamFrame } from '../../../test/faces/captures';
+import { genuineBody } from '../../../test/faces/takes';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 
@@ -46,18 +46,16 @@ describe.skipIf(Boolean(skipReason))(
           payload: { identifier, description: `Posto ${identifier}` },
         });
       }
-      for (const [cpf, photos] of [
-        [first.user.cpf, ['p01-1.jpg', 'p01-3.jpg']],
-        [second.cpf, ['p02-1.jpg', 'p02-2.jpg']],
+      // Enrolled from a live take of a photo the enrolment gate accepts.
+      for (const [cpf, photo] of [
+        [first.user.cpf, 'p01-1.jpg'],
+        [second.cpf, 'p02-4.jpg'],
       ] as const) {
         const enrolled = await t.app.inject({
           method: 'POST',
           url: '/api/BiopassID/Create',
           headers: admin.auth,
-          payload: {
-            cpf,
-            images: await Promise.all(photos.map(async (p) => b64(await devPhoto(p)))),
-          },
+          payload: { cpf, ...(await take(admin.auth, { purpose: 'enrolment', cpf }, photo)) },
         });
         expect(enrolled.statusCode, enrolled.body).toBe(201);
       }
@@ -66,6 +64,28 @@ describe.skipIf(Boolean(skipReason))(
       await t?.close();
       await face?.close();
     });
+
+    let seed = 0;
+    /**
+     * A challenge asked by `auth` for `subject`, answered by a genuine take
+     * of `photo` (its head turning as asked: test/faces/synthetic-takes.ts).
+     */
+    async function take(
+      auth: { authorization: string },
+      subject: Record<string, string | undefined>,
+      photo: string,
+    ): Promise<{ challengeId: string; image: string; frames: string[] }> {
+      const challenge = await t.app.inject({
+        method: 'POST',
+        url: '/api/BiopassID/Challenge',
+        headers: auth,
+        payload: subject,
+      });
+      expect(challenge.statusCode, challenge.body).toBe(201);
+      const { challengeId, steps } = challenge.json() as { challengeId: string; steps: never[] };
+      seed += 1;
+      return { challengeId, ...(await genuineBody(face, photo, steps, seed)) };
+    }
 
     /**
      * The face check of `cpf` with a capture of `photo` at `local`, asked by
@@ -78,15 +98,23 @@ describe.skipIf(Boolean(skipReason))(
       local = 'DF.POSTO01',
       who: { checkInViewerId?: string; proctoringToken?: string; password?: string } = {},
     ) {
-      const [image, ...frames] = await burstAround(await webcamFrame(photo));
+      const named = who.checkInViewerId
+        ? { purpose: 'check-out', checkInViewerId: who.checkInViewerId }
+        : who.proctoringToken
+          ? { purpose: 'check-in', proctoringToken: who.proctoringToken }
+          : { purpose: 'check-in', cpf };
+      // A challenge is asked only for a person the capture may name (the factor is checked first).
+      const captured =
+        who.checkInViewerId || who.proctoringToken || who.password || cpf === first.user.cpf
+          ? await take(first.auth, named, photo)
+          : { image: b64(Buffer.alloc(64, 1)), frames: [] };
       return t.app.inject({
         method: 'POST',
         url: '/api/Auth/biometric-viewer-checkin',
         headers: first.auth,
         payload: {
           ...(who.checkInViewerId || who.proctoringToken ? who : { cpf, password: who.password }),
-          image: b64(image!),
-          frames: frames.map(b64),
+          ...captured,
           uf: 'DF',
           local,
           deviceId: DEVICE,
@@ -98,15 +126,15 @@ describe.skipIf(Boolean(skipReason))(
 
     it('examiners enter by face, the captures are kept and each view is logged; each verification admits once, at its post', async () => {
       // Someone else's face needs their password; past it, only examiners enter.
-      const noPassword = await validate(admin.user.cpf, 'p01-2.jpg');
+      const noPassword = await validate(admin.user.cpf, 'p01-3.jpg');
       expect(noPassword.json().code).toBe('FACE_OWN_FACTOR_REQUIRED');
-      const notExaminer = await validate(admin.user.cpf, 'p01-2.jpg', 'DF.POSTO01', {
+      const notExaminer = await validate(admin.user.cpf, 'p01-3.jpg', 'DF.POSTO01', {
         password: DEFAULT_PASSWORD,
       });
       expect(notExaminer.statusCode).toBe(403);
       expect(notExaminer.json().Error).toBe('Usuário não tem permissão para participar da sala!');
 
-      const one = await validate(first.user.cpf, 'p01-2.jpg');
+      const one = await validate(first.user.cpf, 'p01-3.jpg');
       expect(one.statusCode, one.body).toBe(200);
       expect(one.json()).toMatchObject({
         name: 'Examinadora Um',
@@ -149,11 +177,11 @@ describe.skipIf(Boolean(skipReason))(
       const token = (
         await post('/api/Auth/viewer-checkin', { email: second.email, password: DEFAULT_PASSWORD })
       ).json().proctoringToken;
-      const two = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO01', { proctoringToken: token });
+      const two = await validate(second.cpf, 'p02-1.jpg', 'DF.POSTO01', { proctoringToken: token });
       expect(two.statusCode, two.body).toBe(200);
 
       // A verification made for another post does not open this one.
-      const elsewhere = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO02', {
+      const elsewhere = await validate(second.cpf, 'p02-1.jpg', 'DF.POSTO02', {
         proctoringToken: token,
       });
       const wrongPost = await post('/api/SchedulingLocalCheckIn/checkIn', {
@@ -208,7 +236,7 @@ describe.skipIf(Boolean(skipReason))(
       expect(readd.statusCode).toBe(422);
       expect(readd.json().code).toBe('CHECKIN_FACE_INVALID');
       // Examiner 2 needs the password check too, the face alone is not enough.
-      const again = await validate(second.cpf, 'p02-3.jpg', 'DF.POSTO01', {
+      const again = await validate(second.cpf, 'p02-1.jpg', 'DF.POSTO01', {
         proctoringToken: token,
       });
       const faceOnly = await t.app.inject({
@@ -223,16 +251,12 @@ describe.skipIf(Boolean(skipReason))(
         method: 'POST',
         url: '/api/BiopassID/Verify',
         headers: first.auth,
-        payload: await (async () => {
-          const [image, ...frames] = await burstAround(await webcamFrame('p02-3.jpg'));
-          return {
-            cpf: second.cpf,
-            image: b64(image!),
-            frames: frames.map(b64),
-            uf: 'DF',
-            local: 'DF.POSTO01',
-          };
-        })(),
+        payload: {
+          cpf: second.cpf,
+          ...(await take(first.auth, { purpose: 'verification', cpf: second.cpf }, 'p02-1.jpg')),
+          uf: 'DF',
+          local: 'DF.POSTO01',
+        },
       });
       expect(plain.json().verified).toBe(true);
       const byPlain = await t.app.inject({
@@ -281,7 +305,7 @@ describe.skipIf(Boolean(skipReason))(
       expect(noFace.json().code).toBe('CHECKIN_FACE_REQUIRED');
 
       // Examiner 2's CPF, another person's face: refused with the reason, nothing kept.
-      const wrong = await validate(second.cpf, 'p03-1.jpg', 'DF.POSTO01', {
+      const wrong = await validate(second.cpf, 'p05-1.jpg', 'DF.POSTO01', {
         checkInViewerId: theirs!.id,
       });
       expect(wrong.statusCode).toBe(422);
@@ -300,7 +324,7 @@ describe.skipIf(Boolean(skipReason))(
       expect((await read()).status).toBe('open');
 
       // Examiner 1's verification does not take examiner 2 out.
-      const mineOk = await validate(first.user.cpf, 'p01-2.jpg');
+      const mineOk = await validate(first.user.cpf, 'p01-3.jpg');
       const swapped = await post('/api/SchedulingLocalCheckIn/checkOut', {
         checkInId: id,
         viewerId: theirs!.id,
@@ -316,7 +340,7 @@ describe.skipIf(Boolean(skipReason))(
       expect(firstOut.statusCode, firstOut.body).toBe(200);
       expect(firstOut.json().status).toBe('open');
       // Examiner 2 named by the record (check-out on a device that does not know the CPF).
-      const theirsOk = await validate('', 'p02-3.jpg', 'DF.POSTO01', {
+      const theirsOk = await validate('', 'p02-1.jpg', 'DF.POSTO01', {
         checkInViewerId: theirs!.id,
       });
       expect(theirsOk.statusCode, theirsOk.body).toBe(200);

@@ -19,7 +19,8 @@ import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/client';
 import { burstAround, webcamFrame } from '../../../test/faces/captures';
 import { fixturePath } from '../../../test/faces/fixtures';
-import { genuineTake, loadSource, type Source } from '../../../test/faces/synthetic-takes';
+import { acceptedGenuineTake } from '../../../test/faces/takes';
+import { loadSource, type Source } from '../../../test/faces/synthetic-takes';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 
@@ -56,7 +57,7 @@ describe(`never a face alone, with the engine (DF) on ${engineName}`, () => {
     });
     expect(challenge.statusCode, challenge.body).toBe(201);
     const { challengeId, steps } = challenge.json() as { challengeId: string; steps: never[] };
-    const [image, ...frames] = (await genuineTake(sources.get(photo)!, steps, { seed })).map(b64);
+    const [image, ...frames] = (await acceptedGenuineTake(face, photo, steps, seed)).map(b64);
     return { challengeId, image: image!, frames };
   }
 

@@ -10,6 +10,7 @@ import type { Executor } from '../../db/client';
 import {
   biometricTemplates,
   biometricVerifications,
+  faceChallenges,
   demoCandidates,
   users,
 } from '../../db/schema/index';
@@ -161,6 +162,16 @@ export async function deleteDemoData(
       ),
     )
     .returning({ captureKey: biometricVerifications.captureKey });
+  // The challenges of their captures name them too (face_challenges.cpf).
+  await tx
+    .delete(faceChallenges)
+    .where(
+      and(
+        eq(faceChallenges.federativeUnit, unit),
+        inArray(faceChallenges.cpf, cpfs),
+        notInArray(faceChallenges.cpf, usersOfUnit(tx, unit)),
+      ),
+    );
   return {
     candidates: cpfs.length,
     enrolments: templates.length,

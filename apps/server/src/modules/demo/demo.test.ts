@@ -432,9 +432,20 @@ describe('api/Demo: registration, consent, DEMO only and the wipe', () => {
           values ('DF', ${candidateCpf}, true, 0.5)`,
     );
 
+    // Challenges of captures name the person too: the candidate's go, the user's stay.
+    for (const cpf of [candidateCpf, user.cpf]) {
+      await t.database.db.execute(
+        sql`insert into face_challenges (federative_unit, requested_by, cpf, purpose, steps, expires_at)
+            values ('DEMO', ${admin.user.id}, ${cpf}, 'verification', '["left","up"]'::jsonb, now())`,
+      );
+    }
+
     const wiped = await call('DELETE', '/api/Demo/data');
     expect(wiped.statusCode, wiped.body).toBe(200);
     expect(wiped.json()).toEqual({ candidates, enrolments: 1 });
+    expect(
+      await selectRows<{ cpf: string }>(t.database.db, sql`select cpf from face_challenges`),
+    ).toEqual([{ cpf: user.cpf }]);
 
     expect(await selectRows(t.database.db, sql`select id from demo_candidates`)).toEqual([]);
     const templates = await selectRows<{ cpf: string; image_keys: string[] }>(

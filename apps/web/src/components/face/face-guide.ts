@@ -101,6 +101,7 @@ export const GUIDE_HINTS = {
   noFace: 'Nenhum rosto encontrado: fique de frente para a câmera, em um lugar iluminado.',
   manyFaces: 'Há mais de um rosto na imagem: fique sozinho diante da câmera.',
   offCentre: 'Coloque o rosto dentro da moldura.',
+  lookAhead: 'Olhe de frente para a câmera.',
   small: 'Aproxime-se um pouco da câmera.',
   hold: 'Assim. Fique parado um instante.',
   otherWay: 'Para o outro lado: siga a seta.',

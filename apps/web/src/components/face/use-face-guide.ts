@@ -18,7 +18,7 @@
  * model did not load: offline, an old device) the guide is timed: each
  * prompt shows a 3-2-1 countdown and the picture is taken at its end.
  */
-import { FACE_CHALLENGE_TTL_MS, relativePose, type FaceChallenge } from '@exame/shared';
+import { FACE_CHALLENGE_TTL_MS, looksAhead, relativePose, type FaceChallenge } from '@exame/shared';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { FaceFound, Landmarker, LandmarkerLoader } from '../../lib/face-landmarks';
 import { drawFrame, encodeFrame as encode } from './camera';
@@ -278,6 +278,8 @@ export function useFaceGuide(options: {
         };
         if (target === 'neutral') {
           const where = found ? placement(found.box, canvas.width, canvas.height) : null;
+          // Every movement is measured from this picture: it must look ahead.
+          const ahead = found ? looksAhead(found.landmarks) : false;
           if (!found) patch({ hint: GUIDE_HINTS.noFace, placed: false });
           else if (found.faces > 1) patch({ hint: GUIDE_HINTS.manyFaces, placed: false });
           else if (where !== 'ok')
@@ -285,8 +287,9 @@ export function useFaceGuide(options: {
               hint: where === 'small' ? GUIDE_HINTS.small : GUIDE_HINTS.offCentre,
               placed: false,
             });
-          if (found && found.faces === 1) keep(where === 'ok' ? 1 : 0, found.landmarks);
-          if (!found || found.faces > 1 || where !== 'ok') holdSince = null;
+          else if (!ahead) patch({ hint: GUIDE_HINTS.lookAhead, placed: false });
+          if (found && found.faces === 1) keep(where === 'ok' && ahead ? 1 : 0, found.landmarks);
+          if (!found || found.faces > 1 || where !== 'ok' || !ahead) holdSince = null;
           else {
             holdSince ??= began;
             if (began - holdSince >= t.neutralHoldMs) return shot('seen', found.landmarks);
