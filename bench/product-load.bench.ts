@@ -5,8 +5,8 @@
  * check-in (`GET api/SchedulingLocalCheckIn/findCheckIn` of an open room),
  * the station board's realtime stream (`GET api/Realtime/events`: N streams
  * open while exams change, the delivery time of each change to each stream)
- * and face verification (`POST api/BiopassID/Verify` with a real burst, DF),
- * each at rising concurrency; then a soak: a mixed load for `--soak-minutes`
+ * each at rising concurrency (face verification is timed by bench:liveness:
+ * every take answers a single-use challenge); then a soak: a mixed load for `--soak-minutes`
  * (10 by default) with the server's memory sampled, to show it stays flat.
  *
  * The server is the real app (what `npm start` seeds: PGlite on files with
@@ -14,8 +14,7 @@
  * dropped at the end) on this thread; the bare route is a Fastify instance
  * with one route and nothing else, on the same thread, measured in turn. Load
  * comes from autocannon in a child process; the realtime streams are read by
- * another child. The rate limits of face verification are raised for the run
- * (one examiner verifies hundreds of times); everything else is production.
+ * another child; everything is production.
  *
  *   npm run bench:product-load -w bench [-- --seconds 8 --levels 10,50,100 --soak-minutes 10]
  *
@@ -31,7 +30,6 @@ import { addDays, dayInZone } from '@exame/shared';
 import type { Result } from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { burstAround, devPhoto } from '../apps/server/test/faces/captures';
 import { buildApp } from '../apps/server/src/app';
 import { READ_CACHE_HEADER } from '../apps/server/src/plugins/read-cache';
 import { faceServiceFromConfig } from '../apps/server/src/biometrics/face-service';
@@ -57,14 +55,11 @@ const LEVELS = (() => {
     .filter((value) => Number.isInteger(value) && value > 0);
   return levels.length > 0 ? levels : [10, 50, 100];
 })();
-const FACE_LEVELS = [1, 2, 4];
 const STREAM_LEVELS = [10, 100, 200];
 const CHANGES_PER_LEVEL = 30;
 const PASSWORD = 'Bench#Produto-2026';
 const ADMIN_EMAIL = 'admin@demo.exame.local';
 const EXAMINER = { email: 'examinador@demo.exame.local', cpf: cpfFromBase('100200302') };
-const DF_ADMIN_EMAIL = 'admin.df@demo.exame.local';
-const DF_EXAMINER = { email: 'examinadora.df@demo.exame.local', cpf: cpfFromBase('100200305') };
 
 if (typeof globalThis.gc !== 'function') {
   console.error('Rode com node --expose-gc (npm run bench:product-load -w bench já o faz).');
@@ -110,12 +105,6 @@ const app = await buildApp({
   database,
   logger: false,
   faceService: face,
-  rateLimits: {
-    verifyPerUser: { limit: 1_000_000 },
-    verifyPerCpf: { limit: 1_000_000 },
-    enrolPerUser: { limit: 1_000_000 },
-    enrolPerCpf: { limit: 1_000_000 },
-  },
 });
 // Hits and misses of the read cache during each run (its answer header).
 const readCacheCounts = { hit: 0, miss: 0 };
@@ -185,23 +174,9 @@ if (opened.status !== 201) throw new Error(`checkIn: ${JSON.stringify(opened.bod
 const created = await call(adminToken, 'POST', '/api/Integration/keys', { name: 'bench carga' });
 const apiKey = (created.body as { key: string }).key;
 
-// Face verification: the DF admin enrols the DF examiner with a dev photo of p01.
-const dfAdmin = await signIn(DF_ADMIN_EMAIL);
-const enrol = await call(dfAdmin, 'POST', '/api/BiopassID/Create', {
-  cpf: DF_EXAMINER.cpf,
-  images: [(await devPhoto('p01-1.jpg')).toString('base64')],
-  uf: 'DF',
-});
-if (enrol.status !== 201) throw new Error(`cadastro facial: ${JSON.stringify(enrol.body)}`);
-const burst = await burstAround(await devPhoto('p01-2.jpg'));
-const verifyBody = JSON.stringify({
-  cpf: DF_EXAMINER.cpf,
-  image: burst[0]?.toString('base64'),
-  frames: burst.slice(1).map((frame) => frame.toString('base64')),
-  uf: 'DF',
-  local: 'DF.POSTO01',
-});
-const dfExaminerToken = await signIn(DF_EXAMINER.email);
+// Face verification is not in this load: each take answers a single-use
+// challenge, so a body cannot be repeated; bench:liveness times the whole
+// check (challenge, analysis of every picture, decision) one take at a time.
 
 // ---------------------------------------------------------------- runs
 
@@ -312,24 +287,6 @@ for (const connections of LEVELS) {
   }
 }
 app.readCache.setEnabled(true);
-if (verifyBody && dfExaminerToken) {
-  for (const connections of FACE_LEVELS) {
-    const result = await autocannon({
-      url: `${base}/api/BiopassID/Verify`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${dfExaminerToken}` },
-      body: verifyBody,
-      connections,
-      duration: Math.max(SECONDS, 10),
-      timeout: 60,
-    });
-    const row = rowOf('POST /api/BiopassID/Verify', connections, result);
-    rows.push(row);
-    console.log(
-      `  ${String(connections).padStart(3)} conexões  ${row.route.padEnd(26)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${row.p99Ms} ms`,
-    );
-  }
-}
 for (const row of rows) {
   const bareRow = rows.find(
     (other) => other.route === ROUTES[0].name && other.connections === row.connections,
