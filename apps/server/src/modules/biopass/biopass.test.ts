@@ -10,6 +10,9 @@
  * of the request, the challenge, the take's size) are tested on both database
  * tiers, without the engine.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -204,6 +207,8 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     counting = countingFaceService(face);
     // This suite verifies the same people many times on purpose; the limits have their own test.
     t = await buildTestApp({
+      // Files of its own: "nothing stored" is counted here, while other test files store theirs.
+      config: { fileStorage: { kind: 'disk', root: mkdtempSync(path.join(tmpdir(), 'faces-')) } },
       faceService: counting.service,
       rateLimits: {
         verifyPerCpf: { limit: 1000 },

@@ -9,6 +9,9 @@
  * file). The issue's attack, three shifted copies of a photo of the enrolled
  * person, is refused with and without a challenge; her genuine take verifies.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   challengePictures,
   FACE_CHALLENGE_MAX_STEPS,
@@ -57,6 +60,8 @@ describe('face challenges', () => {
     face = await createFaceService({ inProcess: true });
     counting = countingFaceService(face);
     t = await buildTestApp({
+      // Files of its own: "nothing stored" is counted here, while other test files store theirs.
+      config: { fileStorage: { kind: 'disk', root: mkdtempSync(path.join(tmpdir(), 'faces-')) } },
       faceService: counting.service,
       rateLimits: {
         verifyPerCpf: { limit: 1000 },
