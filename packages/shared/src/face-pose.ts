@@ -15,6 +15,7 @@
  * turns; `fit` says how much of what is left they explain (a bent page, whose
  * depth runs along one direction only, leaves much unexplained).
  */
+import type { FaceMove } from './face-challenge';
 
 /** Approximate depth of each landmark, in eye distances, nose tip 0, behind negative. */
 export const HEAD_DEPTHS: readonly number[] = [
@@ -174,6 +175,30 @@ export function looksAhead(landmarks: Landmarks): boolean {
   if (landmarks.length !== 2 * POINTS) return false;
   const t = along(point(landmarks, 30), point(landmarks, 2), point(landmarks, 14));
   return t >= 0.38 && t <= 0.62;
+}
+
+/** The axis a movement turns about: left and right are yaw, up and down pitch. */
+export function moveAxis(move: FaceMove): 'yaw' | 'pitch' {
+  return move === 'left' || move === 'right' ? 'yaw' : 'pitch';
+}
+
+/** +1 when a movement makes its axis grow (left, up), -1 otherwise. */
+function moveSign(move: FaceMove): 1 | -1 {
+  return move === 'left' || move === 'up' ? 1 : -1;
+}
+
+/** How far the head went in the direction asked (degrees; negative: the other way). */
+export function moveAmount(move: FaceMove, pose: Pick<RelativePose, 'yaw' | 'pitch'>): number {
+  return moveSign(move) * pose[moveAxis(move)];
+}
+
+/** The relief a picture shows in the direction of `move` (positive when it goes the way asked). */
+export function reliefToward(move: FaceMove, shown: Relief): { midline: number; lateral: number } {
+  const axis = moveAxis(move);
+  return {
+    midline: moveSign(move) * shown.midline[axis],
+    lateral: moveSign(move) * shown.lateral[axis],
+  };
 }
 
 function degrees(sine: number): number {

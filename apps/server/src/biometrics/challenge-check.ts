@@ -20,11 +20,13 @@
 import {
   FACE_MOVE_MIN_DEGREES,
   FACE_RETURN_MAX_DEGREES,
+  moveAmount,
+  moveAxis,
   relativePose,
+  reliefToward,
   type FaceChallengeErrorCode,
   type FaceMove,
   type RelativePose,
-  type Relief,
 } from '@exame/shared';
 import { faceDistance } from './descriptor';
 import type { FaceAnalysis } from './face-engine';
@@ -172,28 +174,8 @@ function faceSize(face: TakeFace): number {
   return Math.max(1, face.quality.faceSizePx);
 }
 
-function turnOf(move: FaceMove, pose: RelativePose): number {
-  switch (move) {
-    case 'left':
-      return pose.yaw;
-    case 'right':
-      return -pose.yaw;
-    case 'up':
-      return pose.pitch;
-    case 'down':
-      return -pose.pitch;
-  }
-}
-
-/** The relief of a picture in the direction of `move` (positive when it goes the way asked). */
-function reliefOf(move: FaceMove, shown: Relief): { midline: number; lateral: number } {
-  const axis = move === 'left' || move === 'right' ? 'yaw' : 'pitch';
-  const sign = move === 'left' || move === 'up' ? 1 : -1;
-  return { midline: sign * shown.midline[axis], lateral: sign * shown.lateral[axis] };
-}
-
 function minTurn(move: FaceMove, limits: TakeLimits): number {
-  return move === 'left' || move === 'right' ? limits.minYaw : limits.minPitch;
+  return moveAxis(move) === 'yaw' ? limits.minYaw : limits.minPitch;
 }
 
 /** Checks a take of `steps.length + 2` analysed pictures against its challenge. */
@@ -231,11 +213,11 @@ export function checkTake(
   for (const [index, move] of steps.entries()) {
     const pose = poses[index];
     if (!pose) continue;
-    const axis = move === 'left' || move === 'right' ? 'yaw' : 'pitch';
-    const turn = turnOf(move, pose);
+    const axis = moveAxis(move);
+    const turn = moveAmount(move, pose);
     const cross = Math.abs(axis === 'yaw' ? pose.pitch : pose.yaw);
     const sine = Math.sin((Math.max(turn, 1) * Math.PI) / 180);
-    const shown = reliefOf(move, pose.depthRelief);
+    const shown = reliefToward(move, pose.depthRelief);
     if (turn < minTurn(move, limits) || cross > limits.maxCrossTurn * turn) {
       followed = false;
       failure ??= { code: 'FACE_CHALLENGE_NOT_FOLLOWED', step: index + 1, move };

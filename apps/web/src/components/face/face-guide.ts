@@ -12,6 +12,7 @@ import {
   FACE_NEUTRAL_PROMPT,
   FACE_RETURN_MAX_DEGREES,
   FACE_RETURN_PROMPT,
+  moveAxis,
   moveNotFollowedMessage,
   type FaceMove,
   type RelativePose,
@@ -68,22 +69,7 @@ export function placement(box: FaceBox, videoWidth: number, videoHeight: number)
 
 /** Degrees a step's picture waits for: the server's least turn plus the screen's margin. */
 export function moveGoal(move: FaceMove): number {
-  const axis = move === 'left' || move === 'right' ? 'yaw' : 'pitch';
-  return FACE_MOVE_MIN_DEGREES[axis] + FACE_MOVE_CLIENT_MARGIN_DEGREES;
-}
-
-/** How far the head went in the direction asked (degrees; negative: the other way). */
-export function moveAmount(move: FaceMove, pose: Pick<RelativePose, 'yaw' | 'pitch'>): number {
-  switch (move) {
-    case 'left':
-      return pose.yaw;
-    case 'right':
-      return -pose.yaw;
-    case 'up':
-      return pose.pitch;
-    case 'down':
-      return -pose.pitch;
-  }
+  return FACE_MOVE_MIN_DEGREES[moveAxis(move)] + FACE_MOVE_CLIENT_MARGIN_DEGREES;
 }
 
 /**

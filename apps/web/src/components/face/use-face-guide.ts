@@ -18,7 +18,13 @@
  * model did not load: offline, an old device) the guide is timed: each
  * prompt shows a 3-2-1 countdown and the picture is taken at its end.
  */
-import { FACE_CHALLENGE_TTL_MS, looksAhead, relativePose, type FaceChallenge } from '@exame/shared';
+import {
+  FACE_CHALLENGE_TTL_MS,
+  looksAhead,
+  moveAmount,
+  relativePose,
+  type FaceChallenge,
+} from '@exame/shared';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { FaceFound, Landmarker, LandmarkerLoader } from '../../lib/face-landmarks';
 import { drawFrame, encodeFrame as encode } from './camera';
@@ -26,7 +32,6 @@ import {
   GUIDE_HINTS,
   challengeDeadline,
   isBack,
-  moveAmount,
   moveGoal,
   phaseTimeout,
   placement,
