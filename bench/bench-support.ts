@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Result } from 'autocannon';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client';
 import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
 
@@ -107,4 +108,31 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+/**
+ * With BENCH_DATABASE_URL, a PostgreSQL database of the run's own (its
+ * address, and `drop` for the end); without, none (the run uses PGlite).
+ */
+export async function ownPostgresDatabase(
+  prefix: string,
+): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
+  const server = process.env.BENCH_DATABASE_URL?.trim();
+  if (!server) return { url: undefined, drop: async () => {} };
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: server });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
 }

@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { selectRows } from '../apps/server/src/db/client';
+import { selectRows } from '../apps/server/src/db/select-rows';
 import { seedDemoExams, seedDemoLocals } from '../apps/server/src/db/seed/demo-exams';
 import { listExams, type ExamListFilter } from '../apps/server/src/modules/exams/exams.repository';
 import { argument, openBenchDatabase } from './bench-support';

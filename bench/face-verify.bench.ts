@@ -41,11 +41,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { analyzeTake } from '../apps/server/src/biometrics/face-captures';
-import {
-  FaceEngine,
-  type FaceAnalysis,
-  type FaceService,
-} from '../apps/server/src/biometrics/face-engine';
+import { type FaceAnalysis, type FaceService } from '../apps/server/src/biometrics/face-engine';
 import { defaultThreadCount, FacePool } from '../apps/server/src/biometrics/face-pool';
 import {
   observeNormalisation,
@@ -53,8 +49,8 @@ import {
 } from '../apps/server/src/biometrics/image';
 import { AppError } from '../apps/server/src/lib/app-error';
 import { fixtureDir, hasFaceFixtures, listFixtures } from '../apps/server/test/faces/fixtures';
-import { percentile } from '../apps/server/tools/face/metrics';
-import { baselineDescriptor } from '../apps/server/tools/face/study-engine.mjs';
+import { percentile } from '../research/face/metrics';
+import { baselineDescriptor } from '../research/face/study-engine.mjs';
 import { evaluateBurst } from './legacy-burst-check';
 
 const RESULTS_FILE = path.join(
@@ -227,7 +223,7 @@ async function main(): Promise<void> {
     return;
   }
   const cores = availableParallelism();
-  const engine = new FaceEngine();
+  const engine = new FacePool({ inProcess: true });
   await engine.ready();
 
   // Bursts whose picture has a usable face; the template is another photo of the first person.

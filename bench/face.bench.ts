@@ -1,7 +1,7 @@
 /**
  * The embedded face engine, measured in one run (nothing here tunes
  * anything: thresholds and weights were chosen on dev/ by
- * apps/server/tools/face/fusion-study.ts):
+ * research/face/fusion-study.ts):
  *
  * - accuracy of three scorers on the same analyses (same detection, gates
  *   and descriptors): engine v1 (face-api's 128-d descriptor alone at its
@@ -9,7 +9,7 @@
  *   engine v2 (the fused distance at the configured FACE_MATCH_THRESHOLD,
  *   default DEFAULT_FACE_MATCH_THRESHOLD), on the dev photos (where they
  *   were chosen), on dev captures degraded as webcams degrade them
- *   (apps/server/tools/face/degrade.ts; each vs the as-is dev photos) and on
+ *   (research/face/degrade.ts; each vs the as-is dev photos) and on
  *   fixtures/faces/holdout (measured only): EER, FNMR and FMR at each
  *   scorer's threshold on the pairs both of whose photos were acquired, the
  *   failures to acquire counted apart; plus multi-capture enrolment (3
@@ -49,7 +49,6 @@ import {
 import {
   DEFAULT_FACE_MATCH_THRESHOLD,
   FACE_API_ONLY_THRESHOLD,
-  FaceEngine,
   type FaceAnalysis,
   type FaceService,
 } from '../apps/server/src/biometrics/face-engine';
@@ -62,14 +61,9 @@ import {
   type FixturePhoto,
 } from '../apps/server/test/faces/fixtures';
 import { validateAndNormalizeImage } from '../apps/server/src/biometrics/image';
-import {
-  equalErrorRate,
-  percentile,
-  ratesAt,
-  thresholdForFmr,
-} from '../apps/server/tools/face/metrics';
-import { baselineDescriptor } from '../apps/server/tools/face/study-engine.mjs';
-import { DEGRADATIONS } from '../apps/server/tools/face/degrade';
+import { equalErrorRate, percentile, ratesAt, thresholdForFmr } from '../research/face/metrics';
+import { baselineDescriptor } from '../research/face/study-engine.mjs';
+import { DEGRADATIONS } from '../research/face/degrade';
 import { mobileFaceNet, tf } from '../apps/server/src/biometrics/face-runtime.mjs';
 import { alignedCrop, embedFace } from '../apps/server/src/biometrics/mobilefacenet.mjs';
 
@@ -454,7 +448,7 @@ async function main(): Promise<void> {
   );
 
   // --- accuracy, in process: one analysis per photo, three scorers --------------
-  const engine = new FaceEngine({ matchThreshold: threshold });
+  const engine = new FacePool({ inProcess: true, matchThreshold: threshold });
   await engine.ready();
   const devPhotos = listFixtures('dev');
   const holdout = await analyseAll(engine, photos);

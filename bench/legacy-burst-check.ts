@@ -1,5 +1,5 @@
 /**
- * The burst check the product used BEFORE the face challenge (issue 29),
+ * The burst check the product used BEFORE the face challenge,
  * kept here only as the "before" column of liveness.bench.ts (and the old
  * path of face-verify.bench.ts); no server code imports it. It asked a
  * short burst of frames (2 to 5, the verified picture first) for a little
@@ -11,7 +11,7 @@
  * one still image sent several times, frames of different people, and
  * frames stitched from unrelated shots.
  */
-import type { CoreFace } from '../apps/server/src/biometrics/engine-core.mjs';
+import type { CoreFace } from '../apps/server/src/biometrics/engine-types';
 import { faceDistance } from '../apps/server/src/biometrics/descriptor';
 
 /** The burst's size bounds of before (the product now takes 4 or 5 pictures per challenge). */

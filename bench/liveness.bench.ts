@@ -1,7 +1,7 @@
 /**
  * `npm run bench:liveness -w bench`: presentation attacks against the face
  * check, side by side in one run with the burst check the product used
- * before the challenge (issue 29).
+ * before the challenge.
  *
  * From every dev photo (in the repository) and every holdout photo (outside
  * it, FACE_FIXTURES_DIR/holdout; skipped with a note when absent) it makes,
@@ -9,7 +9,7 @@
  * - genuine takes: the head of the photo really turning as the challenge
  *   asks, as one continuous take with depth (a warp of the photo driven by a
  *   3-D head mesh; an attacker with such a generator could show the same:
- *   that attack is NOT in the attack set, and the README says so);
+ *   that attack is NOT in the attack set, and docs/biometrics.md says so);
  * - presentation attacks of the still photo: shifted, scaled, rotated,
  *   tilted in perspective and bent like a printed page (also turned the way
  *   the challenge asks), sheared, re-encoded, with brightness changes; a
@@ -30,15 +30,19 @@
  * limits of challenge-check.ts were chosen from); `--photos N` limits the
  * photos per split (a quick run); `--genuine N` genuine takes per photo (default 4).
  */
-import { drawSteps } from '../apps/server/src/modules/biopass/face-challenges.service';
+import { drawSteps } from '../apps/server/src/modules/face-enrolment/face-challenges.service';
 import { checkTake, type TakeResult } from '../apps/server/src/biometrics/challenge-check';
 import { measureEnrolmentCapture } from '../apps/server/src/biometrics/enrolment-gate';
 import { templateOf } from '../apps/server/src/biometrics/descriptor';
 import { analyzeTake } from '../apps/server/src/biometrics/face-captures';
-import { createFaceService, defaultThreadCount } from '../apps/server/src/biometrics/face-pool';
-import { compareTake } from '../apps/server/src/modules/biopass/face-takes.service';
-import { percentile } from '../apps/server/tools/face/metrics';
-import { FaceEngine, type FaceAnalysis } from '../apps/server/src/biometrics/face-engine';
+import {
+  createFaceService,
+  defaultThreadCount,
+  FacePool,
+} from '../apps/server/src/biometrics/face-pool';
+import { compareTake } from '../apps/server/src/modules/face-enrolment/face-takes.service';
+import { percentile } from '../research/face/metrics';
+import { type FaceAnalysis } from '../apps/server/src/biometrics/face-engine';
 import { evaluateBurst } from './legacy-burst-check';
 import { analyseCached } from '../apps/server/test/faces/cached-analysis';
 import {
@@ -82,7 +86,7 @@ function seededInt(seed: number): (max: number) => number {
 }
 
 async function analyseAll(
-  engine: FaceEngine,
+  engine: FacePool,
   pictures: readonly Buffer[],
 ): Promise<FaceAnalysis[] | string> {
   const faces: FaceAnalysis[] = [];
@@ -95,7 +99,7 @@ async function analyseAll(
 }
 
 function judge(
-  engine: FaceEngine,
+  engine: FacePool,
   steps: readonly FaceMove[],
   faces: FaceAnalysis[] | string,
 ): { now: TakeResult | null; before: boolean; why: string; first?: FaceAnalysis } {
@@ -132,7 +136,7 @@ function line(verdict: Verdict, name: string, steps: readonly FaceMove[]): strin
   return `${name.padEnd(10)} ${verdict.kind.padEnd(12)} ${verdict.variant.padEnd(28)} ${steps.join(',').padEnd(16)} ${verdict.why.padEnd(28)} antes=${verdict.before ? 'aceita' : 'recusa'} poses[yaw/pitch/fit]=${poses} relevo[mY,mP|lY,lP]=${depth} cena=${scene} forma=${misfit} dist=${dist}`;
 }
 
-async function runSplit(engine: FaceEngine, split: FixtureSplit): Promise<Verdict[]> {
+async function runSplit(engine: FacePool, split: FixtureSplit): Promise<Verdict[]> {
   const photos = listFixtures(split).slice(0, maxPhotos);
   const verdicts: Verdict[] = [];
   const sources: Source[] = [];
@@ -259,7 +263,7 @@ function report(split: string, verdicts: Verdict[]): void {
  */
 async function latency(): Promise<void> {
   const pool = await createFaceService({});
-  const engine = new FaceEngine();
+  const engine = new FacePool({ inProcess: true });
   await engine.ready();
   const times: number[] = [];
   try {
@@ -313,7 +317,7 @@ async function main(): Promise<void> {
     await latency();
     return;
   }
-  const engine = new FaceEngine();
+  const engine = new FacePool({ inProcess: true });
   await engine.ready();
   const started = performance.now();
   // --warm-holdout fills LIVENESS_CACHE with holdout analyses and prints nothing of them.

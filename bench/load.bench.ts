@@ -9,14 +9,9 @@
  *
  *   npm run bench:load -w bench [-- --seconds 10 --connections 100 --overload 300]
  *
- * Before and after in one run: three servers side by side, measured route by
- * route in turn (before, after without the read cache, after), so that a
- * busy machine weighs on all. The fixes are all switchable, and "before"
- * switches them off:
- * - read cache: READ_CACHE_SECONDS=0 (after: the default, 2 s). The load
- *   repeats one address with no change meanwhile, so "depois" measures the
- *   cache's hits; "sem cache" is "depois" with only the read cache off, the
- *   cost of a first read or of a read after a change;
+ * Before and after in one run: two servers side by side, measured route by
+ * route in turn, so that a busy machine weighs on both. The fixes are all
+ * switchable, and "before" switches them off:
  * - session cache: SESSION_CACHE_SECONDS=0 (after: the default, 5 s);
  * - database admission line: DB_MAX_ACTIVE_REQUESTS=0 (after: the default,
  *   4 on PGlite; none on PostgreSQL, where it is off by default);
@@ -26,8 +21,7 @@
  * - PostgreSQL pool: DB_POOL_SIZE=10, the old fixed size (after: the default);
  * - PostgreSQL prepared statements: DB_PREPARED_STATEMENTS=false (after: on).
  * Three fixes are plain code and "antes" has them too, so its figures are
- * better than the code before them (see the issue's figures for that):
- * the exam and user lists send page and total as one statement, prepared
+ * better than the code before them: the exam and user lists send page and total as one statement, prepared
  * once per filter shape (they were two statements, built anew each time),
  * and the São Paulo day of a period no longer builds an Intl.DateTimeFormat
  * per call (it was most of api/ExamReport's CPU time).
@@ -116,7 +110,7 @@ async function cpuProfile<T>(name: string, run: () => Promise<T>): Promise<T> {
 // ---------------------------------------------------------------- servers
 
 type Server = {
-  variant: 'antes' | 'sem cache' | 'depois';
+  variant: 'antes' | 'depois';
   app: FastifyInstance;
   database: DatabaseHandle;
   base: string;
@@ -151,11 +145,8 @@ function configFor(variant: Server['variant'], postgresUrl: string | undefined):
           DB_MAX_ACTIVE_REQUESTS: '0',
           DB_POOL_SIZE: '10',
           DB_PREPARED_STATEMENTS: 'false',
-          READ_CACHE_SECONDS: '0',
         }
-      : variant === 'sem cache'
-        ? { ...tunables(), READ_CACHE_SECONDS: '0' }
-        : tunables();
+      : tunables();
   return { ...loadConfig({ ...env, ...settings }), webDistDir: '/nonexistent' };
 }
 
@@ -163,7 +154,6 @@ function configFor(variant: Server['variant'], postgresUrl: string | undefined):
 function tunables(): NodeJS.ProcessEnv {
   const names = [
     'SESSION_CACHE_SECONDS',
-    'READ_CACHE_SECONDS',
     'DB_POOL_SIZE',
     'DB_MAX_ACTIVE_REQUESTS',
     'DB_MAX_QUEUED_REQUESTS',
@@ -310,11 +300,11 @@ async function measure(
 
 const MAIN_READS: string[] = ROUTES.slice(1).map((route) => route.name);
 
-/** The issue's goals, checked on the "depois" rows of an engine (and, for the record, "sem cache"). */
+/** The goals, checked on the "depois" rows of an engine. */
 function printGoals(engine: string, rows: Row[]): void {
   const after = rows.filter(
     (row) =>
-      row.variant !== 'antes' && row.connections === CONNECTIONS && MAIN_READS.includes(row.route),
+      row.variant === 'depois' && row.connections === CONNECTIONS && MAIN_READS.includes(row.route),
   );
   const mark = (ok: boolean) => (ok ? 'ok' : 'NÃO');
   for (const row of after) {
@@ -323,9 +313,9 @@ function printGoals(engine: string, rows: Row[]): void {
       engine === 'PostgreSQL'
         ? `>= 30% da saúde: ${mark((row.ofHealth ?? 0) >= 30)} (${row.ofHealth}%); p99 < 50 ms: ${mark(row.p99Ms < 50)} (${row.p99Ms} ms)`
         : `sem erros nem timeouts: ${mark(clean)}; laço máx ${row.loopMaxMs} ms`;
-    console.log(`  meta ${engine} ${row.variant.padEnd(9)} ${row.route}: ${line}`);
+    console.log(`  meta ${engine} ${row.variant.padEnd(6)} ${row.route}: ${line}`);
   }
-  const overload = rows.find((row) => row.variant === 'sem cache' && row.connections === OVERLOAD);
+  const overload = rows.find((row) => row.variant === 'depois' && row.connections === OVERLOAD);
   if (overload) {
     console.log(
       `  meta ${engine} ${OVERLOAD} conexões: sem timeouts: ${mark(overload.timeouts === 0)}; além do limite 503 rápido: ${mark(overload.status503 > 0 && overload.p50Ms < 1000)} (${overload.status503} respostas 503, p50 ${overload.p50Ms} ms)`,
@@ -359,16 +349,16 @@ function printTable(title: string, rows: Row[]): void {
 
 async function runEngine(
   engine: string,
-  servers: { before: Server; uncached: Server; after: Server },
+  servers: { before: Server; after: Server },
   overload: boolean,
 ): Promise<Row[]> {
   const rows: Row[] = [];
   for (const route of ROUTES) {
-    for (const server of [servers.before, servers.uncached, servers.after]) {
+    for (const server of [servers.before, servers.after]) {
       const row = await measure(engine, server, route, CONNECTIONS);
       rows.push(row);
       process.stdout.write(
-        `  ${engine} ${row.variant.padEnd(9)} ${route.name.padEnd(22)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${row.p99Ms} ms\n`,
+        `  ${engine} ${row.variant.padEnd(6)} ${route.name.padEnd(22)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${row.p99Ms} ms\n`,
       );
     }
   }
@@ -383,9 +373,9 @@ async function runEngine(
     }
   }
   if (overload) {
-    // Beyond the admission line: what reaches the database (a cached answer never waits in it).
+    // Beyond the admission line: fast 503s with Retry-After instead of timeouts.
     const exam = ROUTES[2];
-    for (const server of [servers.before, servers.uncached]) {
+    for (const server of [servers.before, servers.after]) {
       rows.push(await measure(engine, server, exam, OVERLOAD));
     }
   }
@@ -405,17 +395,10 @@ if (!process.env.LOAD_SKIP_PGLITE) {
   await seeding.close();
   const copy = path.join(benchDir, 'pgdata-depois');
   fs.cpSync(seeded, copy, { recursive: true });
-  const uncachedCopy = path.join(benchDir, 'pgdata-sem-cache');
-  fs.cpSync(seeded, uncachedCopy, { recursive: true });
   const before = await startServer('antes', configFor('antes', undefined), {
     kind: 'pglite',
     dataDir: seeded,
     thread: 'main',
-  });
-  const uncached = await startServer('sem cache', configFor('sem cache', undefined), {
-    kind: 'pglite',
-    dataDir: uncachedCopy,
-    thread: 'worker',
   });
   const after = await startServer('depois', configFor('depois', undefined), {
     kind: 'pglite',
@@ -423,10 +406,9 @@ if (!process.env.LOAD_SKIP_PGLITE) {
     thread: 'worker',
   });
   // What main.ts does on PGlite before listening.
-  await uncached.database.analyze();
   await after.database.analyze();
   try {
-    const rows = await runEngine('PGlite', { before, uncached, after }, true);
+    const rows = await runEngine('PGlite', { before, after }, true);
     all.push(...rows);
     printTable(
       `PGlite (arquivos), ${CONNECTIONS} conexões, ${SECONDS} s por rota; últimas duas linhas: api/Exam com ${OVERLOAD} conexões`,
@@ -435,7 +417,6 @@ if (!process.env.LOAD_SKIP_PGLITE) {
     printGoals('PGlite', rows);
   } finally {
     await stopServer(before);
-    await stopServer(uncached);
     await stopServer(after);
   }
 }
@@ -460,15 +441,9 @@ if (postgresUrl) {
     await seeding.analyze();
     await seeding.close();
     const before = await startServer('antes', beforeConfig, targetFromConfig(beforeConfig));
-    const uncachedConfig = configFor('sem cache', databaseUrl);
-    const uncached = await startServer(
-      'sem cache',
-      uncachedConfig,
-      targetFromConfig(uncachedConfig),
-    );
     const after = await startServer('depois', afterConfig, targetFromConfig(afterConfig));
     try {
-      const rows = await runEngine('PostgreSQL', { before, uncached, after }, false);
+      const rows = await runEngine('PostgreSQL', { before, after }, false);
       all.push(...rows);
       printTable(
         `PostgreSQL (${POSTGRES_DEMO ? 'dados de demonstração' : 'tabela de exames vazia'}; pool antes ${beforeConfig.database.poolSize}, depois ${afterConfig.database.poolSize}), ${CONNECTIONS} conexões, ${SECONDS} s por rota`,
@@ -477,7 +452,6 @@ if (postgresUrl) {
       printGoals('PostgreSQL', rows);
     } finally {
       await stopServer(before);
-      await stopServer(uncached);
       await stopServer(after);
     }
   } finally {

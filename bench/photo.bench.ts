@@ -50,7 +50,7 @@ import { findExam } from '../apps/server/src/modules/exams/exams.repository';
 import { examNotFound } from '../apps/server/src/modules/exams/exams.service';
 import { publishRealtimeAll } from '../apps/server/src/modules/realtime/realtime.repository';
 import { insertUser } from '../apps/server/src/modules/users/users.repository';
-import { currentIntegration } from '../apps/server/src/plugins/auth';
+import { currentIntegration } from '../apps/server/src/lib/current-user';
 import { listFixtures } from '../apps/server/test/faces/fixtures';
 import { argument, openBenchDatabase, productionEnv } from './bench-support';
 

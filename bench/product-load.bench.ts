@@ -22,23 +22,27 @@
  * after a full collection.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addDays, dayInZone } from '@exame/shared';
 import type { Result } from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { READ_CACHE_HEADER } from '../apps/server/src/plugins/read-cache';
-import { faceServiceFromConfig } from '../apps/server/src/biometrics/face-service';
+import { faceServiceFromConfig } from '../apps/server/src/biometrics/face-pool';
 import { loadConfig, type AppConfig } from '../apps/server/src/config/env';
 import { openDatabase, targetFromConfig, type DatabaseHandle } from '../apps/server/src/db/client';
 import { seedDemoOnEmpty } from '../apps/server/src/db/seed/demo-exams';
 import { cpfFromBase, seedFirstStart } from '../apps/server/src/db/seed/first-start';
 import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
-import { argument, autocannon, percentile, productionEnv, type LoadOptions } from './bench-support';
+import {
+  argument,
+  autocannon,
+  ownPostgresDatabase,
+  percentile,
+  productionEnv,
+  type LoadOptions,
+} from './bench-support';
 
 const SECONDS = argument('seconds', 8);
 const SOAK_MINUTES = (() => {
@@ -70,28 +74,22 @@ const collect = globalThis.gc as () => void;
 // ---------------------------------------------------------------- servers
 
 const benchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-bench-product-'));
-const postgresUrl = process.env.BENCH_DATABASE_URL?.trim();
-let databaseName: string | undefined;
-let databaseUrl: string | undefined;
-if (postgresUrl) {
-  databaseName = `bench_product_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${databaseName}`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/${databaseName}`;
-  databaseUrl = url.toString();
-}
+const ownDatabase = await ownPostgresDatabase('bench_product');
+const databaseUrl = ownDatabase.url;
 
+const loaded = loadConfig({
+  ...productionEnv(),
+  DATA_DIR: benchDir,
+  ADMIN_PASSWORD: PASSWORD,
+  SEED_DEMO: 'true',
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+});
 const config: AppConfig = {
-  ...loadConfig({
-    ...productionEnv(),
-    DATA_DIR: benchDir,
-    ADMIN_PASSWORD: PASSWORD,
-    SEED_DEMO: 'true',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  }),
+  ...loaded,
+  // Every board stream of this run is one ADMIN's (standing for many boards):
+  // the per-user bound (REALTIME_MAX_STREAMS_PER_USER) would end all but the
+  // newest, so this server allows as many as the largest level opens.
+  realtime: { ...loaded.realtime, maxStreamsPerUser: Math.max(...STREAM_LEVELS) },
   webDistDir: '/nonexistent',
 };
 const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
@@ -105,14 +103,6 @@ const app = await buildApp({
   database,
   logger: false,
   faceService: face,
-});
-// Hits and misses of the read cache during each run (its answer header).
-const readCacheCounts = { hit: 0, miss: 0 };
-app.addHook('onSend', async (_request, reply, payload) => {
-  const answer = reply.getHeader(READ_CACHE_HEADER);
-  if (answer === 'hit') readCacheCounts.hit += 1;
-  else if (answer === 'miss') readCacheCounts.miss += 1;
-  return payload;
 });
 await app.ready();
 await seedFirstStart(database.db, config, app.identity.hasher);
@@ -190,14 +180,11 @@ type Row = {
   non2xx: number;
   /** The answers other than 2xx by status, e.g. "429×186". */
   otherCodes: string;
-  /** Share of the answers that came from the read cache, when the route is a cached read. */
-  cacheHits?: number;
   ofBare?: number;
 };
 
 const today = dayInZone(new Date());
-/** `readCache: false`: measured with the read cache off (a first read, or one after a change). */
-type Route = Omit<LoadOptions, 'connections' | 'duration'> & { name: string; readCache?: false };
+type Route = Omit<LoadOptions, 'connections' | 'duration'> & { name: string };
 
 const ROUTES: [Route, ...Route[]] = [
   { name: 'Fastify puro GET /bare', url: `${bareBase}/bare`, headers: {} },
@@ -225,11 +212,6 @@ const ROUTES: [Route, ...Route[]] = [
     headers: { authorization: `Bearer ${examinerToken}` },
   },
 ];
-// The same reads with the read cache off: what each costs when it is not a repeat.
-for (const name of ['GET /api/Exam', 'GET /api/ExamReport', 'GET findCheckIn (entrada)']) {
-  const route = ROUTES.find((candidate) => candidate.name === name);
-  if (route) ROUTES.push({ ...route, name: `${name} sem cache`, readCache: false });
-}
 
 function rowOf(name: string, connections: number, result: Result): Row {
   return {
@@ -268,25 +250,16 @@ async function settle(): Promise<void> {
 const rows: Row[] = [];
 for (const connections of LEVELS) {
   for (const route of ROUTES) {
-    const { readCache, ...load } = route;
-    const options = { ...load, connections, duration: SECONDS };
-    app.readCache.setEnabled(readCache !== false);
+    const options = { ...route, connections, duration: SECONDS };
     await settle();
     await autocannon({ ...options, connections: Math.min(10, connections), duration: 1 });
-    readCacheCounts.hit = 0;
-    readCacheCounts.miss = 0;
     const row = rowOf(route.name, connections, await autocannon(options));
-    const looked = readCacheCounts.hit + readCacheCounts.miss;
-    if (looked > 0 && readCache !== false) {
-      row.cacheHits = Number(((100 * readCacheCounts.hit) / looked).toFixed(2));
-    }
     rows.push(row);
     console.log(
-      `  ${String(connections).padStart(3)} conexões  ${route.name.padEnd(26)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${row.p99Ms} ms${row.cacheHits === undefined ? '' : `  cache ${row.cacheHits}%`}${row.errors + row.non2xx > 0 ? `  (${row.errors} erros, ${row.non2xx} não-2xx: ${row.otherCodes})` : ''}`,
+      `  ${String(connections).padStart(3)} conexões  ${route.name.padEnd(26)} ${String(row.requestsPerSecond).padStart(6)} req/s  p99 ${row.p99Ms} ms${row.errors + row.non2xx > 0 ? `  (${row.errors} erros, ${row.non2xx} não-2xx: ${row.otherCodes})` : ''}`,
     );
   }
 }
-app.readCache.setEnabled(true);
 for (const row of rows) {
   const bareRow = rows.find(
     (other) => other.route === ROUTES[0].name && other.connections === row.connections,
@@ -445,15 +418,12 @@ console.table(
     'p99 ms': row.p99Ms,
     erros: row.errors,
     'não-2xx': row.non2xx,
-    'do cache': row.cacheHits === undefined ? '' : `${row.cacheHits}%`,
   })),
 );
 console.log('Fluxo do quadro das estações (SSE): da mudança à chegada em cada fluxo');
 console.table(streamRows);
 const mark = (ok: boolean) => (ok ? 'ok' : 'NÃO');
-for (const route of ['GET /api/Exam', 'GET /api/ExamReport', 'GET findCheckIn (entrada)'].flatMap(
-  (name) => [name, `${name} sem cache`],
-)) {
+for (const route of ['GET /api/Exam', 'GET /api/ExamReport', 'GET findCheckIn (entrada)']) {
   const row = rows.find((candidate) => candidate.route === route && candidate.connections === 100);
   if (row) {
     console.log(
@@ -491,10 +461,5 @@ await bare.close();
 await app.close();
 await face.close();
 await database.close();
-if (postgresUrl && databaseName) {
-  const cleanup = new pg.Client({ connectionString: postgresUrl });
-  await cleanup.connect();
-  await cleanup.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await cleanup.end();
-}
+await ownDatabase.drop();
 fs.rmSync(benchDir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ import { artifactsDir, launchBrowser, screenshot } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
+const AUDITOR_2 = { email: 'auditor2@demo.exame.local', password: ADMIN.password };
 const VIEWER = { email: 'examinador@demo.exame.local', password: ADMIN.password };
 const ROOM_INSPECTOR = { email: 'fiscal@demo.exame.local', password: ADMIN.password };
 const DF_ADMIN = { email: 'admin.df@demo.exame.local', password: ADMIN.password };
@@ -55,7 +56,13 @@ describe('accessibility of every screen in Chromium', () => {
   const wrongTitles: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    server = await startServer({
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      // A decision waits for a second auditor: its confirmation dialogs can be opened.
+      AUDIT_TWO_PERSON_RULE: 'true',
+      AUDIT_RECHECK_PERCENT: '0',
+    });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -504,6 +511,114 @@ describe('accessibility of every screen in Chromium', () => {
       inspector.page.locator('main h2').first().waitFor(),
     );
     await inspector.context.close();
+  }, 180_000);
+
+  it('every alert and decision modal of the audit, open, named by its title', async () => {
+    const base = server.baseUrl;
+    const one = await session(base, AUDITOR);
+    const named = (page: Page, name: string) => () =>
+      page.getByRole('dialog', { name, exact: true }).waitFor();
+    // An exam of the queue with a score, so that its result can be released; not one of the
+    // first rows, which the screens above opened, claimed and marked.
+    await one.page.goto(`${base}/auditoria`);
+    const rows = one.page.getByTestId('audit-queue').locator('tbody tr');
+    await rows.first().waitFor();
+    const release = one.page.getByRole('button', { name: /^Liberar resultado \(/ });
+    let examPath = '';
+    const last = Math.min(12, await rows.count());
+    for (let index = Math.min(3, last - 1); index < last && !examPath; index += 1) {
+      await one.page.goto(`${base}/auditoria`);
+      await rows
+        .nth(index)
+        .getByRole('button', { name: /^Auditar/ })
+        .click();
+      await one.page.getByTestId('claim-state').waitFor();
+      await expect
+        .poll(() => one.page.getByTestId('claim-state').textContent())
+        .toContain('Você audita este exame');
+      if (await release.isEnabled()) examPath = new URL(one.page.url()).pathname;
+    }
+    expect(examPath).toMatch(/^\/auditoria\/.+/);
+
+    await release.click();
+    await check(
+      one.page,
+      'auditoria: liberar o resultado',
+      'Auditoria do exame',
+      named(one.page, 'Liberar o resultado'),
+    );
+    await one.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+    await one.page.getByRole('button', { name: 'Desclassificar', exact: true }).click();
+    await check(
+      one.page,
+      'auditoria: desclassificar o exame',
+      'Auditoria do exame',
+      named(one.page, 'Desclassificar o exame'),
+    );
+    await one.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+
+    // A second auditor opening the exam held by the first: the auditor alert.
+    const two = await session(base, AUDITOR_2);
+    await two.page.goto(`${base}${examPath}`);
+    await check(
+      two.page,
+      'auditoria: exame em auditoria',
+      'Auditoria do exame',
+      named(two.page, 'Exame em auditoria'),
+    );
+    await two.page.getByTestId('alert-modal').getByRole('button', { name: 'Ok' }).click();
+
+    // The first disqualifies; under the two-person rule the decision waits for the second, who
+    // opens the two confirmation dialogs.
+    await one.page.getByRole('button', { name: 'Desclassificar', exact: true }).click();
+    const modal = one.page.getByTestId('alert-modal');
+    await modal.getByRole('combobox', { name: 'Motivo da desclassificação' }).click();
+    await one.page.getByRole('option').first().click();
+    await modal
+      .getByRole('textbox', { name: 'Observação' })
+      .fill('Outra pessoa aparece diante da câmera.');
+    await modal.getByRole('button', { name: 'Desclassificar' }).click();
+    await expect
+      .poll(() => one.page.getByTestId('decision-panel').textContent())
+      .toContain('aguardando a confirmação');
+    await one.context.close();
+    await two.page.goto(`${base}${examPath}`);
+    await two.page.getByRole('button', { name: 'Confirmar decisão' }).click();
+    await check(
+      two.page,
+      'auditoria: confirmar a decisão',
+      'Auditoria do exame',
+      named(two.page, 'Confirmar a decisão'),
+    );
+    await two.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+    await two.page.getByRole('button', { name: 'Não confirmar' }).click();
+    await check(
+      two.page,
+      'auditoria: não confirmar a decisão',
+      'Auditoria do exame',
+      named(two.page, 'Não confirmar a decisão'),
+    );
+    await two.page.keyboard.press('Escape');
+    await dialog(two.page).waitFor({ state: 'hidden' });
+    await two.page.getByRole('button', { name: 'Confirmar decisão' }).click();
+    await two.page.getByTestId('alert-modal').getByRole('button', { name: 'Confirmar' }).click();
+    await expect
+      .poll(() => two.page.getByTestId('decision-panel').textContent())
+      .toContain('Decisão em vigor');
+    await two.context.close();
+
+    // The ADMIN reopens the decision that is in force.
+    const admin = await session(base, ADMIN);
+    await admin.page.goto(`${base}${examPath}`);
+    await admin.page.getByRole('button', { name: 'Reabrir decisão' }).click();
+    await check(
+      admin.page,
+      'auditoria: reabrir a decisão',
+      'Auditoria do exame',
+      named(admin.page, 'Reabrir a decisão'),
+    );
+    await admin.page.keyboard.press('Escape');
+    await admin.context.close();
   }, 180_000);
 
   it('DF and CE themes', async () => {

@@ -16,6 +16,7 @@ import { ADMIN, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { apiOf } from '../support/api';
 
 const AUDITOR_1 = { email: 'auditor@demo.exame.local', password: ADMIN.password };
 const AUDITOR_2 = { email: 'auditor2@demo.exame.local', password: ADMIN.password };
@@ -26,22 +27,8 @@ describe('audit with the two-person rule in Chromium', () => {
   const day = dayInZone(new Date(Date.now() - 45 * 86_400_000));
   const schedulingId = `E2E-AUD-${Date.now()}`;
 
-  async function call(token: string, method: string, url: string, body?: unknown) {
-    const response = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(token.startsWith('exk_')
-          ? { 'x-api-key': token }
-          : { authorization: `Bearer ${token}` }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
-  }
-  const tokenOf = async (who: { email: string; password: string }) =>
-    ((await call('', 'POST', '/api/Auth', who)).body as { token: string }).token;
+  const api = apiOf(() => server.baseUrl);
+  const { call, tokenOf } = api;
 
   async function counters(token: string) {
     const report = await call(token, 'GET', `/api/ExamReport?startDate=${day}&endDate=${day}`);

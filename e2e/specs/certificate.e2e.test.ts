@@ -14,6 +14,7 @@ import { ADMIN, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { artifactsDir, launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { apiOf } from '../support/api';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -26,22 +27,8 @@ describe('certificate issue, PDF and public check in Chromium', () => {
   let examId = '';
   let roomId = '';
 
-  async function call(token: string, method: string, url: string, body?: unknown) {
-    const response = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token.startsWith('exk_')
-          ? { 'x-api-key': token }
-          : { authorization: `Bearer ${token}` }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
-  }
-  const tokenOf = async (who: { email: string; password: string }) =>
-    ((await call('', 'POST', '/api/Auth', who)).body as { token: string }).token;
+  const api = apiOf(() => server.baseUrl);
+  const { call, tokenOf } = api;
 
   beforeAll(async () => {
     server = await startServer({
@@ -53,42 +40,24 @@ describe('certificate issue, PDF and public check in Chromium', () => {
     });
     browser = await launchBrowser();
     const admin = await tokenOf(ADMIN);
-    const created = await call(admin, 'POST', '/api/Integration/keys', { name: 'e2e certificado' });
-    const key = (created.body as { key: string }).key;
+    const key = await api.integrationKey(admin, 'e2e certificado');
     const today = dayInZone(new Date());
-    const pushed = await call(key, 'POST', '/api/Integration/exams', {
-      exams: [
-        {
-          schedulingId,
-          candidate: { name: 'Candidato Certificado', cpf: '529.982.247-25', renach: 'DEMO7777' },
-          schedulingDate: `${today}T07:00:00-03:00`,
-          status: 'done',
-          result: 'in_analysis',
-          score: 86.67,
-          metadata: { schedulingLocal: 'DEMO.POSTO01-S1' },
-          room: 'Sala 1',
-          station: 'Estação 20',
-        },
-      ],
-    });
-    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+    await api.pushFinishedExam(
+      key,
+      {
+        schedulingId,
+        candidate: { name: 'Candidato Certificado', cpf: '529.982.247-25', renach: 'DEMO7777' },
+        time: '07:00',
+        result: 'in_analysis',
+        score: 86.67,
+        station: 'Estação 20',
+      },
+      today,
+    );
     // The audit releases it: approved, with the auditor named on the certificate.
-    const auditor = await tokenOf(AUDITOR);
-    const queue = await call(
-      auditor,
-      'GET',
-      `/api/Audit/queue?pageSize=100&startDate=${today}&endDate=${today}`,
-    );
-    const item = (queue.body as { items: Array<{ id: string; schedulingId: string }> }).items.find(
-      (entry) => entry.schedulingId === schedulingId,
-    );
-    examId = item?.id ?? '';
-    expect(item).toBeDefined();
-    expect((await call(auditor, 'POST', `/api/Audit/${examId}/claim`)).status).toBe(200);
-    const released = await call(auditor, 'POST', `/api/Audit/${examId}/decision`, {
-      action: 'release',
-    });
-    expect(released.body).toMatchObject({ result: 'approved' });
+    const audited = await api.releaseByAudit(await tokenOf(AUDITOR), schedulingId, today);
+    examId = audited.examId;
+    expect(audited.released).toMatchObject({ result: 'approved' });
     const rooms = await call(admin, 'GET', '/api/ExamRoom');
     roomId =
       (rooms.body as Array<{ id: string; examLocal: string }>).find(

@@ -17,7 +17,7 @@ import {
   type LocalReportDetail,
 } from '@exame/shared';
 import ExcelJS from 'exceljs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, signIn } from '../support/auth';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
@@ -53,6 +53,14 @@ function monthIndex(day: string): number {
 function screenNumber(text: string | null): number {
   const shown = /(\d[\d.]*)\s*$/.exec(text ?? '')?.[1];
   return shown === undefined ? Number.NaN : Number(shown.replace(/\./g, ''));
+}
+
+/** The number a report cell's button carries (the cell may add what came from metadata). */
+async function cellValue(row: Locator, counter: string): Promise<number> {
+  const value = await row
+    .locator(`td[data-counter="${counter}"] [data-counter-value]`)
+    .getAttribute('data-counter-value');
+  return Number(value);
 }
 
 async function readCardCounters(page: Page, localId: string) {
@@ -168,11 +176,7 @@ describe('service-post dashboard and report in Chromium', () => {
     const row = page.locator('[data-testid="report-table"] tbody tr[data-local-id="DF.POSTO02"]');
     await row.waitFor();
     const tableValues: Record<string, number> = {};
-    for (const counter of REPORT_COUNTERS) {
-      tableValues[counter] = screenNumber(
-        await row.locator(`td[data-counter="${counter}"]`).textContent(),
-      );
-    }
+    for (const counter of REPORT_COUNTERS) tableValues[counter] = await cellValue(row, counter);
     expect(tableValues).toEqual(onScreen);
 
     await row
@@ -190,8 +194,9 @@ describe('service-post dashboard and report in Chromium', () => {
     const downloadEvent = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Baixar XLSX' }).click();
     const download = await downloadEvent;
+    // The file names the post as the screens do: its own identifier, not the report id.
     expect(download.suggestedFilename()).toBe(
-      `relatorio-postos-DF.POSTO02-${startDay}-a-${endDay}.xlsx`,
+      `relatorio-postos-DEMO.POSTO02-${startDay}-a-${endDay}.xlsx`,
     );
     const file = path.join(downloads, download.suggestedFilename());
     await download.saveAs(file);
@@ -202,7 +207,11 @@ describe('service-post dashboard and report in Chromium', () => {
     sheet?.eachRow((entry) => rows.push((entry.values as unknown[]).slice(1)));
     expect(rows[0]).toEqual(REPORT_EXPORT_HEADER);
     expect(rows.slice(1)).toEqual([
-      ['DF.POSTO02', 'Posto Rodoviária', ...REPORT_COUNTERS.map((counter) => tableValues[counter])],
+      [
+        'DEMO.POSTO02',
+        'Posto Rodoviária',
+        ...REPORT_COUNTERS.map((counter) => tableValues[counter]),
+      ],
     ]);
 
     // The same file the API gives for the period matches the report the screen used.
@@ -241,9 +250,7 @@ describe('service-post dashboard and report in Chromium', () => {
       const row = rows.nth(index);
       const isTotal = (await row.getAttribute('data-local-id')) === 'total';
       for (const counter of REPORT_COUNTERS) {
-        const value = screenNumber(
-          await row.locator(`td[data-counter="${counter}"]`).textContent(),
-        );
+        const value = await cellValue(row, counter);
         if (isTotal) totals[counter] = value;
         else sums[counter] = (sums[counter] ?? 0) + value;
       }

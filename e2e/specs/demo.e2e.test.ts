@@ -5,7 +5,7 @@
  * enrols the face with a live take from the camera, and verifies a second
  * take on the demo finished screen, which shows the score and the liveness
  * checks; then wipes the demo data. Each take answers the server's challenge
- * (issue 29): the camera plays the photo's head turning (fake-camera.ts).
+ *: the camera plays the photo's head turning (fake-camera.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -16,6 +16,7 @@ import { ADMIN, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
+import { apiOf } from '../support/api';
 
 const EXAMINER = { email: 'examinador@demo.exame.local', password: ADMIN.password };
 
@@ -39,20 +40,8 @@ describe('exam room board in Chromium', () => {
     await server?.stop();
   });
 
-  async function call(token: string, method: string, url: string, body?: unknown) {
-    const response = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(token.startsWith('exk_')
-          ? { 'x-api-key': token }
-          : { authorization: `Bearer ${token}` }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
-  }
+  const api = apiOf(() => server.baseUrl);
+  const { call } = api;
 
   async function tokenOf(who: { email: string; password: string }) {
     return ((await call('', 'POST', '/api/Auth', who)).body as { token: string }).token;

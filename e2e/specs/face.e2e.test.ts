@@ -1,6 +1,6 @@
 /**
  * Issue acceptance: with the fake camera playing a fixture photo's head
- * turning as the challenge asks (issue 29), the guided take, confirm,
+ * turning as the challenge asks, the guided take, confirm,
  * success modal, and the body sent: the challenge's id and its pictures in
  * order; then a different person's turning head: the refusal stays in the
  * modal, and 'Tentar novamente' asks for a new challenge. Outside DF the

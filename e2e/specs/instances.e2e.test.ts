@@ -189,7 +189,7 @@ describe.skipIf(!reachable)('two instances on one PostgreSQL behind one address'
       proxy.route(instance);
       const from = proxy.served.length;
       await page.reload();
-      await page.getByRole('cell', { name: 'Posto Duas Instâncias' }).waitFor();
+      await page.getByRole('cell', { name: 'Posto Duas Instâncias', exact: true }).waitFor();
       expect(proxy.served.slice(from)).toContainEqual(
         expect.objectContaining({ method: 'GET', path: '/api/SchedulingLocal', instance }),
       );

@@ -50,7 +50,7 @@ describe('mail outbox without SMTP', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const { stdout } = await run(
         process.execPath,
-        ['--import', 'tsx', 'apps/server/src/modules/mail/outbox-cli.ts'],
+        ['--import', 'tsx', 'apps/server/src/cli/mail-outbox.ts'],
         {
           cwd: repoRoot,
           env: {

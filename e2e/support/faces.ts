@@ -1,5 +1,5 @@
 /**
- * Faces for the e2e specs (issue 29: every capture answers a challenge).
+ * Faces for the e2e specs (every capture answers a challenge).
  *
  * - `enrolFaces`: enrolment through the API, as an ADMIN does on the
  *   biometry screen: a challenge for the CPF, answered by a genuine take of
@@ -11,7 +11,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { FaceChallenge } from '@exame/shared';
-import { FaceEngine } from '../../apps/server/src/biometrics/face-engine';
+import { FacePool } from '../../apps/server/src/biometrics/face-pool';
 import { acceptedGenuineTake } from '../../apps/server/test/faces/takes';
 import type { CameraClip, PoseSignatures } from './fake-camera';
 
@@ -40,7 +40,7 @@ export async function enrolFaces(
   const login = await post(baseUrl, 'api/Auth', admin);
   expect(login.status, JSON.stringify(login.body)).toBe(200);
   const token = String(login.body.token);
-  const engine = new FaceEngine();
+  const engine = new FacePool({ inProcess: true });
   try {
     for (const [index, [cpf, photo]] of faces.entries()) {
       const challenge = await post(

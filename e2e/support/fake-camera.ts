@@ -4,7 +4,7 @@
  * (--use-file-for-fake-video-capture), so getUserMedia returns real frames.
  *
  * - `stillCameraClip`: the still photo, moved a few pixels to and fro (a
- *   photo held in front of the camera; the "still photo" attack of issue 29).
+ *   photo held in front of the camera; the "still photo" attack).
  * - `turningCameraClip`: the head of the photo turning, with depth, as the
  *   challenge asks: neutral, left, neutral, right, neutral, up, neutral,
  *   down, neutral (synthetic-takes.ts `turningClip`, a 3-D mesh warp of the
@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FACE_MOVES, type FaceMove } from '@exame/shared';
-import { FaceEngine } from '../../apps/server/src/biometrics/face-engine';
+import { FacePool } from '../../apps/server/src/biometrics/face-pool';
 import { webcamFrame } from '../../apps/server/test/faces/captures';
 import { fixturePath } from '../../apps/server/test/faces/fixtures';
 import { decodeRgb } from '../../apps/server/test/faces/mesh-warp';
@@ -169,7 +169,7 @@ export async function turningCameraClip(
   fixture: string,
   options: TurningOptions = {},
 ): Promise<CameraClip> {
-  const engine = new FaceEngine();
+  const engine = new FacePool({ inProcess: true });
   let frames: Buffer[];
   try {
     const source = await loadSource(fixturePath('dev', fixture), engine);

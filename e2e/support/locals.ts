@@ -15,5 +15,5 @@ export async function createLocalInUi(
   await dialog.getByRole('textbox', { name: 'Nome' }).fill(local.name);
   if (local.address) await dialog.getByRole('textbox', { name: 'Endereço' }).fill(local.address);
   await dialog.getByRole('button', { name: 'Salvar' }).click();
-  await page.getByRole('cell', { name: local.name }).waitFor();
+  await page.getByRole('cell', { name: local.name, exact: true }).waitFor();
 }

@@ -1,6 +1,7 @@
 /**
- * What NODE_ENV=production changes in the app itself (see the README's
- * production section): HSTS, and the Secure attribute of the device cookie.
+ * What NODE_ENV=production changes in the app itself (see the production
+ * section of docs/operations.md): HSTS, and the Secure attribute of the device
+ * cookie.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,15 +36,22 @@ describe('production mode', () => {
     }
   });
 
-  it('the README documents every setting, and what production requires', () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
-    const env = readFileSync(path.resolve(import.meta.dirname, 'config/env.ts'), 'utf8');
+  it('the operations guide documents every setting, and what production requires', () => {
+    const guide = path.resolve(import.meta.dirname, '../../../docs/operations.md');
+    const operations = readFileSync(guide, 'utf8');
+    const env = readFileSync(path.resolve(import.meta.dirname, 'config/env-schema.ts'), 'utf8');
     const variables = [...env.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((match) => match[1]);
     expect(variables.length).toBeGreaterThan(20);
-    const table = readme.slice(readme.indexOf('## Configuração'), readme.indexOf('## Produção'));
+    const table = operations.slice(
+      operations.indexOf('## Configuração'),
+      operations.indexOf('## Produção'),
+    );
     expect(variables.filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
-    const production = readme.slice(readme.indexOf('## Produção'));
-    for (const name of ['TRUST_PROXY', 'FILE_ENCRYPTION_KEY', 'SMTP_URL', 'NODE_ENV', 'HSTS']) {
+    const production = operations.slice(operations.indexOf('## Produção'));
+    const productionNames = ['TRUST_PROXY', 'FILE_ENCRYPTION_KEY', 'SMTP_URL', 'NODE_ENV', 'HSTS'];
+    // What production no longer does unless asked, and the key of the backups.
+    productionNames.push('SEED_DEMO', 'API_DOCS', 'BACKUP_KEY');
+    for (const name of productionNames) {
       expect(production, name).toContain(name);
     }
   });

@@ -14,13 +14,15 @@ import { createPasswordHasher, type PasswordHasher } from './lib/password-hash';
 import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
 import { resolveOperatorToken } from './lib/operator-token';
 import { createPseudonymizer, type Pseudonymizer } from './lib/pseudonym';
-import { createRateLimiter, type RateLimitOverrides } from './lib/rate-limit';
+import { createRateLimiter, type RateLimitOverrides } from './db/rate-limit';
 import { createAdmission, type Admission } from './lib/admission';
-import { createMetrics, type Metrics } from './lib/metrics';
-import { createReadCache, type ReadCache } from './lib/read-cache';
+import { createMetrics, type Metrics } from './plugins/metrics-registry';
 import { createSessionCache } from './lib/session-cache';
 import { authRoutes } from './modules/auth/auth.routes';
+import { issuePasswordLink, revokeUserSessions } from './modules/auth/auth.service';
 import type { IdentityDeps } from './modules/auth/identity-deps';
+import { resolveSession } from './modules/auth/sessions.service';
+import { resolveApiKey } from './modules/integration/api-keys.service';
 import {
   createLinkRequestWorker,
   type LinkRequestWorker,
@@ -37,20 +39,22 @@ import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-lo
 import { disqualificationReasonRoutes } from './modules/disqualification-reasons/disqualification-reasons.routes';
 import { auditRoutes } from './modules/audits/audits.routes';
 import { certificateRoutes } from './modules/certificates/certificates.routes';
+import { revokeForResult } from './modules/certificates/certificates.service';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
 import { fileStoreFor } from './lib/object-storage';
 import type { FaceService } from './biometrics/face-engine';
-import { faceServiceFromConfig } from './biometrics/face-service';
-import { biopassRoutes } from './modules/biopass/biopass.routes';
+import { faceServiceFromConfig } from './biometrics/face-pool';
+import { biopassRoutes } from './modules/face-enrolment/face-enrolment.routes';
 import { checkInRoutes } from './modules/check-ins/check-ins.routes';
-import { challengeSubjectCpf } from './modules/check-ins/check-ins.service';
+import { challengeSubjectCpf } from './modules/check-ins/check-in-face.service';
 import { examRoomRoutes } from './modules/exam-rooms/exam-rooms.routes';
 import { createRealtimeHub, type RealtimeHub } from './modules/realtime/realtime-hub';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
+import { createStreamSessions, type StreamSessions } from './modules/realtime/stream-sessions';
+import { chainAnchors } from './modules/activity/chain-upkeep.service';
 import { registerAdmission } from './plugins/admission';
 import { registerAuth } from './plugins/auth';
-import { registerReadCache } from './plugins/read-cache';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerMetrics } from './plugins/metrics';
@@ -72,12 +76,12 @@ declare module 'fastify' {
     pseudonym: Pseudonymizer;
     /** This instance's realtime fan-out (LISTEN -> its SSE clients). */
     realtime: RealtimeHub;
+    /** The sessions behind this instance's open event streams. */
+    realtimeSessions: StreamSessions;
     /** The line of API requests waiting for the database (DB_MAX_ACTIVE_REQUESTS...). */
     admission: Admission;
     /** This instance's Prometheus metrics (GET /metrics). */
     metrics: Metrics;
-    /** Answers of the hot reads, served again while no data changed (lib/read-cache.ts). */
-    readCache: ReadCache;
     /** The face engine, its analyses measured. */
     face: FaceService;
   }
@@ -185,9 +189,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         get access() {
           return route.config?.access;
         },
-        get readCache() {
-          return route.config?.readCache === true;
-        },
       });
     }
   });
@@ -202,23 +203,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
-  await registerOpenApi(app);
+  // Off in production unless API_DOCS=true: /docs then answers 404 like any unknown path.
+  if (config.apiDocs) await registerOpenApi(app);
 
   // App tier.
   registerErrorHandler(app);
   registerInputGuard(app);
   const sessions = createSessionCache({ ttlMs: config.sessionCacheMs });
-  registerAuth(app, resolveOperatorToken(config.dataDir), sessions, config.metricsToken);
-  // After authentication: a cached answer is served only to a checked session.
-  const readCache = createReadCache({ ttlMs: config.readCacheMs });
-  app.decorate('readCache', readCache);
-  registerReadCache(app, readCache);
+  registerAuth(
+    app,
+    {
+      session: (token, now, cache) =>
+        resolveSession(app.database.db, app.config, token, now, cache),
+      apiKey: (key) => resolveApiKey({ db: app.database.db }, key),
+    },
+    resolveOperatorToken(config.dataDir),
+    sessions,
+    config.metricsToken,
+  );
   const admission = createAdmission(config.database.admission);
   app.decorate('admission', admission);
   registerAdmission(app, admission);
   const metrics = createMetrics({
     dbPool: () => database.poolStats(),
     admission: () => admission.stats(),
+    activityChains: () => chainAnchors(database.db),
   });
   app.decorate('metrics', metrics);
   registerMetrics(app, metrics);
@@ -228,7 +237,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const masterKey = resolveFileKey(config.dataDir, config.fileEncryptionKey);
   const pseudonym = createPseudonymizer(masterKey);
   app.decorate('pseudonym', pseudonym);
-  const limiter = createRateLimiter(database.db, pseudonym, options.rateLimits);
+  const limiter = createRateLimiter(database.db, pseudonym, {
+    verifyPerCpfAll: { limit: config.faceVerifyCpfLimit },
+    activityEventsPerUser: { limit: config.activity.clientEventsPerHour },
+    ...options.rateLimits,
+  });
   const linkRequests = createLinkRequestWorker(
     { db: database.db, config, mailer, log: app.log, limiter },
     { auto: (options.linkRequests ?? 'auto') === 'auto' },
@@ -262,7 +275,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes({ database }));
   await app.register(federativeUnitRoutes({ db }));
   await app.register(authRoutes(identity));
-  await app.register(userRoutes(identity));
+  await app.register(
+    userRoutes({
+      db,
+      mailer,
+      log: app.log,
+      // Auth sits above users: its steps of a user change come in from here.
+      issueRegisterLink: (tx, user) =>
+        issuePasswordLink({ config, mailer, tx }, user, { purpose: 'register' }),
+      revokeSessions: revokeUserSessions,
+    }),
+  );
   await app.register(activityRoutes({ db: database.db, pseudonym, limiter }));
   await app.register(mailRoutes({ db }));
   await app.register(backupRoutes({ database, fileStorage: config.fileStorage, key: masterKey }));
@@ -272,11 +295,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));
   await app.register(certificateRoutes({ db, publicAppUrl: config.publicAppUrl, limiter }));
   await app.register(integrationRoutes({ db, files }));
-  const ownFace = options.faceService ?? faceServiceFromConfig(config.face);
+  const face = options.faceService ?? faceServiceFromConfig(config.face);
+  const stopMeasuringFace = metrics.measureFace(face);
   app.addHook('onClose', async () => {
-    if (!options.faceService) await ownFace.close();
+    stopMeasuringFace();
+    if (!options.faceService) await face.close();
   });
-  const face = metrics.measureFace(ownFace);
   app.decorate('face', face);
   await app.register(
     auditRoutes({
@@ -287,6 +311,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       signedUrlTtlMs: config.signedUrlTtlMs,
       twoPersonRule: config.audit.twoPersonRule,
       recheckRate: config.audit.recheckRate,
+      // Certificates sit above audits: a disqualified or reopened result revokes them from here.
+      resultChanged: revokeForResult,
     }),
   );
   const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter, pseudonym };
@@ -306,7 +332,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onReady', () => realtime.start());
   // Before the server stops accepting: open streams end, so closing does not wait on them.
   app.addHook('preClose', () => realtime.close());
-  await app.register(realtimeRoutes({ db, hub: realtime }));
+  const streamSessions = createStreamSessions({
+    db,
+    listen: database.listen,
+    log: app.log,
+    idleMs: config.session.idleMs,
+    maxStreamsPerUser: config.realtime.maxStreamsPerUser,
+    checkMs: config.realtime.sessionCheckMs,
+  });
+  app.decorate('realtimeSessions', streamSessions);
+  app.addHook('onReady', () => streamSessions.start());
+  app.addHook('preClose', () => streamSessions.close());
+  await app.register(realtimeRoutes({ db, hub: realtime, sessions: streamSessions }));
   await registerWeb(app, config);
 
   app.addHook('onReady', async () => {

@@ -3,7 +3,7 @@
  * seed on first start, listen, and shut down gracefully on SIGINT/SIGTERM.
  */
 import { buildApp } from './app';
-import { faceServiceFromConfig } from './biometrics/face-service';
+import { faceServiceFromConfig } from './biometrics/face-pool';
 import { ConfigError, loadConfig } from './config/env';
 import { openDatabase, targetFromConfig, type DatabaseHandle } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
@@ -163,8 +163,11 @@ async function main(): Promise<void> {
   const mail = config.smtpUrl
     ? 'SMTP'
     : 'sem SMTP_URL: os e-mails (links de senha) ficam na caixa de saída; leia-os com `npm run mail:outbox`';
+  const docs = config.apiDocs
+    ? `http://${shownHost}:${port}/docs`
+    : 'documento da API desligado (API_DOCS=true o liga)';
   console.log(
-    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  Arquivos: ${filesAt}\n  API: http://${shownHost}:${port}/docs\n  E-mails: ${mail}\n`,
+    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  Arquivos: ${filesAt}\n  API: ${docs}\n  E-mails: ${mail}\n`,
   );
   if (firstStart) console.log(`${describeFirstStart(firstStart)}\n`);
   else

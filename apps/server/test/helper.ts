@@ -5,8 +5,10 @@
  * run on both engines.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config/env';
 import { openDatabase, type DatabaseHandle, type QueryObserver } from '../src/db/client';
@@ -23,19 +25,52 @@ export type TestDatabase = DatabaseHandle & {
   url?: string;
 };
 
+/**
+ * The migrated database the run's global set-up made (test/global-setup.ts):
+ * a PGlite tar or a PostgreSQL template. None when a file runs outside the
+ * server project (then the migrations run here).
+ */
+function migratedTemplate(): string | undefined {
+  try {
+    return inject('migratedTemplate') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `CREATE DATABASE`, copied from the template when there is one (retried while it is busy). */
+async function createDatabase(admin: pg.Client, name: string, template: string | undefined) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      return;
+    } catch (error) {
+      // 55006: the template is being accessed by another session (a copy in progress).
+      if ((error as { code?: string }).code !== '55006' || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 /** Opens an empty, migrated database on the engine under test. */
 export async function createTestDatabase(
   options: { onQuery?: QueryObserver } = {},
 ): Promise<TestDatabase> {
+  const template = migratedTemplate();
   if (!testDatabaseUrl) {
-    const handle = await openDatabase({ kind: 'pglite', dataDir: 'memory', ...options });
-    await handle.migrate();
+    const handle = await openDatabase({
+      kind: 'pglite',
+      dataDir: 'memory',
+      ...(template ? { loadDataDir: fs.readFileSync(template) } : {}),
+      ...options,
+    });
+    if (!template) await handle.migrate();
     return { ...handle, drop: handle.close };
   }
   const name = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await createDatabase(admin, name, template);
   await admin.end();
   const url = new URL(testDatabaseUrl);
   url.pathname = `/${name}`;
@@ -45,7 +80,7 @@ export async function createTestDatabase(
     poolSize: 4,
     ...options,
   });
-  await handle.migrate();
+  if (!template) await handle.migrate();
   return {
     ...handle,
     url: url.toString(),

@@ -143,8 +143,37 @@ function storableJson(value: unknown): boolean {
   return true;
 }
 const text = (max: number) => z.string().max(max).refine(storableText, INVALID_CHARACTER);
-export const ACTIVITY_DETAILS_MAX_BYTES = 8192;
-export const ACTIVITY_TARGET_MAX = 500;
+/** What a browser event may carry: details up to 4 KB (an error's message and the top of its stack). */
+export const ACTIVITY_DETAILS_MAX_BYTES = 4096;
+export const ACTIVITY_TARGET_MAX = 300;
+
+/**
+ * The server's own target names (`exam:<schedulingId>`, `user:<id>`,
+ * `cpf:<pseudonym>`, and the other namespaces it may use): a browser event
+ * naming one would show in the forensic search as if the server had written
+ * it, so a browser target that contains one is refused.
+ */
+export const SERVER_TARGET_NAMESPACES = [
+  'exam',
+  'user',
+  'cpf',
+  'unit',
+  'room',
+  'local',
+  'file',
+  'template',
+  'certificate',
+  'account',
+  'device',
+] as const;
+const SERVER_TARGET_NAME = new RegExp(
+  `(^|[^a-z0-9_])(${SERVER_TARGET_NAMESPACES.join('|')})\\s*:`,
+  'i',
+);
+/** Whether a browser event's target names one of the server's namespaces. */
+export function namesServerTarget(target: string): boolean {
+  return SERVER_TARGET_NAME.test(target);
+}
 
 export const webActivityEventSchema = z.object({
   /** Made by the client once per event and kept across retries: a resent event is not stored twice. */
@@ -152,7 +181,12 @@ export const webActivityEventSchema = z.object({
   type: z.enum(WEB_ACTIVITY_TYPES),
   /** When it happened in the browser (ISO 8601). */
   occurredAt: z.iso.datetime({ offset: true, message: 'Data e hora ISO 8601 inválida.' }),
-  target: text(ACTIVITY_TARGET_MAX).optional(),
+  target: text(ACTIVITY_TARGET_MAX)
+    .refine(
+      (target) => !namesServerTarget(target),
+      'O alvo usa um nome reservado ao servidor (exam:, user:, cpf:…).',
+    )
+    .optional(),
   details: z
     .record(z.string(), z.unknown())
     .optional()

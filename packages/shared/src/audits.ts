@@ -9,9 +9,7 @@
 import { z } from 'zod';
 import { similarityLevelSchema } from './biometrics';
 import { errorCatalogue } from './errors';
-import { examHistoryEntrySchema, examSchema } from './exams';
-import { pageOf, pageQueryParams } from './pagination';
-import { periodDateSchema } from './period';
+import { examHistoryEntrySchema, examOccurrenceSchema, examSchema } from './exams';
 
 export const AUDIT_CLAIM_DEFAULT_MINUTES = 30;
 
@@ -93,59 +91,6 @@ export const auditClaimSchema = z.object({
   expiresAt: z.string(),
 });
 export type AuditClaim = z.infer<typeof auditClaimSchema>;
-
-export const auditQueueItemSchema = z.object({
-  /** The exam's id. */
-  id: z.string(),
-  schedulingId: z.string(),
-  candidateName: z.string(),
-  /** Masked. */
-  candidateCpf: z.string(),
-  schedulingLocal: z.string().nullable(),
-  schedulingDate: z.string(),
-  finishedAt: z.string().nullable(),
-  occurrences: z.number().int(),
-  photos: z.number().int(),
-  /**
-   * The lowest face similarity of a capture to the reference, once the engine
-   * read them: ADMIN only (null for the other roles, who get the level).
-   */
-  faceMinSimilarity: z.number().nullable(),
-  /** The level of that least-alike capture (similarityLevel), once read. */
-  faceMinLevel: similarityLevelSchema.nullable(),
-  /** A decision waits for a second auditor (two-person rule or re-check). */
-  awaitingConfirmation: z
-    .object({ auditorName: z.string(), outcome: z.enum(['approved', 'reproved', 'disqualified']) })
-    .nullable(),
-  /** The live claim on the exam, if any. */
-  claim: auditClaimSchema.nullable(),
-});
-export type AuditQueueItem = z.infer<typeof auditQueueItemSchema>;
-export const auditQueuePageSchema = pageOf(auditQueueItemSchema);
-export type AuditQueuePage = z.infer<typeof auditQueuePageSchema>;
-
-export const auditQueueQuerySchema = z.object({
-  ...pageQueryParams({ maxSize: 100 }),
-  /** A post (`DEMO.POSTO01`): its exams, whatever their room. */
-  schedulingLocal: z.string().trim().max(80).optional(),
-  startDate: periodDateSchema,
-  endDate: periodDateSchema,
-  /** Only exams with occurrences. */
-  withOccurrences: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true'),
-  /** Hide exams another auditor holds now. */
-  onlyFree: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true'),
-  /** Which exams: all, those waiting for a decision, or those waiting for a second auditor. */
-  stage: z.enum(['all', 'decision', 'confirmation']).default('all'),
-  /** Oldest exam first (default), or the lowest face similarity first. */
-  sort: z.enum(['oldest', 'similarity']).default('oldest'),
-});
-export type AuditQueueQuery = z.input<typeof auditQueueQuerySchema>;
 
 export const AUDITOR_ALERT_TEXTS = {
   title: 'Exame em auditoria',
@@ -308,16 +253,9 @@ export type AuditDecision = z.infer<typeof auditDecisionSchema>;
 /** `GET api/Audit/{examId}`: everything the auditor judges with (spec 2 `auditoria/:id`). */
 export const auditDetailSchema = z.object({
   exam: examSchema,
-  history: z.array(examHistoryEntrySchema),
-  occurrences: z.array(
-    z.object({
-      id: z.string(),
-      type: z.string(),
-      description: z.string(),
-      occurredAt: z.string(),
-      photoUrl: z.string().nullable(),
-    }),
-  ),
+  /** The timeline, each change with the name of the person who made it (null for systems). */
+  history: z.array(examHistoryEntrySchema.extend({ actorName: z.string().nullable() })),
+  occurrences: z.array(examOccurrenceSchema),
   reference: auditPhotoSchema.nullable(),
   /** The captures, least like the reference first (not yet read, or without a face, last). */
   captures: z.array(auditPhotoSchema),

@@ -24,6 +24,16 @@ export type AuthUser = z.infer<typeof authUserSchema>;
  */
 export const AUTH_ERRORS = errorCatalogue({
   'invalid-credentials': { status: 401, message: 'E-mail ou senha incorretos.' },
+  /**
+   * A disabled account, said only to who proved it is theirs: after the right
+   * password at sign-in, or with a valid password link. Anyone else hears
+   * `invalid-credentials` or `LINK_INVALID`, so nothing is enumerated.
+   */
+  'user-disabled': {
+    status: 403,
+    message:
+      'Esta conta está desativada. Para voltar a usá-la, peça ao administrador da sua unidade que a reative.',
+  },
   'login-blocked': {
     status: 429,
     message: 'Muitas tentativas de login. Aguarde alguns minutos e tente novamente.',

@@ -22,7 +22,7 @@ export const deviceIdSchema = z.uuid({
 /**
  * Size cap of a picture, in base64 characters. A camera capture (640x400
  * JPEG, spec 9) is about 60 KB; 1 MiB of base64 (768 KB of JPEG) leaves room
- * for larger cameras. Enrolment is a live take too (issue 29): the same cap.
+ * for larger cameras. Enrolment is a live take too: the same cap.
  */
 export const FACE_CAPTURE_MAX_CHARS = 1_048_576;
 
@@ -66,7 +66,7 @@ export const SIMILARITY_LEVEL_LABELS: Readonly<Record<SimilarityLevel, string>> 
 
 /**
  * Width of the `média` band under the threshold, on the fused distance.
- * Chosen from the dev pairs of `npm run face:fusion-study -w apps/server`
+ * Chosen from the dev pairs of `npm run face:fusion-study -w research`
  * (291 genuine / 978 impostor, as is and degraded): a worse capture of the
  * same person moves the fused distance up by a median 0.019 and a 75th
  * percentile of 0.036 (JPEG q10 alone: 0.037 and 0.058), so an accepted pair
@@ -140,7 +140,7 @@ export const verifyResponseSchema = z.object({
     .object({
       checked: z.boolean(),
       passed: z.boolean().nullable(),
-      /** The take's checks (issue 29): one face, one continuous take, the movements asked, with depth. */
+      /** The take's checks: one face, one continuous take, the movements asked, with depth. */
       checks: z
         .object({
           sameFace: z.boolean(),

@@ -28,6 +28,11 @@ export const CERTIFICATE_ERRORS = errorCatalogue({
     status: 404,
     message: 'Certificado não encontrado. Confira o código digitado.',
   },
+  CERTIFICATE_NOT_CUSTODIAN: {
+    status: 403,
+    message:
+      'Só o administrador ou um examinador que estava na sala durante o exame pode emitir ou abrir este certificado.',
+  },
 });
 export type CertificateErrorCode = keyof typeof CERTIFICATE_ERRORS;
 

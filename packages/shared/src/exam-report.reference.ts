@@ -8,9 +8,13 @@ import {
   addCounters,
   compareLocalReports,
   emptyCounters,
+  emptyMetadataCounts,
   localIdOf,
+  METADATA_COUNTERS,
+  postIdentifierOf,
   UNKNOWN_LOCAL_NAME,
   type LocalReport,
+  type MetadataCounts,
   type ReportCounters,
   type ReportScope,
 } from './exam-report';
@@ -60,15 +64,33 @@ export function localNamesOf(
   unit: string,
   prefix: string,
 ): Map<string, string> {
-  const names = new Map<string, string>();
+  return new Map(
+    [...namingLocalsOf(locals, unit, prefix)].map(([id, local]) => [id, local.description]),
+  );
+}
+
+/** The scheduling local that names each local id (the first identifier in code-point order). */
+function namingLocalsOf(
+  locals: ReadonlyArray<{ federativeUnit: string; identifier: string; description: string }>,
+  unit: string,
+  prefix: string,
+): Map<string, { identifier: string; description: string }> {
+  const naming = new Map<string, { identifier: string; description: string }>();
   const sorted = locals
     .filter((local) => local.federativeUnit === unit)
     .sort((a, b) => (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0));
   for (const local of sorted) {
     const id = localIdOf(unit, local.identifier, prefix);
-    if (!names.has(id)) names.set(id, local.description);
+    if (!naming.has(id)) naming.set(id, local);
   }
-  return names;
+  return naming;
+}
+
+/** The lower of two identifiers in code-point order, either possibly missing. */
+function lowerIdentifier(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a < b ? a : b;
 }
 
 /**
@@ -83,21 +105,34 @@ export function countLocalReports(
 ): LocalReport[] {
   const start = scope.start.getTime();
   const end = scope.endExclusive.getTime();
-  const byLocal = new Map<string, ReportCounters>();
+  type Local = { report: ReportCounters; fromMetadata: MetadataCounts; identifier: string | null };
+  const byLocal = new Map<string, Local>();
   for (const exam of exams) {
     if (exam.federativeUnit !== scope.unit || exam.status === 'cancelled') continue;
     const at = new Date(exam.schedulingDate).getTime();
     if (!(at >= start && at < end)) continue;
     const id = localIdOf(scope.unit, exam.schedulingLocal, scope.prefix);
-    let counters = byLocal.get(id);
-    if (!counters) {
-      counters = emptyCounters();
-      byLocal.set(id, counters);
+    let local = byLocal.get(id);
+    if (!local) {
+      local = { report: emptyCounters(), fromMetadata: emptyMetadataCounts(), identifier: null };
+      byLocal.set(id, local);
     }
-    addCounters(counters, examContributions(exam));
+    addCounters(local.report, examContributions(exam));
+    for (const counter of METADATA_COUNTERS) local.fromMetadata[counter] += exam[counter];
+    local.identifier = lowerIdentifier(
+      local.identifier,
+      postIdentifierOf(scope.unit, exam.schedulingLocal, scope.prefix),
+    );
   }
-  const names = localNamesOf(locals, scope.unit, scope.prefix);
+  const naming = namingLocalsOf(locals, scope.unit, scope.prefix);
   return [...byLocal.entries()]
-    .map(([id, report]) => ({ id, name: names.get(id) ?? UNKNOWN_LOCAL_NAME, report }))
+    .map(([id, local]) => ({
+      id,
+      // A post named by a scheduling local shows that local's identifier; another, its exams'.
+      identifier: naming.get(id)?.identifier ?? local.identifier,
+      name: naming.get(id)?.description ?? UNKNOWN_LOCAL_NAME,
+      report: local.report,
+      fromMetadata: local.fromMetadata,
+    }))
     .sort(compareLocalReports);
 }

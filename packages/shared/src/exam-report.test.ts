@@ -4,6 +4,7 @@ import {
   isValidLocalId,
   localIdOf,
   localPrefixFor,
+  postIdentifierOf,
   REPORT_COUNTERS,
   reportLocalPrefixesSchema,
   sumCounters,
@@ -74,6 +75,19 @@ describe('local id (spec 7)', () => {
     ['DF', '-S1', 'DF.', 'sem-local'],
   ])('%s %s (prefixo %s) -> %s', (unit, local, prefix, id) => {
     expect(localIdOf(unit, local, prefix)).toBe(id);
+  });
+
+  it.each([
+    ['DEMO', 'DEMO.POSTO06-S1', 'DEMO.', 'DEMO.POSTO06'],
+    ['DEMO', 'DEMO.POSTO06', 'DEMO.', 'DEMO.POSTO06'],
+    // A prefix with a dash is kept whole; only the room suffix after it goes.
+    ['DF', 'DETRANDF-POSTO01-S2', 'DETRANDF-', 'DETRANDF-POSTO01'],
+    ['SP', 'OUTRO.X-1', 'SP.', 'OUTRO.X'],
+    ['CE', 'POSTO01-S2', 'CE.', 'POSTO01-S2'],
+    ['DF', null, 'DF.', null],
+    ['DF', '-S1', 'DF.', null],
+  ])('the post’s own identifier: %s %s (prefixo %s) -> %s', (unit, local, prefix, identifier) => {
+    expect(postIdentifierOf(unit, local, prefix)).toBe(identifier);
   });
 
   it('a unit without a configured prefix uses "<unit>."', () => {

@@ -82,10 +82,62 @@ export function sumCounters(reports: ReadonlyArray<{ report: ReportCounters }>):
   return reports.reduce((sum, local) => addCounters(sum, local.report), emptyCounters());
 }
 
+/**
+ * The counters that spec 4 also feeds from the delivery system's metadata
+ * (`metadata.pendingAudit`, `absence`, `interrupted`): a counter can pass the
+ * number of exams behind it, so the screens say how much of it came that way.
+ */
+export const METADATA_COUNTERS = ['pendingAudit', 'absence', 'interrupted'] as const;
+export type MetadataCounter = (typeof METADATA_COUNTERS)[number];
+
+export const metadataCountsSchema = z
+  .object({
+    pendingAudit: z.number().int(),
+    absence: z.number().int(),
+    interrupted: z.number().int(),
+  })
+  .describe(
+    'Quanto de cada contador veio dos metadados do sistema de provas (já somado em report)',
+  );
+export type MetadataCounts = z.infer<typeof metadataCountsSchema>;
+
+/** What the screens say of a counter that the metadata fed: the part that came that way. */
+export function fromMetadataText(count: number): string {
+  return `${count.toLocaleString('pt-BR')} dos metadados`;
+}
+
+/** Why a counter can pass the exams behind it (spec 4), where the screens show one that does. */
+export const METADATA_COUNTERS_NOTE =
+  'Pendentes de auditoria, Ausentes e Interrompidos somam, além da situação de cada exame, os ' +
+  'valores que o sistema de provas informa nos metadados do exame; por isso podem passar do ' +
+  'número de exames (por exemplo, mais pendentes de auditoria do que finalizados). ' +
+  '“dos metadados” diz quanto de cada número veio assim.';
+
+export function emptyMetadataCounts(): MetadataCounts {
+  return { pendingAudit: 0, absence: 0, interrupted: 0 };
+}
+
+export function sumMetadataCounts(
+  reports: ReadonlyArray<{ fromMetadata: MetadataCounts }>,
+): MetadataCounts {
+  const sum = emptyMetadataCounts();
+  for (const local of reports) {
+    for (const counter of METADATA_COUNTERS) sum[counter] += local.fromMetadata[counter];
+  }
+  return sum;
+}
+
 export const localReportSchema = z.object({
+  /** The report id of spec 7 (`DF.POSTO06`): the API's key of a post, never shown. */
   id: z.string(),
+  /**
+   * The post's own identifier, as "Postos de atendimento" lists it
+   * (`DEMO.POSTO06`): what screens and exports show. Null for exams without a post.
+   */
+  identifier: z.string().nullable(),
   name: z.string(),
   report: reportCountersSchema,
+  fromMetadata: metadataCountsSchema,
 });
 export type LocalReport = z.infer<typeof localReportSchema>;
 
@@ -140,6 +192,25 @@ export function localIdOf(unit: string, schedulingLocal: string | null, prefix: 
     : schedulingLocal;
   const id = replaced.split('-')[0] ?? '';
   return id === '' ? UNKNOWN_LOCAL_ID : id;
+}
+
+/**
+ * The post's own identifier behind an exam's scheduling local, when no
+ * scheduling local of the unit names its report id: the local without its
+ * room suffix (`DEMO.POSTO01-S2` -> `DEMO.POSTO01`, the prefix kept whole);
+ * CE's whole local (its report id keeps it whole too). Null without a local.
+ */
+export function postIdentifierOf(
+  unit: string,
+  schedulingLocal: string | null,
+  prefix: string,
+): string | null {
+  if (schedulingLocal === null || schedulingLocal === '') return null;
+  if (unit === 'CE') return schedulingLocal;
+  const identifier = schedulingLocal.startsWith(prefix)
+    ? `${prefix}${schedulingLocal.slice(prefix.length).split('-')[0] ?? ''}`
+    : (schedulingLocal.split('-')[0] ?? '');
+  return identifier === '' ? null : identifier;
 }
 
 /** `REPORT_LOCAL_PREFIXES`: `{ "DF": "DETRANDF-" }`. */
@@ -226,10 +297,13 @@ export const reportExportQuerySchema = reportQuerySchema.extend({
 
 export const localReportDetailSchema = z.object({
   id: z.string(),
+  /** The post's own identifier; null for every post together (`all`). */
+  identifier: z.string().nullable(),
   name: z.string(),
   startDay: z.string(),
   endDay: z.string(),
   report: reportCountersSchema,
+  fromMetadata: metadataCountsSchema,
   /** Each local of the report; one entry for a single post. */
   locals: z.array(localReportSchema),
 });
@@ -282,7 +356,10 @@ export type ReportOccurrence = z.infer<typeof reportOccurrenceSchema>;
 export const reportOccurrencePageSchema = pageOf(reportOccurrenceSchema);
 export type ReportOccurrencePage = z.infer<typeof reportOccurrencePageSchema>;
 
-/** Columns of the CSV and XLSX exports, in order: post id, name, then every counter. */
+/**
+ * Columns of the CSV and XLSX exports, in order: the post's own identifier
+ * (as on screen, never the report id), its name, then every counter.
+ */
 export const REPORT_EXPORT_HEADER: readonly string[] = [
   'Posto',
   'Nome',

@@ -252,6 +252,12 @@ export const boardSchema = z.object({
   unplaced: z.array(boardExamSchema),
   /** Whether the caller may act on the room (an examiner in its open check-in, or ADMIN). */
   canAct: z.boolean(),
+  /**
+   * The finished exams whose certificate the caller may issue: ADMIN, every
+   * released result; an examiner, those whose room they held while the exam
+   * ran; AUDITOR none.
+   */
+  certificateExamIds: z.array(z.string()),
 });
 export type RoomBoard = z.infer<typeof boardSchema>;
 

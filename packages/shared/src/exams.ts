@@ -174,19 +174,22 @@ export const examPhotoLinkSchema = z.object({
 });
 export type ExamPhotoLink = z.infer<typeof examPhotoLinkSchema>;
 
+/** An occurrence of an exam as the exam page and the audit show it. */
+export const examOccurrenceSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  description: z.string(),
+  occurredAt: z.string(),
+  /** A signed address of the photo sent with it, when there is one. */
+  photoUrl: z.string().nullable(),
+});
+export type ExamOccurrence = z.infer<typeof examOccurrenceSchema>;
+
 /** `GET api/Exam/{schedulingId}`: the exam with its timeline, occurrences and photos. */
 export const examDetailSchema = z.object({
   exam: examSchema,
   history: z.array(examHistoryEntrySchema),
-  occurrences: z.array(
-    z.object({
-      id: z.string(),
-      type: z.string(),
-      description: z.string(),
-      occurredAt: z.string(),
-      photoUrl: z.string().nullable(),
-    }),
-  ),
+  occurrences: z.array(examOccurrenceSchema),
   /** The captures made during the exam. */
   photos: z.array(examPhotoLinkSchema),
   /** The candidate's reference photo (the picture on file), when the integration sent one. */

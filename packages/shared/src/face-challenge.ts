@@ -1,5 +1,5 @@
 /**
- * The challenge of a face capture (issue 29): before a capture the server
+ * The challenge of a face capture: before a capture the server
  * issues a one-time nonce with a random sequence of two or three head
  * movements, valid about a minute, tied to the user who asked, the CPF whose
  * face is captured and the purpose. The capture screen guides the person

@@ -6,7 +6,7 @@
  * a client that reconnects sends the last id it saw and gets what it missed.
  */
 import { z } from 'zod';
-import { CHECK_IN_STATUSES } from './check-ins';
+import { CHECK_IN_STATUSES } from './check-in-records';
 import { EXAM_RESULTS, EXAM_STATUSES } from './exams';
 
 export const REALTIME_KINDS = [

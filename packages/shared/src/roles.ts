@@ -10,6 +10,13 @@ export type Role = (typeof ROLES)[number];
 /** Roles that may take part in an exam room as examiner (spec 6). */
 export const EXAMINER_ROLES: readonly Role[] = ['VIEWER', 'ROOM_INSPECTOR'];
 
+/**
+ * Roles that open an exam's detail (`exames/:schedulingId`: the candidate,
+ * the timeline, the photos). Examiners see the exams of their room on its
+ * board and lists, and nothing more.
+ */
+export const EXAM_DETAIL_ROLES: readonly Role[] = ['ADMIN', 'auditor'];
+
 export const ROLE_LABELS: Readonly<Record<Role, string>> = {
   ADMIN: 'Administrador',
   auditor: 'Auditor',

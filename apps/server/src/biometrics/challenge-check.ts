@@ -1,5 +1,5 @@
 /**
- * Whether a take answers its challenge (issue 29), from the engine's
+ * Whether a take answers its challenge, from the engine's
  * analyses of its pictures in order: neutral, one per movement, neutral
  * again. It accepts only when
  * - every picture shows the same person as the first (the fused distance of
@@ -13,9 +13,9 @@
  *   be the motion of a head's depths, not of a bent page;
  * - the last picture looks at the camera again.
  *
- * What it does not stop, and says so in the README: a video of the person
- * doing these very movements, a 3-D mask, a face generated live (a warp of a
- * photo driven by a 3-D face mesh is such a generator).
+ * What it does not stop, and says so in docs/biometrics.md: a video of the
+ * person doing these very movements, a 3-D mask, a face generated live (a warp
+ * of a photo driven by a 3-D face mesh is such a generator).
  */
 import {
   FACE_MOVE_MIN_DEGREES,
@@ -60,10 +60,11 @@ export type TakeLimits = {
 
 /**
  * Chosen on dev only (`npm run bench:liveness -w bench -- --study`: 76
- * genuine takes and 595 attacks of the 19 dev photos with a face; README,
- * "Captura ao vivo"). On dev's genuine takes: the measured turn of a step
- * is the main bar (the capture screen waits for 4° more); `fit` 0.48 and up
- * (0.5 keeps all but one); the midline depth over the sine of the turn,
+ * genuine takes and 595 attacks of the 19 dev photos with a face;
+ * docs/biometrics.md, "Captura ao vivo"). On dev's genuine takes: the
+ * measured turn of a step is the main bar (the capture screen waits for 4°
+ * more); `fit` 0.48 and up (0.5 keeps all but one); the midline depth over
+ * the sine of the turn,
  * 0.19 and up on left/right, 0.12 and up (5th percentile 0.17) on up/down;
  * the outline depth 0.62 and up; the other axis at most half the turn but
  * for steps of a photo already turned; the scene change 2.6 at most; the

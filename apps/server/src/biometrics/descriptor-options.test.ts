@@ -3,7 +3,8 @@
  * string stored with templates.
  */
 import { describe, expect, it } from 'vitest';
-import { BOX_CROPS, FACE_API_VERSION, type FaceCoreOptions } from './engine-core.mjs';
+import { BOX_CROPS, FACE_API_VERSION } from './engine-core.mjs';
+import type { FaceCoreOptions } from './engine-types';
 import {
   DEFAULT_FACE_CORE_OPTIONS,
   descriptorVersionOf,

@@ -1,5 +1,5 @@
 /**
- * 1:1 comparison of faces (engine v2, issue 17). Kept apart from the engine
+ * 1:1 comparison of faces (engine v2). Kept apart from the engine
  * so that the burst check and the engine share it without importing each
  * other.
  *
@@ -8,7 +8,7 @@
  * template holds one combined vector per enrolled capture: the 128 numbers
  * of face-api followed by the 192 of MobileFaceNet (templateOf). The
  * decision is on the fused distance of the two (fusedDistance, FUSION),
- * chosen on dev by tools/face/fusion-study.ts.
+ * chosen on dev by research/face/fusion-study.ts.
  */
 import { faceError } from './face-errors';
 
@@ -79,7 +79,7 @@ export function fusedDistance(faceApi: number, mobile: number, p: FusionParamete
  * The fusion in use: z-normalisation on the 137 dev as-is impostor pairs and
  * face-api's weight 0.45, the weight with the highest AUC on the pooled dev
  * pairs (as is and degraded: 291 genuine, 978 impostor), from
- * `npm run face:fusion-study -w apps/server` (tools/face/fusion-study.ts;
+ * `npm run face:fusion-study -w research` (research/face/fusion-study.ts;
  * its last run is quoted there and in DEFAULT_FACE_MATCH_THRESHOLD). The
  * MobileFaceNet distance is that of the mirror-averaged embedding
  * (mobilefacenet.mjs, embedFace).
@@ -93,34 +93,10 @@ export const FUSION: Readonly<FusionParameters> = Object.freeze({
 });
 
 /**
- * Default decision threshold on the fused distance (descriptor.ts: match
- * when faceDistance < threshold; a typical dev impostor pair scores 1).
- * Chosen by `npm run face:fusion-study -w apps/server`
- * (apps/server/tools/face/fusion-study.ts) on fixtures/faces/dev only, as is
- * and degraded (small, blur, dark, jpeg q10: tools/face/degrade.ts), with
- * the gates of DEFAULT_FACE_CORE_OPTIONS. Policy: FMR <= 0.1% of the dev
- * impostor pairs where the data allows it; with 978 impostor pairs (137 as
- * is, 841 degraded vs as is) 0.1% is under one pair, so the threshold is
- * FMR 0 on dev and degraded dev: the largest two-decimal value at least 0.01
- * under the smallest impostor score (0.704, p03-1 darkened vs p02-1). A
- * normal fitted to the 978 impostor scores (mean 1.006, sd 0.104) puts its
- * 0.1% quantile at 0.685: the same point from the other side.
- * Last run (291 genuine / 978 impostor): EER 1.0%; at 0.69 FNMR 10.7% and
- * FMR 0 pooled (as is: FNMR 5.9%, FMR 0), p01-1 vs p05-1 at 0.736
- * (rejected; the v1 engine, face-api alone at 0.57, accepted it at 0.550).
- * For comparison, on the same pairs: face-api alone EER 2.3%, FNMR 34.4% at
- * FMR 0; MobileFaceNet alone EER 1.5%, FNMR 16.5% at FMR 0 (27.5% without
- * the mirror average); fused 6.5% (9.3% without the mirror average).
- * With multi-capture enrolment the mean rule (compareWithEnrolment) gives
- * FNMR 1.8%, FMR 0 at 0.69. With so few pairs the value is coarse: re-run
- * the study when the engine or its gates change.
- * Deployments set FACE_MATCH_THRESHOLD (on this fused scale; a value below
- * 0.69 is stricter), and a unit may set a stricter one of its own
- * (FACE_MATCH_THRESHOLD_BY_UNIT); holdout/ only measures it
- * (bench/face.bench.ts). Kept here, away from the models, so that the
- * configuration can check those values without loading the engine.
+ * Default decision threshold on the fused distance; chosen and explained in
+ * config/face-threshold.ts, where the configuration reads it.
  */
-export const DEFAULT_FACE_MATCH_THRESHOLD = 0.69;
+export { DEFAULT_FACE_MATCH_THRESHOLD } from '../config/face-threshold';
 
 /** A stored template entry of a face: face-api's 128 numbers, then MobileFaceNet's 192. */
 export function templateOf(face: FaceDescriptors): number[] {
@@ -213,7 +189,7 @@ export type EnrolmentComparison = FaceComparison & {
 /**
  * Multi-capture rule: the probe is compared with each enrolled capture and
  * the decision is on the MEAN of the fused distances (one capture: that
- * distance). Chosen on dev by tools/face/fusion-study.ts over every 3-capture
+ * distance). Chosen on dev by research/face/fusion-study.ts over every 3-capture
  * enrolment of p01 and p02 (60 templates; probes as is and degraded; 1415
  * genuine, 2500 impostor): the mean ranked best (EER 0.1%, FNMR 0.2% at
  * FMR 0) against "best of 3" (0.3%, 0.7%), "best two of three" (0.3%, 0.9%)

@@ -3,10 +3,10 @@
  * The face pipeline itself, in plain JavaScript on purpose: the same file runs
  * on the main thread (through face-engine.ts) and inside piscina workers,
  * where no TypeScript loader is present (vitest's workers and plain
- * worker_threads load it as is). Types for TypeScript callers live in
- * engine-core.d.mts; keep the two in step. Only what the server runs is
- * here; the descriptor variants of the studies live in
- * apps/server/tools/face/study-engine.mjs and reach the pipeline through the
+ * worker_threads load it as is). Its types are declared in engine-types.ts
+ * and checked from the JSDoc (allowJs). Only what the server runs is here;
+ * the descriptor variants of the studies live in
+ * research/face/study-engine.mjs and reach the pipeline through the
  * `describe` argument of analyzeFace.
  *
  * It never throws for a bad capture: it returns a stable code that the
@@ -15,18 +15,19 @@
  */
 import { createRequire } from 'node:module';
 import { faceapi, loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
-import { addBilinear, alignedCrop, embedFace } from './mobilefacenet.mjs';
+import { alignedCrop, embedFace } from './mobilefacenet.mjs';
+import { centre, clipBox, containsCentreOf, greyPatch, patchStats } from './face-geometry.mjs';
 
 export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
-export { addBilinear } from './mobilefacenet.mjs';
+export { clipBox } from './face-geometry.mjs';
 
 const require = createRequire(import.meta.url);
 
-/** @typedef {import('./engine-core.d.mts').FaceCoreOptions} FaceCoreOptions */
-/** @typedef {import('./engine-core.d.mts').CoreResult} CoreResult */
-/** @typedef {import('./engine-core.d.mts').FaceBox} FaceBox */
-/** @typedef {import('./engine-core.d.mts').DescribeContext} DescribeContext */
-/** @typedef {import('./engine-core.d.mts').Describe} Describe */
+/** @typedef {import('./engine-types').FaceCoreOptions} FaceCoreOptions */
+/** @typedef {import('./engine-types').CoreResult} CoreResult */
+/** @typedef {import('./engine-types').FaceBox} FaceBox */
+/** @typedef {import('./engine-types').DescribeContext} DescribeContext */
+/** @typedef {import('./engine-types').Describe} Describe */
 
 /** @type {typeof import('sharp').default} */
 const sharp = require('sharp');
@@ -45,117 +46,6 @@ const QUALITY_PATCH = 64;
  * pixels the analysis decoded, so the burst check never decodes a frame.
  */
 export const FRAME_THUMBNAIL_SIDE = 64;
-
-/**
- * Integer box clipped to the image, as tf.slice needs; null when nothing of
- * it lies inside the image.
- * @param {{ x: number; y: number; width: number; height: number }} box
- * @param {number} width
- * @param {number} height
- * @returns {FaceBox | null}
- */
-export function clipBox(box, width, height) {
-  const x = Math.max(0, Math.floor(box.x));
-  const y = Math.max(0, Math.floor(box.y));
-  const right = Math.min(width, Math.floor(box.x + box.width));
-  const bottom = Math.min(height, Math.floor(box.y + box.height));
-  if (right - x < 2 || bottom - y < 2) return null;
-  return { x, y, width: right - x, height: bottom - y };
-}
-
-/**
- * Grey patch of a region resampled to a fixed size, so that brightness and
- * sharpness are judged on one scale whatever the face's size in the photo.
- * Several bilinear taps per output pixel average away aliasing when the
- * region is larger than the patch.
- * @param {Uint8Array} rgb
- * @param {number} width
- * @param {number} height
- * @param {FaceBox} region
- * @param {number} size
- */
-function greyPatch(rgb, width, height, region, size) {
-  const out = new Float64Array(size * size);
-  const stepX = region.width / size;
-  const stepY = region.height / size;
-  const taps = Math.max(1, Math.ceil(Math.max(stepX, stepY)));
-  const rgbSample = [0, 0, 0];
-  /** @param {number} px @param {number} py */
-  const sample = (px, py) => {
-    rgbSample.fill(0);
-    addBilinear(rgb, width, height, px, py, 1, rgbSample);
-    return 0.299 * (rgbSample[0] ?? 0) + 0.587 * (rgbSample[1] ?? 0) + 0.114 * (rgbSample[2] ?? 0);
-  };
-  for (let v = 0; v < size; v++) {
-    for (let u = 0; u < size; u++) {
-      let acc = 0;
-      for (let j = 0; j < taps; j++) {
-        for (let i = 0; i < taps; i++) {
-          acc += sample(
-            region.x + (u + (i + 0.5) / taps) * stepX - 0.5,
-            region.y + (v + (j + 0.5) / taps) * stepY - 0.5,
-          );
-        }
-      }
-      out[v * size + u] = acc / (taps * taps);
-    }
-  }
-  return out;
-}
-
-/**
- * Mean luminance and sharpness of a grey patch. Sharpness is the variance of
- * the Laplacian rescaled as if the patch had mean grey 128: the Laplacian
- * grows with brightness, and without this a dim but sharp face would be
- * reported as blurred instead of dark.
- * @param {Float64Array} patch
- * @param {number} size
- */
-function patchStats(patch, size) {
-  let sum = 0;
-  for (const value of patch) sum += value;
-  const luminance = sum / patch.length;
-  let lapSum = 0;
-  let lapSq = 0;
-  let count = 0;
-  for (let y = 1; y < size - 1; y++) {
-    for (let x = 1; x < size - 1; x++) {
-      const at = (/** @type {number} */ xx, /** @type {number} */ yy) => patch[yy * size + xx] ?? 0;
-      const lap = at(x - 1, y) + at(x + 1, y) + at(x, y - 1) + at(x, y + 1) - 4 * at(x, y);
-      lapSum += lap;
-      lapSq += lap * lap;
-      count++;
-    }
-  }
-  const lapMean = lapSum / count;
-  const variance = lapSq / count - lapMean * lapMean;
-  return { luminance, sharpness: variance * (128 / Math.max(luminance, 1)) ** 2 };
-}
-
-/**
- * @param {{ x: number; y: number }[]} points
- */
-function centre(points) {
-  let x = 0;
-  let y = 0;
-  for (const p of points) {
-    x += p.x;
-    y += p.y;
-  }
-  return { x: x / points.length, y: y / points.length };
-}
-
-/**
- * @param {FaceBox} outer
- * @param {FaceBox} inner
- */
-function containsCentreOf(outer, inner) {
-  const cx = inner.x + inner.width / 2;
-  const cy = inner.y + inner.height / 2;
-  return (
-    cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height
-  );
-}
 
 /**
  * An under-exposed face scaled up so that its landmark region reaches
@@ -180,8 +70,8 @@ function brightened(chip, luminance, target) {
  * Crops of the face box whose descriptors are averaged (`jitterCrops` of
  * them, in this order): [shift x, shift y, scale], shifts as fractions of the
  * box. The descriptor moves by ~0.08 when the box moves by a pixel; the mean
- * over the box at 100%, 95% and 105% is steadier (descriptor-study.ts in
- * apps/server/tools/face).
+ * over the box at 100%, 95% and 105% is steadier
+ * (research/face/descriptor-study.ts).
  * @type {ReadonlyArray<readonly [number, number, number]>}
  */
 export const BOX_CROPS = Object.freeze([

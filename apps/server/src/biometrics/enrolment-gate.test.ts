@@ -9,7 +9,8 @@ import {
   measureEnrolmentCapture,
   type EnrolmentRefusalCode,
 } from './enrolment-gate';
-import { FaceEngine, type FaceAnalysis } from './face-engine';
+import { type FaceAnalysis } from './face-engine';
+import { FacePool } from './face-pool';
 import { FACE_ERRORS } from './face-errors';
 import { LANDMARK_DEPTH, MEAN_FRONTAL_SHAPE } from './face-shape';
 
@@ -130,7 +131,7 @@ describe('enrolment gate without the engine', () => {
 describe.skipIf(Boolean(skipReason))(
   `enrolment gate on the dev photos ${skipReason}`.trim(),
   () => {
-    let engine: FaceEngine;
+    let engine: FacePool;
     const faces = new Map<string, FaceAnalysis | string>();
     const face = (file: string): FaceAnalysis => {
       const found = faces.get(file);
@@ -140,7 +141,7 @@ describe.skipIf(Boolean(skipReason))(
     };
 
     beforeAll(async () => {
-      engine = new FaceEngine();
+      engine = new FacePool({ inProcess: true });
       await engine.ready();
       for (const photo of listFixtures('dev')) {
         try {

@@ -9,7 +9,7 @@ import { countingFaceService, tally } from '../../test/faces/counting-face-servi
 import { genuineBody } from '../../test/faces/takes';
 import { checkTake } from './challenge-check';
 import { analyzeTake } from './face-captures';
-import { FaceEngine } from './face-engine';
+import { FacePool } from './face-pool';
 
 const skipReason = process.env.TEST_DATABASE_URL
   ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
@@ -19,10 +19,10 @@ if (skipReason) console.warn(`face captures tests ${skipReason}`);
 const b64 = (buffer: Buffer) => buffer.toString('base64');
 
 describe.skipIf(Boolean(skipReason))(`take captures ${skipReason}`.trim(), () => {
-  let engine: FaceEngine;
+  let engine: FacePool;
   let counting: ReturnType<typeof countingFaceService>;
   beforeAll(async () => {
-    engine = new FaceEngine();
+    engine = new FacePool({ inProcess: true });
     await engine.ready();
     counting = countingFaceService(engine);
   });

@@ -1,5 +1,5 @@
 /**
- * One pass over each picture of a take (issue 29): the upload is checked,
+ * One pass over each picture of a take: the upload is checked,
  * decoded and re-encoded once (image.ts), the clean JPEG is analysed once by
  * the engine (which also makes the picture's thumbnail), and the challenge
  * check (challenge-check.ts) reads those analyses. Enrolment, verification
@@ -28,7 +28,7 @@ async function passOver(face: FaceService, picture: string): Promise<Pass> {
 }
 
 /**
- * The pictures of a challenge take (issue 29), each normalised and analysed
+ * The pictures of a challenge take, each normalised and analysed
  * once, all at the same time. Any picture that is not a usable picture, or
  * shows no usable face, stops the take, named by its place (1-based, the
  * first neutral picture is 1): every picture of a take is evidence.

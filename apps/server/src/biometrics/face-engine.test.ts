@@ -27,9 +27,9 @@ import {
 import {
   DEFAULT_FACE_CORE_OPTIONS,
   DEFAULT_FACE_MATCH_THRESHOLD,
-  FaceEngine,
   type FaceAnalysis,
 } from './face-engine';
+import { FacePool } from './face-pool';
 
 // CI reruns the server suites on PostgreSQL; the engine has no database part.
 const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
@@ -49,7 +49,7 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 }
 
 describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.trim(), () => {
-  let engine: FaceEngine;
+  let engine: FacePool;
   const enrolled = new Map<string, FaceAnalysis>();
   const enrol = async (file: string) => {
     const known = enrolled.get(file);
@@ -60,7 +60,7 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
   };
 
   beforeAll(async () => {
-    engine = new FaceEngine();
+    engine = new FacePool({ inProcess: true });
     await engine.ready();
   });
 
@@ -70,8 +70,8 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
 
   it('uses the calibrated threshold unless configured', () => {
     expect(engine.threshold).toBe(DEFAULT_FACE_MATCH_THRESHOLD);
-    expect(new FaceEngine({ matchThreshold: 0.5 }).threshold).toBe(0.5);
-    expect(() => new FaceEngine({ matchThreshold: 0 })).toThrow(TypeError);
+    expect(new FacePool({ inProcess: true, matchThreshold: 0.5 }).threshold).toBe(0.5);
+    expect(() => new FacePool({ inProcess: true, matchThreshold: 0 })).toThrow(TypeError);
   });
 
   it('enrols p01 and verifies another capture of p01 as a match', async () => {
@@ -189,7 +189,7 @@ describe.skipIf(Boolean(skipReason))(`face engine (in process) ${skipReason}`.tr
   });
 
   it('brightens an under-exposed face, and only that, before the descriptor', async () => {
-    const uncorrected = new FaceEngine({ brightenFacesTo: 0 });
+    const uncorrected = new FacePool({ inProcess: true, brightenFacesTo: 0 });
     const template = await enrol('p01-1.jpg');
     // A well-lit face is left exactly as it was.
     const lit = await devPhoto('p01-1.jpg');

@@ -8,98 +8,42 @@
  * Descriptors are biometric templates (LGPD Art. 5 II, Art. 11): callers
  * encrypt them at rest and never log them.
  */
-import {
-  analyzeFace,
-  BOX_CROPS,
-  FACE_API_VERSION,
-  loadFaceModels,
-  type CoreFace,
-  type CoreResult,
-  type FaceCoreOptions,
-} from './engine-core.mjs';
-import {
-  compareFaces,
-  DEFAULT_FACE_MATCH_THRESHOLD,
-  type Descriptor,
-  type FaceComparison,
-} from './descriptor';
-import { engineUnavailable, faceError } from './face-errors';
+import { DEFAULT_FACE_MATCH_THRESHOLD } from './descriptor';
+import { BOX_CROPS, FACE_API_VERSION } from './engine-core.mjs';
+import type { CoreResult, FaceAnalysis, FaceCoreOptions } from './engine-types';
+import { faceError } from './face-errors';
 import { imageInvalid } from './image';
 
-export type { FaceBox, FaceQuality } from './engine-core.mjs';
+export type {
+  FaceAnalysis,
+  FaceAnalysisObserver,
+  FaceBox,
+  FaceQuality,
+  FaceService,
+} from './engine-types';
 
 /**
- * Engine v1's threshold on face-api's Euclidean distance alone (chosen on
- * dev by tools/face/calibrate.ts for FMR <= 1%). The server no longer decides
- * on it; calibrate.ts, gate-study.ts and the benchmark's v1 column still
- * measure face-api's descriptor on this scale.
+ * Engine v1's threshold on face-api's Euclidean distance alone (FMR <= 1% on
+ * dev); the server no longer decides on it, the studies and the benchmark's
+ * v1 column still measure on this scale (research/README.md).
  */
 export const FACE_API_ONLY_THRESHOLD = 0.57;
 
 /**
- * Quality gates, exposure correction and detector settings, all chosen on
- * fixtures/faces/dev only by `npm run face:gate-study -w apps/server`
- * (apps/server/tools/face/gate-study.ts)
- * (numbers below are from its last run). The study degrades every dev photo
- * step by step (smaller, darker, blurrier), analyses it with the gates off,
- * and compares it at the match threshold with the full-size dev photos and
- * with the other photos degraded the same way. Refusing a capture is a
- * certain non-match for the person, so a gate sits where accepting stops
- * being the better bet: below it, either impostors start to match (FMR over
- * the 1% policy, allowing one pair that dev cannot resolve) or a genuine
- * person is more often refused than matched (FNMR >= 50%). A stricter rule,
- * fixed first ("as good as full size": FNMR within 5 points of full size,
- * FMR <= 1%), would have refused faces under 40 px and every
- * under-exposed capture; the study prints both verdicts.
- * Full-size dev photos, for scale: FNMR 2.9% (68 genuine), FMR 0.7% (274
- * impostor ordered pairs) at 0.57; p01/p02 measure size >= 50, luminance
- * >= 125, sharpness >= 374, and pass every gate. Last run with the 3-crop
- * descriptor at 0.57; it moved the size gate from 24 to 28 and left the
- * others where they were. (All of this with the v1 engine, face-api alone
- * at 0.57; engine v2 keeps these gates: fusion-study.ts counts what they
- * refuse as failures to acquire.)
+ * Quality gates, exposure correction and detector settings, chosen on
+ * fixtures/faces/dev only by research/face/gate-study.ts and
+ * descriptor-study.ts; the measurements behind each number are in
+ * research/README.md.
  */
 export const DEFAULT_FACE_CORE_OPTIONS: Readonly<FaceCoreOptions> = Object.freeze({
-  // 416 is the library's documented size; the others run only when it finds
-  // nothing. On dev, where 416 found nothing, 512 found 13 true faces (3 over
-  // the size gate: p03-1 at full size, p10-1 at 32 px, p02-4 scaled up to
-  // 96 px) and 320 one that both missed (p08-1 scaled up to 96 px); neither
-  // found anything that was not the face. The study's one spurious box (6 px,
-  // at 416) is refused as too small.
   detectorInputSizes: [416, 512, 320],
   minDetectionScore: 0.5,
   secondaryFaceMinRatio: 1 / 3,
-  // Dev faces scaled to s px on a 640x480 frame, against full-size photos:
-  // s=40 FNMR 7.4%, 32 17.6%, 28 20.6% (FMR <= 1.1%, and 0% between two
-  // faces of that size); at 24 FNMR 26.5% and two 24 px faces of different
-  // people matched (FMR 3.4%, 4 of 119); s=20 FNMR 64.7% with only 10 of 19
-  // faces found at all. Caveat: p09, a full-body shot whose 31 px face only a
-  // 608 detector pass finds (so it stays "not found" here), would match p08
-  // if found; one real small-face false match on dev.
   minFaceSizePx: 28,
-  // Dev photos darkened (pixels x k) drift towards other people: without
-  // exposure correction, FMR at k=0.4 (luminance ~54) was 1.1% against
-  // full-size photos and 2.9% between two dark captures, 24.1% at k=0.12.
-  // Brightening dark faces to 100 before the descriptor (100: just under the
-  // darkest well-exposed dev face, 103, so no dev photo is touched) brought
-  // that to 0.4-1.3% and 0-3.4% down to k=0.12, with FNMR <= 8.8%. Binned by
-  // measured luminance, 30-40 still matched like full size (FNMR 3.9%, FMR
-  // 0.3%), 20-30 did not (FMR 1.3% vs full, 2.9% between two dark captures);
-  // 10-20 passed again, so this boundary is coarse. Under ~15 the detector
-  // finds no face.
   minLuminance: 30,
   brightenFacesTo: 100,
-  // Dev photos blurred (sigma = r x face size), binned by measured sharpness:
-  // 100-150 FNMR 5.0%, 75-100 39.5% with two blurred captures of different
-  // people matching (2 of 22), 35-50 56.4%, and blurred faces match each
-  // other more and more below (r=0.04, median sharpness 39: FMR 8.0%).
   minSharpness: 100,
   maxInputPixels: 16_000_000,
-  // descriptor-study.ts (apps/server/tools/face) on dev: the mean descriptor
-  // of the face box at 100%, 95% and 105% ranks genuine and impostor pairs
-  // better than the box alone (pooled AUC 0.9982 vs 0.9974, EER 1.8% vs
-  // 2.1%), for ~40 ms per capture; the dlib-style rotated chip and the
-  // mirror average did worse and are left to the study.
   jitterCrops: 3,
 });
 
@@ -112,8 +56,6 @@ export type FaceEngineOptions = Partial<FaceCoreOptions> & {
    */
   matchThresholdByUnit?: Readonly<Record<string, number>>;
 };
-
-export type FaceAnalysis = CoreFace;
 
 export type { Descriptor, EnrolmentComparison, FaceComparison } from './descriptor';
 export {
@@ -175,27 +117,6 @@ export const LEGACY_DESCRIPTOR_VERSION = faceApiDescriptorVersionOf(
   { jitterCrops: 1, brightenFacesTo: 100 },
   '1.7.15',
 );
-
-/** What both the in-process engine and the worker pool offer. */
-export interface FaceService {
-  /** The default match threshold (FACE_MATCH_THRESHOLD). */
-  readonly threshold: number;
-  /** The threshold that decides for a unit: its own stricter one, or the default. */
-  thresholdFor(federativeUnit: string): number;
-  /** descriptorVersionOf() the options this service computes descriptors with. */
-  readonly descriptorVersion: string;
-  ready(): Promise<void>;
-  analyze(image: Uint8Array): Promise<FaceAnalysis>;
-  /** Decides at `threshold` (a unit's: thresholdFor), the default threshold without it. */
-  compare(
-    a: Descriptor | FaceAnalysis,
-    b: Descriptor | FaceAnalysis,
-    threshold?: number,
-  ): FaceComparison;
-  /** Analyses waiting for a free worker (the pool's queue; 0 where there is none). */
-  queueSize?(): number;
-  close(): Promise<void>;
-}
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) {
@@ -282,84 +203,4 @@ export function unwrapCoreResult(result: CoreResult): FaceAnalysis {
   if (result.ok) return result.face;
   if (result.code === 'IMAGE_INVALID') throw imageInvalid();
   throw faceError(result.code);
-}
-
-/**
- * What both modes share: the resolved options, the readiness of the models,
- * and the comparison, which reads analyses only. A mode
- * loads the models (`loading`), runs the core on a capture (`runCore`) and
- * stops.
- */
-export abstract class FaceServiceBase implements FaceService {
-  readonly threshold: number;
-  readonly descriptorVersion: string;
-  private readonly thresholdByUnit: Readonly<Record<string, number>>;
-  protected closed = false;
-  /** The models loaded (and warmed) by the mode; a failure is FACE_ENGINE_UNAVAILABLE. */
-  protected abstract readonly loading: Promise<void>;
-
-  protected constructor(resolved: ReturnType<typeof resolveFaceOptions>) {
-    this.threshold = resolved.matchThreshold;
-    this.thresholdByUnit = resolved.matchThresholdByUnit;
-    this.descriptorVersion = descriptorVersionOf(resolved.core);
-  }
-
-  async ready(): Promise<void> {
-    try {
-      await this.loading;
-    } catch (error) {
-      throw engineUnavailable(error);
-    }
-  }
-
-  async analyze(image: Uint8Array): Promise<FaceAnalysis> {
-    if (this.closed) throw faceError('FACE_ENGINE_UNAVAILABLE');
-    await this.ready();
-    return unwrapCoreResult(await this.runCore(image));
-  }
-
-  protected abstract runCore(image: Uint8Array): Promise<CoreResult>;
-
-  thresholdFor(federativeUnit: string): number {
-    return thresholdOfUnit(this.threshold, this.thresholdByUnit, federativeUnit);
-  }
-
-  compare(
-    a: Descriptor | FaceAnalysis,
-    b: Descriptor | FaceAnalysis,
-    threshold: number = this.threshold,
-  ): FaceComparison {
-    return compareFaces(a, b, threshold);
-  }
-
-  abstract close(): Promise<void>;
-}
-
-/**
- * The engine on the calling thread. Inference blocks the event loop for
- * ~150 ms per capture, so a server uses FacePool; this mode exists for
- * scripts, tests and the benchmark's comparison.
- */
-export class FaceEngine extends FaceServiceBase {
-  private readonly core: FaceCoreOptions;
-  protected readonly loading: Promise<void>;
-
-  constructor(options: FaceEngineOptions = {}) {
-    const resolved = resolveFaceOptions(options);
-    super(resolved);
-    this.core = resolved.core;
-    this.loading = loadFaceModels(this.core.detectorInputSizes);
-    // A failed load surfaces in ready()/analyze(); do not crash on an unobserved rejection.
-    this.loading.catch(() => undefined);
-  }
-
-  protected runCore(image: Uint8Array): Promise<CoreResult> {
-    return analyzeFace(image, this.core);
-  }
-
-  async close(): Promise<void> {
-    // The networks stay loaded: tfjs keeps one backend per thread and another
-    // engine in this thread would reuse them.
-    this.closed = true;
-  }
 }

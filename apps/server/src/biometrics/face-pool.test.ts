@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error';
-import { FaceEngine } from './face-engine';
 import { createFaceService, defaultThreadCount, FacePool } from './face-pool';
 import { devPhoto, photoWithoutFace } from '../../test/faces/captures';
 import { genuineTake } from '../../test/faces/synthetic-takes';
@@ -16,12 +15,12 @@ if (skipReason) console.warn(`face pool tests ${skipReason}`);
 
 describe.skipIf(Boolean(skipReason))(`face worker pool ${skipReason}`.trim(), () => {
   let pool: FacePool;
-  let engine: FaceEngine;
+  let engine: FacePool;
 
   beforeAll(async () => {
     // Two workers even on a small machine, so that two tasks really run at once.
     pool = new FacePool({ threads: 2 });
-    engine = new FaceEngine();
+    engine = new FacePool({ inProcess: true });
     await Promise.all([pool.ready(), engine.ready()]);
   });
 
@@ -86,6 +85,20 @@ describe.skipIf(Boolean(skipReason))(`face worker pool ${skipReason}`.trim(), ()
     // The challenge check reads analyses only: the same verdict from either.
     expect(checkTake(steps, fromPool)).toEqual(checkTake(steps, inProcess));
     expect(checkTake(steps, fromPool).passed).toBe(true);
+  });
+
+  it('starts nothing before first use, refuses a bad option at once and never starts once closed', async () => {
+    expect(() => new FacePool({ threads: 0 })).toThrow(TypeError);
+    expect(() => new FacePool({ matchThreshold: 0 })).toThrow(TypeError);
+    const lazy = new FacePool({ threads: 1, matchThresholdByUnit: { DF: 0.5 } });
+    // The version and thresholds are known before any worker exists.
+    expect(lazy.descriptorVersion).toBe(pool.descriptorVersion);
+    expect(lazy.thresholdFor('DF')).toBe(0.5);
+    expect(lazy.thresholdFor('SP')).toBe(lazy.threshold);
+    expect(lazy.queueSize()).toBe(0);
+    await lazy.close();
+    await expect(lazy.ready()).rejects.toMatchObject({ code: 'FACE_ENGINE_UNAVAILABLE' });
+    expect(lazy.replaced).toBe(0);
   });
 
   it('answers FACE_ENGINE_UNAVAILABLE once closed', async () => {

@@ -8,7 +8,7 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { analyzeFace, loadFaceModels } from './engine-core.mjs';
 
-/** @typedef {import('./engine-core.d.mts').FaceCoreOptions} FaceCoreOptions */
+/** @typedef {import('./engine-types').FaceCoreOptions} FaceCoreOptions */
 
 /** Resolved on the main thread by resolveFaceOptions; see face-pool.ts. */
 const options = /** @type {FaceCoreOptions} */ (workerData?.faceCoreOptions);

@@ -47,7 +47,8 @@ const RELU = Buffer.from('Relu').toString('base64');
 const BIAS_ADD = Buffer.from('BiasAdd').toString('base64');
 
 /** @typedef {{ name: string; op: string; input?: string[]; attr?: any }} GraphNode */
-/** @typedef {{ name: string; shape: number[]; dtype: string; quantization?: unknown }} WeightSpec */
+/** @typedef {import('./engine-types').WeightSpec} WeightSpec */
+/** @typedef {import('./engine-types').RepairedModel} RepairedModel */
 
 /**
  * Repairs the graph (JSON) and weights (one buffer) of the shipped export:
@@ -58,7 +59,7 @@ const BIAS_ADD = Buffer.from('BiasAdd').toString('base64');
  * PRELU_SLOPES and FUSED_RELUS places were found.
  * @param {any} modelJson the parsed mobilefacenet.json
  * @param {ArrayBuffer} weightData the concatenated shards
- * @returns {{ modelTopology: any; weightSpecs: WeightSpec[]; weightData: ArrayBuffer; slopes: number; relus: number }}
+ * @returns {RepairedModel}
  */
 export function repairMobileFaceNet(modelJson, weightData) {
   /** @type {{ node: GraphNode[] }} */
@@ -211,8 +212,8 @@ export function fivePoints(points) {
 
 /**
  * Adds `weight` times the bilinear sample of an RGB image at (x, y), clamped
- * to the image, to acc[0..2]. Also used by engine-core.mjs (the face-api
- * crops); it lives here because this module imports nothing of the engine.
+ * to the image, to acc[0..2]. Also used by face-geometry.mjs (the grey patch of the
+ * quality gates); it lives here because this module imports nothing of the engine.
  * @param {Uint8Array} rgb
  * @param {number} width
  * @param {number} height
@@ -338,7 +339,7 @@ export function mirroredCrop(crop) {
 /**
  * The engine's MobileFaceNet descriptor of one aligned crop: the embeddings
  * of the crop and of its mirror (one batch of two), summed and L2-normalised.
- * Chosen on dev by tools/face/fusion-study.ts (MIRROR in its header): the
+ * Chosen on dev by research/face/fusion-study.ts (MIRROR in its header): the
  * mirror average lowers the dev FNMR at FMR 0 of MobileFaceNet alone and of
  * the fused distance, where the same average did worse for face-api's descriptor
  * (descriptor-study.ts).

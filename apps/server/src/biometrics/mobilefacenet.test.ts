@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devPhoto } from '../../test/faces/captures';
-import { FaceEngine } from './face-engine';
+import { FacePool } from './face-pool';
 import { loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
 import {
   alignedCrop,
@@ -189,9 +189,9 @@ describe.skipIf(onDatabaseRun)('MobileFaceNet golden embeddings', () => {
   });
 
   describe('of dev p01-1 through the engine', () => {
-    let engine: FaceEngine;
+    let engine: FacePool;
     beforeAll(async () => {
-      engine = new FaceEngine();
+      engine = new FacePool({ inProcess: true });
       await engine.ready();
     }, 120_000);
     afterAll(async () => {

@@ -90,10 +90,9 @@ describe('loadConfig', () => {
 });
 
 describe('load settings', () => {
-  it('defaults: a 5 s session cache, a 2 s read cache, a pool of 10, prepared statements, a line on PGlite only', () => {
+  it('defaults: a 5 s session cache, a pool of 10, prepared statements, a line on PGlite only', () => {
     const embedded = loadConfig({});
     expect(embedded.sessionCacheMs).toBe(5_000);
-    expect(embedded.readCacheMs).toBe(2_000);
     expect(embedded.database).toEqual({
       poolSize: 10,
       connectTimeoutMs: 5_000,
@@ -108,7 +107,6 @@ describe('load settings', () => {
   it('each can be set, and 0 turns the cache and the line off', () => {
     const config = loadConfig({
       SESSION_CACHE_SECONDS: '0',
-      READ_CACHE_SECONDS: '0',
       DB_POOL_SIZE: '20',
       DB_CONNECT_TIMEOUT_MS: '2000',
       DB_PREPARED_STATEMENTS: 'false',
@@ -117,15 +115,6 @@ describe('load settings', () => {
       DB_MAX_QUEUE_WAIT_MS: '250',
     });
     expect(config.sessionCacheMs).toBe(0);
-    expect(config.readCacheMs).toBe(0);
-    expect(() => loadConfig({ READ_CACHE_SECONDS: '-1' })).toThrow(/READ_CACHE_SECONDS/);
-    // The cached open check-in's signed photo addresses must outlive the answer by far.
-    expect(() => loadConfig({ READ_CACHE_SECONDS: '5', SIGNED_URL_TTL_SECONDS: '30' })).toThrow(
-      /READ_CACHE_SECONDS: 5 passa de um décimo de SIGNED_URL_TTL_SECONDS \(30\)/,
-    );
-    expect(loadConfig({ READ_CACHE_SECONDS: '3', SIGNED_URL_TTL_SECONDS: '30' }).readCacheMs).toBe(
-      3_000,
-    );
     expect(config.database).toEqual({
       poolSize: 20,
       connectTimeoutMs: 2_000,
@@ -182,5 +171,88 @@ describe('face match threshold by unit', () => {
         'Configuração inválida:\n  - FACE_MATCH_THRESHOLD_BY_UNIT: use JSON com a sigla da unidade e o limiar da distância facial, ex.: {"DF":0.62}',
       );
     }
+  });
+});
+
+describe('production: demo seed, API document, backup key, demo retention', () => {
+  const production = {
+    NODE_ENV: 'production',
+    TRUST_PROXY: 'none',
+    FILE_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+    MAIL_OUTBOX_ONLY: 'true',
+  };
+
+  it('production seeds no demo and serves no /docs unless asked; development keeps both', () => {
+    expect(loadConfig(production)).toMatchObject({ seedDemo: false, apiDocs: false });
+    expect(loadConfig({ ...production, SEED_DEMO: 'true', API_DOCS: 'true' })).toMatchObject({
+      seedDemo: true,
+      apiDocs: true,
+    });
+    // Without the demo, production names the first ADMIN's unit; DEMO is refused.
+    expect(loadConfig(production).adminFederativeUnit).toBeUndefined();
+    expect(() => loadConfig({ ...production, ADMIN_FEDERATIVE_UNIT: 'DEMO' })).toThrow(
+      /ADMIN_FEDERATIVE_UNIT: DEMO só com o modo de demonstração/,
+    );
+    // `npm install && npm start`: demo data, its accounts and /docs, as before.
+    expect(loadConfig({})).toMatchObject({
+      seedDemo: true,
+      apiDocs: true,
+      adminFederativeUnit: 'DEMO',
+    });
+    expect(loadConfig({ API_DOCS: 'false' }).apiDocs).toBe(false);
+    expect(() => loadConfig({ API_DOCS: 'talvez' })).toThrow(/API_DOCS/);
+  });
+
+  it('BACKUP_KEY: at least 16 characters, never the file key', () => {
+    expect(loadConfig({}).backupKey).toBeUndefined();
+    expect(loadConfig({ BACKUP_KEY: ' chave-da-copia-2026 ' }).backupKey).toBe(
+      'chave-da-copia-2026',
+    );
+    expect(() => loadConfig({ BACKUP_KEY: 'curta' })).toThrow(
+      /BACKUP_KEY: use ao menos 16 caracteres/,
+    );
+    expect(() => loadConfig({ ...production, BACKUP_KEY: production.FILE_ENCRYPTION_KEY })).toThrow(
+      /BACKUP_KEY: precisa ser diferente de FILE_ENCRYPTION_KEY/,
+    );
+  });
+
+  it('DEMO_RETENTION_DAYS: 30 by default, 1 to 3650', () => {
+    expect(loadConfig({}).demoRetentionDays).toBe(30);
+    expect(loadConfig({ DEMO_RETENTION_DAYS: '7' }).demoRetentionDays).toBe(7);
+    for (const bad of ['0', '3651', '1.5', 'um mês']) {
+      expect(() => loadConfig({ DEMO_RETENTION_DAYS: bad }), bad).toThrow(/DEMO_RETENTION_DAYS/);
+    }
+  });
+
+  it('event streams and browser events: bounds with defaults, refused out of range', () => {
+    const defaults = loadConfig({});
+    expect(defaults.realtime).toEqual({ maxStreamsPerUser: 10, sessionCheckMs: 5000 });
+    expect(defaults.activity).toEqual({ clientEventsPerHour: 600, webRetentionDays: 90 });
+    const set = loadConfig({
+      REALTIME_MAX_STREAMS_PER_USER: '3',
+      REALTIME_SESSION_CHECK_SECONDS: '1.5',
+      ACTIVITY_CLIENT_EVENTS_PER_HOUR: '2000',
+      ACTIVITY_WEB_RETENTION_DAYS: '30',
+    });
+    expect(set.realtime).toEqual({ maxStreamsPerUser: 3, sessionCheckMs: 1500 });
+    expect(set.activity).toEqual({ clientEventsPerHour: 2000, webRetentionDays: 30 });
+    for (const [name, bad] of [
+      ['REALTIME_MAX_STREAMS_PER_USER', '0'],
+      ['REALTIME_SESSION_CHECK_SECONDS', '61'],
+      ['ACTIVITY_CLIENT_EVENTS_PER_HOUR', '5'],
+      ['ACTIVITY_WEB_RETENTION_DAYS', 'noventa'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: bad }), name).toThrow(new RegExp(name));
+    }
+  });
+});
+
+describe('face verification ceiling per CPF', () => {
+  it('defaults to 50 and can be raised; below twice what one user may try it is refused in pt-BR', () => {
+    expect(loadConfig({}).faceVerifyCpfLimit).toBe(50);
+    expect(loadConfig({ FACE_VERIFY_CPF_LIMIT: '120' }).faceVerifyCpfLimit).toBe(120);
+    expect(() => loadConfig({ FACE_VERIFY_CPF_LIMIT: '10' })).toThrow(
+      'FACE_VERIFY_CPF_LIMIT: use ao menos 20 (o dobro do limite de cada usuário por CPF)',
+    );
   });
 });

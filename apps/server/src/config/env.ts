@@ -2,316 +2,23 @@
  * The only reader of process.env. Every setting is parsed and typed here at
  * start-up; a bad value stops the process with a message naming the variable.
  */
-import path from 'node:path';
 import {
   DEFAULT_PASSWORD_POLICY,
   FEDERATIVE_UNIT_CODES,
   parsePasswordPolicy,
-  reportLocalPrefixesSchema,
   validatePassword,
   type PasswordPolicy,
 } from '@exame/shared';
 import { isCommonPassword } from '@exame/shared/common-passwords';
 import { z } from 'zod';
-import { DEFAULT_FACE_MATCH_THRESHOLD } from '../biometrics/descriptor';
+import path from 'node:path';
+import { envSchema, type Env } from './env-schema';
+import { DEFAULT_FACE_MATCH_THRESHOLD } from './face-threshold';
+import type { AppConfig, FileStorageTarget } from './app-config';
 
-const booleanFromString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .pipe(z.url().optional())
-  .optional();
-
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Where the embedded database and stored files live. */
-  DATA_DIR: z.string().min(1).default('./data'),
-  /** A PostgreSQL server; when unset the embedded PGlite database is used. */
-  DATABASE_URL: optionalUrl,
-  /** The built web app; served with SPA fallback when the folder exists. */
-  WEB_DIST_DIR: z.string().min(1).optional(),
-  /** Public base address of the API as the browser sees it; empty means same origin. */
-  PUBLIC_API_BASE_URL: z.string().trim().default(''),
-  /** Script address of the Libras accessibility widget; the widget is off when unset. */
-  LIBRAS_WIDGET_URL: optionalUrl,
-  /** Seed the DEMO unit with sample data on an empty database. */
-  SEED_DEMO: booleanFromString.optional(),
-  /**
-   * Proxies whose X-Forwarded-For is trusted (comma-separated addresses or
-   * CIDRs); `none` says that clients connect directly. Required in production:
-   * behind an unnamed proxy every client would share the proxy's address.
-   */
-  TRUST_PROXY: z.string().trim().optional(),
-  /** How long to wait for open requests on shutdown before closing anyway. */
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Address of the web app as people open it; used in e-mailed links. */
-  PUBLIC_APP_URL: optionalUrl,
-  /** SMTP server (smtp://user:pass@host:port); without it mail waits in the outbox (`npm run mail:outbox`). */
-  SMTP_URL: optionalUrl,
-  /** Production without SMTP_URL must say so: mail is then read only with `npm run mail:outbox`. */
-  MAIL_OUTBOX_ONLY: booleanFromString.optional(),
-  MAIL_FROM: z.string().trim().min(3).default('Exame Teórico <nao-responda@exame.local>'),
-  /** The first ADMIN of an empty database; a random password is printed when unset. */
-  ADMIN_EMAIL: z.email().optional(),
-  /** Checked against PASSWORD_POLICY and the common-password list, like any other password. */
-  ADMIN_PASSWORD: z.string().optional(),
-  /** The unit of the first ADMIN; DEMO only in demo mode (SEED_DEMO). */
-  ADMIN_FEDERATIVE_UNIT: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .refine((value) => FEDERATIVE_UNIT_CODES.includes(value), 'sigla de unidade desconhecida')
-    .optional(),
-  SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
-  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
-  /**
-   * How long a resolved session is reused without reading the database (per
-   * instance; 0 turns the cache off). Revocations on the same instance take
-   * effect at once, on the others by NOTIFY; this bounds how long another
-   * instance may miss one when that notice is lost. Default 5 s.
-   */
-  SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
-  /**
-   * How long an answer of a cached read (exam list, report, user list, open
-   * check-in) may be served again while no data changed (per instance; 0
-   * turns the cache off). Any change made anywhere makes the answers stale at
-   * once (lib/read-cache.ts); this bounds what depends on the clock (the
-   * signed photo addresses of an open check-in, so at most a tenth of
-   * SIGNED_URL_TTL_SECONDS) and what another instance's change could miss if
-   * the listening connection died unnoticed. Default 2 s.
-   */
-  READ_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(2),
-  /** PostgreSQL only: connections of the pool. Default 10. */
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  /**
-   * PostgreSQL only: how long opening a connection may take before the
-   * request is answered 503 (code DATABASE_UNAVAILABLE, with Retry-After),
-   * in milliseconds. Default 5000.
-   */
-  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
-  /**
-   * Prepare each parameterised statement once (per PostgreSQL connection, or
-   * in PGlite's worker) so it is parsed and planned once. Default true; false
-   * behind a pooler that does not keep prepared statements (PgBouncer in
-   * transaction mode before 1.21).
-   */
-  DB_PREPARED_STATEMENTS: booleanFromString.default(true),
-  /**
-   * Admission to the database (requests, not statements): at most this many
-   * requests work against it at once; the others wait in line. Default 4 on
-   * the embedded PGlite (one statement at a time anyway); on PostgreSQL the
-   * default 0 means no bound (the pool queues).
-   */
-  DB_MAX_ACTIVE_REQUESTS: z.coerce.number().int().min(0).max(10_000).optional(),
-  /**
-   * Requests that may wait in that line; the next one is answered at once with
-   * 503, code SERVER_BUSY and Retry-After. Default 128 (100 connections at
-   * once still all wait their turn).
-   */
-  DB_MAX_QUEUED_REQUESTS: z.coerce.number().int().min(0).max(100_000).default(128),
-  /**
-   * Longest wait in that line, in milliseconds: a request that at the recent
-   * pace would wait longer gets the same 503 at once, and one that waits
-   * longer all the same gets it when the time is up. Default 3000.
-   */
-  DB_MAX_QUEUE_WAIT_MS: z.coerce.number().int().min(1).max(120_000).default(3000),
-  /** Brute-force protection (Keycloak's shape): failures before a wait, the wait step and its cap. */
-  LOGIN_FAILURE_FACTOR: z.coerce.number().int().min(1).default(5),
-  LOGIN_IP_FAILURE_FACTOR: z.coerce.number().int().min(1).default(20),
-  LOGIN_WAIT_INCREMENT_SECONDS: z.coerce.number().int().min(1).default(60),
-  LOGIN_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).default(900),
-  /** Password policy JSON (schema version 1); the default asks for at least 6 characters. */
-  PASSWORD_POLICY: z.string().trim().optional(),
-  /**
-   * Per-unit prefix of scheduling locals that the exam report replaces by `DF.`
-   * (JSON, e.g. {"DF":"DETRANDF-"}); unit X defaults to `X.`.
-   */
-  REPORT_LOCAL_PREFIXES: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, context): unknown => {
-      if (!value) return {};
-      try {
-        return JSON.parse(value);
-      } catch {
-        context.addIssue({
-          code: 'custom',
-          message: 'precisa ser um objeto JSON, ex.: {"DF":"DETRANDF-"}',
-        });
-        return z.NEVER;
-      }
-    })
-    .pipe(reportLocalPrefixesSchema),
-  /**
-   * AES-256-GCM key for stored files (face images, exam photos), base64 of 32
-   * bytes. When unset, one is generated once under DATA_DIR/secrets.
-   */
-  FILE_ENCRYPTION_KEY: z
-    .string()
-    .trim()
-    .refine((value) => Buffer.from(value, 'base64').length === 32, 'precisa ser 32 bytes em base64')
-    .optional(),
-  /**
-   * Face match threshold on the fused distance (lower = stricter); the
-   * default (DEFAULT_FACE_MATCH_THRESHOLD) was chosen on the dev photos.
-   */
-  FACE_MATCH_THRESHOLD: z.coerce.number().positive().max(2).optional(),
-  /**
-   * A stricter threshold for some units, as JSON: '{"DF":0.62}'. Each value
-   * is above 0 and at most FACE_MATCH_THRESHOLD: a unit may be stricter than
-   * the default, never looser.
-   */
-  FACE_MATCH_THRESHOLD_BY_UNIT: z.string().trim().optional(),
-  /** Face-engine worker threads; default: cores - 1 (at least 1). */
-  FACE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
-  /**
-   * How long one face analysis may run, in milliseconds: past it the worker
-   * is stopped and replaced and the request answers 503 FACE_TIMEOUT (other
-   * routes never wait for it). Default 30000.
-   */
-  FACE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
-  /**
-   * LGPD retention of face data and exam photos, in days: verification
-   * records, face enrolments not renewed and exam photos older than this are
-   * purged automatically. Per unit: RETENTION_DAYS_BY_UNIT='{"DF":180}'.
-   */
-  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
-  RETENTION_DAYS_BY_UNIT: z.string().trim().optional(),
-  /**
-   * When the daily retention purge runs (cron, five fields, São Paulo time);
-   * with several instances it runs once per schedule (a job of the queue).
-   * Default 03:00.
-   */
-  RETENTION_CRON: z
-    .string()
-    .trim()
-    .regex(
-      /^[\d*,/-]+( [\d*,/-]+){4}$/,
-      'use uma expressão cron de cinco campos, ex.: "0 3 * * *" (todo dia às 03:00)',
-    )
-    .default('0 3 * * *'),
-  /**
-   * S3-compatible object storage of the files (face images, exam photos),
-   * e.g. s3://bucket/prefix?endpoint=https://s3.example&region=sa-east-1&forcePathStyle=true.
-   * Files are sealed (AES-256-GCM) before upload. Unset: DATA_DIR/files.
-   */
-  FILE_STORAGE_URL: z.string().trim().optional(),
-  /** Credentials of FILE_STORAGE_URL (else the URL's user and password, else the SDK's default chain). */
-  FILE_STORAGE_ACCESS_KEY_ID: z.string().trim().optional(),
-  FILE_STORAGE_SECRET_ACCESS_KEY: z.string().trim().optional(),
-  /**
-   * Bearer token Prometheus sends to GET /metrics (at least 24 characters).
-   * Without it /metrics answers only the operator (loopback with the token of
-   * DATA_DIR/secrets/operator.token).
-   */
-  METRICS_TOKEN: z.string().trim().min(24, 'use ao menos 24 caracteres').optional(),
-  /** How long an auditor's claim on an exam of the audit queue lasts (load_audit), in minutes. */
-  AUDIT_CLAIM_MINUTES: z.coerce.number().int().min(5).max(480).default(30),
-  /** Two-person rule: a disqualification takes effect only when a second auditor confirms it. */
-  AUDIT_TWO_PERSON_RULE: booleanFromString.default(false),
-  /** Share of approvals, in percent, drawn at random for a re-check by a different auditor. */
-  AUDIT_RECHECK_PERCENT: z.coerce.number().min(0).max(100).default(10),
-  /**
-   * Every so many seconds the server reads the faces of the photos of exams
-   * waiting for audit (the queue's similarity order); 0 turns it off (the
-   * audit screen still reads them when opened).
-   */
-  FACE_ANALYSIS_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  /** How long a signed address of a stored image stays valid. */
-  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
-  /** argon2id cost: memory in KiB and iterations (security guide: >= 19 MiB, t=2, p=1). */
-  ARGON2_MEMORY_KIB: z.coerce.number().int().min(19_456).default(19_456),
-  ARGON2_ITERATIONS: z.coerce.number().int().min(2).default(2),
-});
-
-export type Env = z.infer<typeof envSchema>;
-
-export type AppConfig = {
-  nodeEnv: Env['NODE_ENV'];
-  host: string;
-  port: number;
-  logLevel: Env['LOG_LEVEL'];
-  dataDir: string;
-  databaseUrl: string | undefined;
-  webDistDir: string;
-  publicApiBaseUrl: string;
-  librasWidgetUrl: string | undefined;
-  seedDemo: boolean;
-  /** Empty when clients connect directly (`TRUST_PROXY=none` or unset outside production). */
-  trustProxy: string[];
-  shutdownTimeoutMs: number;
-  publicAppUrl: string;
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  adminEmail: string | undefined;
-  adminPassword: string | undefined;
-  /** The unit of the first ADMIN of an empty database; undefined outside demo mode when not set. */
-  adminFederativeUnit: string | undefined;
-  session: { absoluteMs: number; idleMs: number };
-  /** Resolved sessions are reused this long (0: off); see lib/session-cache.ts. */
-  sessionCacheMs: number;
-  /** Answers of cached reads are served again at most this long (0: off); see lib/read-cache.ts. */
-  readCacheMs: number;
-  database: {
-    /** PostgreSQL pool size. */
-    poolSize: number;
-    /** PostgreSQL: how long opening a connection may take. */
-    connectTimeoutMs: number;
-    /** Statements prepared once (per PostgreSQL connection, or in PGlite's worker). */
-    preparedStatements: boolean;
-    /** Requests admitted to the database at once (0: no bound) and the line behind them. */
-    admission: { maxActive: number; maxQueued: number; maxWaitMs: number };
-  };
-  loginThrottle: {
-    failureFactor: number;
-    ipFailureFactor: number;
-    waitIncrementMs: number;
-    maxWaitMs: number;
-  };
-  passwordPolicy: PasswordPolicy;
-  argon2: { memoryCost: number; timeCost: number };
-  reportLocalPrefixes: Readonly<Record<string, string>>;
-  fileEncryptionKey: Buffer | undefined;
-  face: {
-    matchThreshold: number | undefined;
-    /** A unit's own, stricter threshold (FACE_MATCH_THRESHOLD_BY_UNIT). */
-    matchThresholdByUnit: Readonly<Record<string, number>>;
-    workers: number | undefined;
-    timeoutMs: number;
-  };
-  retention: { defaultDays: number; byUnit: Record<string, number>; cron: string };
-  /** Where stored files live: DATA_DIR/files, or S3-compatible object storage. */
-  fileStorage: FileStorageTarget;
-  /** The bearer token of GET /metrics (Prometheus), if any. */
-  metricsToken: string | undefined;
-  signedUrlTtlMs: number;
-  /** How long an auditor's claim on an exam lasts. */
-  auditClaimMs: number;
-  audit: { twoPersonRule: boolean; recheckRate: number; faceSweepMs: number };
-};
-
-export type ObjectStorageTarget = {
-  kind: 's3';
-  bucket: string;
-  /** Key prefix of every object, without leading or trailing slash ('' for none). */
-  prefix: string;
-  /** The service's address (MinIO, Ceph, a provider's S3 endpoint); unset: AWS. */
-  endpoint: string | undefined;
-  region: string;
-  /** Path-style addresses (endpoint/bucket/key), which most S3-compatible servers need. */
-  forcePathStyle: boolean;
-  /** Unset: the AWS SDK's default chain (instance role, web identity...). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-};
-export type FileStorageTarget = { kind: 'disk'; root: string } | ObjectStorageTarget;
+// The settings' one door: what the rest of the server reads of them.
+export { BACKUP_KEY_MIN_LENGTH, type Env } from './env-schema';
+export type { AppConfig, FileStorageTarget, ObjectStorageTarget } from './app-config';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
@@ -489,7 +196,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Configuração inválida:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
-  const seedDemo = env.SEED_DEMO ?? env.DATABASE_URL === undefined;
+  // Production never gets demo accounts (and their shared password) unless asked for.
+  const seedDemo =
+    env.SEED_DEMO ?? (env.DATABASE_URL === undefined && env.NODE_ENV !== 'production');
   let passwordPolicy = DEFAULT_PASSWORD_POLICY;
   if (env.PASSWORD_POLICY) {
     try {
@@ -504,14 +213,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ...productionProblems(env),
     ...adminPasswordProblems(env.ADMIN_PASSWORD, passwordPolicy),
   ];
+  if (env.BACKUP_KEY && env.BACKUP_KEY === env.FILE_ENCRYPTION_KEY) {
+    problems.push(
+      'BACKUP_KEY: precisa ser diferente de FILE_ENCRYPTION_KEY (quem tiver uma cópia de segurança não deve ter também a chave dos arquivos)',
+    );
+  }
   if (env.ADMIN_FEDERATIVE_UNIT === 'DEMO' && !seedDemo) {
     problems.push('ADMIN_FEDERATIVE_UNIT: DEMO só com o modo de demonstração (SEED_DEMO=true)');
-  }
-  // A cached open check-in carries signed photo addresses: they must outlive the cached answer by far.
-  if (env.READ_CACHE_SECONDS * 10 > env.SIGNED_URL_TTL_SECONDS) {
-    problems.push(
-      `READ_CACHE_SECONDS: ${env.READ_CACHE_SECONDS} passa de um décimo de SIGNED_URL_TTL_SECONDS (${env.SIGNED_URL_TTL_SECONDS}); uma resposta em cache entregaria endereços de foto quase vencidos`,
-    );
   }
   if (problems.length > 0) {
     throw new ConfigError(
@@ -534,6 +242,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicApiBaseUrl: env.PUBLIC_API_BASE_URL,
     librasWidgetUrl: env.LIBRAS_WIDGET_URL,
     seedDemo,
+    apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
+    backupKey: env.BACKUP_KEY,
+    demoRetentionDays: env.DEMO_RETENTION_DAYS,
     trustProxy,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     publicAppUrl: (env.PUBLIC_APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
@@ -547,7 +258,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,
     },
     sessionCacheMs: Math.round(env.SESSION_CACHE_SECONDS * 1000),
-    readCacheMs: Math.round(env.READ_CACHE_SECONDS * 1000),
+    activity: {
+      clientEventsPerHour: env.ACTIVITY_CLIENT_EVENTS_PER_HOUR,
+      webRetentionDays: env.ACTIVITY_WEB_RETENTION_DAYS,
+    },
+    realtime: {
+      maxStreamsPerUser: env.REALTIME_MAX_STREAMS_PER_USER,
+      sessionCheckMs: Math.round(env.REALTIME_SESSION_CHECK_SECONDS * 1000),
+    },
     database: {
       poolSize: env.DB_POOL_SIZE,
       connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
@@ -571,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? Buffer.from(env.FILE_ENCRYPTION_KEY, 'base64')
       : undefined,
     signedUrlTtlMs: env.SIGNED_URL_TTL_SECONDS * 1000,
+    faceVerifyCpfLimit: env.FACE_VERIFY_CPF_LIMIT,
     auditClaimMs: env.AUDIT_CLAIM_MINUTES * 60_000,
     audit: {
       twoPersonRule: env.AUDIT_TWO_PERSON_RULE,

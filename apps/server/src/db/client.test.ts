@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, engineName, type TestDatabase } from '../../test/helper';
 import { uniqueViolation } from './errors';
-import { openDatabase, selectRows, type DatabaseHandle } from './client';
+import { openDatabase, type DatabaseHandle } from './client';
+import { selectRows } from './select-rows';
 
 /** The longest the event loop went without running a 5 ms timer while `run` ran. */
 async function longestStall(run: () => Promise<unknown>): Promise<{ stall: number; took: number }> {

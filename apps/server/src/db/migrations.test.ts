@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, engineName } from '../../test/helper';
-import { selectRows } from './client';
+import { selectRows } from './select-rows';
 import { ensureReferenceData } from './seed/reference-data';
 
 describe(`migrations on ${engineName}`, () => {
@@ -14,6 +14,13 @@ describe(`migrations on ${engineName}`, () => {
       );
       const tables = result.map((row) => row.table_name);
       expect(tables).toContain('federative_units');
+      // No table announces its changes on `read_cache` any more (migration 0023 drops 0018's triggers).
+      const leftovers = await selectRows<{ name: string }>(
+        database.db,
+        sql`select tgname as name from pg_trigger where tgname = 'read_cache_notify'
+            union all select proname from pg_proc where proname = 'read_cache_notify'`,
+      );
+      expect(leftovers).toEqual([]);
       // A second run finds every migration applied and changes nothing.
       await database.migrate();
       const applied = await selectRows<{ count: number }>(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helper';
 import { createFileStorage, templateAad, type FileStorage } from '../lib/file-storage';
 import { legacySeal } from '../../test/sealing';
-import { selectRows } from './client';
+import { selectRows } from './select-rows';
 import { ensureReferenceData } from './seed/reference-data';
 import { upgradeSealedData } from './sealed-data-upgrade';
 

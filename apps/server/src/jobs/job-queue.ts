@@ -23,7 +23,7 @@
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
 import { deadlockVictim, retryingDeadlocks, uniqueViolation } from '../db/errors';
-import type { Metrics } from '../lib/metrics';
+import type { Metrics } from '../plugins/metrics-registry';
 
 /** The time zone of the schedules: the product's day is São Paulo's. */
 export const JOB_TIME_ZONE = 'America/Sao_Paulo';

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../db/client';
+import { selectRows } from '../db/select-rows';
 import { biometricVerifications } from '../db/schema/index';
 import {
   buildTestApp,
@@ -179,6 +179,16 @@ describe(`scheduled jobs across two instances (${engineName})`, () => {
     await sleep(4_500);
     for (const queue of queues) await queue.stop();
     queues = [];
+    // pg-boss marks a finished job completed without awaiting it: its handler
+    // (and the metric) can be done while the row still says active.
+    await expect
+      .poll(
+        async () => (await jobRows(a.app, FACE_SWEEP_JOB)).filter((row) => row.state === 'active'),
+        {
+          timeout: 5_000,
+        },
+      )
+      .toEqual([]);
 
     const rows = await jobRows(a.app, FACE_SWEEP_JOB);
     const slots = new Set(rows.map((row) => row.singleton_on));

@@ -2,11 +2,15 @@
  * The server's scheduled work, and where each part runs.
  *
  * Once per schedule across instances (jobs of the queue, job-queue.ts):
- * - `retention-purge`: the LGPD purge of personal data and the operational
- *   purge (sessions, e-mails, counters, realtime events, orphan files), daily
+ * - `retention-purge`: the LGPD purge of personal data (demonstration
+ *   candidates by DEMO_RETENTION_DAYS) and the operational purge (sessions,
+ *   e-mails, counters, realtime events, orphan files), daily
  *   at RETENTION_CRON (03:00 São Paulo) and once when the instances start (a
  *   laptop is seldom on at 03:00). Two instances purging at once would do the
- *   same deletions twice and record them twice.
+ *   same deletions twice and record them twice. The browser's activity events
+ *   go after ACTIVITY_WEB_RETENTION_DAYS (modules/activity/chain-upkeep.service.ts).
+ * - `activity-chain-anchor`: every activity chain's head written to the log,
+ *   hourly (an anchor kept outside the database).
  * - `face-sweep`: the background reading of faces in the photos of exams
  *   waiting for audit, every FACE_ANALYSIS_SWEEP_SECONDS. Two instances would
  *   read the same photos, twice the CPU for the same result.
@@ -26,7 +30,9 @@
  * and is closed by the next claim on the exam.
  */
 import type { FastifyInstance } from 'fastify';
+import { logChainAnchors, purgeBrowserEvents } from '../modules/activity/chain-upkeep.service';
 import { readPendingFaces } from '../modules/audits/photo-faces.service';
+import { purgeExpiredDemoData } from '../modules/demo/demo-retention.service';
 import {
   purgeExpiredPersonalData,
   purgeOperationalData,
@@ -40,6 +46,10 @@ import {
 
 export const RETENTION_JOB = 'retention-purge';
 export const FACE_SWEEP_JOB = 'face-sweep';
+export const CHAIN_ANCHOR_JOB = 'activity-chain-anchor';
+
+/** How often the activity chains' heads are written to the log. */
+const CHAIN_ANCHOR_SECONDS = 3600;
 
 /** Photos read per run of the face sweep. */
 const FACE_SWEEP_BATCH = 20;
@@ -63,11 +73,23 @@ export function scheduledJobs(
       retryDelaySeconds: 300,
       run: async () => {
         const counts = await purgeExpiredPersonalData(deps, app.config.retention);
+        const demo = await purgeExpiredDemoData(deps, app.config.demoRetentionDays);
         const operational = await purgeOperationalData(deps);
-        return { counts, operational };
+        const browserEvents = await purgeBrowserEvents(deps, app.config.activity.webRetentionDays);
+        return { counts, demo, operational, browserEvents };
       },
     },
   ];
+  jobs.push({
+    name: CHAIN_ANCHOR_JOB,
+    everySeconds: CHAIN_ANCHOR_SECONDS,
+    expireInSeconds: 600,
+    retryLimit: 0,
+    run: async () => {
+      const anchors = await logChainAnchors({ db: deps.db, log: app.log });
+      return { chains: anchors.length };
+    },
+  });
   const sweepSeconds = Math.round(app.config.audit.faceSweepMs / 1000);
   if (sweepSeconds > 0) {
     jobs.push({

@@ -54,11 +54,10 @@ export const fileAad = (key: string): SealPurpose => `file:${key}`;
 export const templateAad = (unit: string, cpf: string): SealPurpose => `template:${unit}:${cpf}`;
 
 /**
- * What a signature is for: an image route a signed address is made for, or
- * examiner 2's confirmed identity (`proctoring`); a signature for one is
- * refused by the others.
+ * What a signature is for: the image route a signed address is made for; a
+ * signature for one is refused by the others.
  */
-export type SignedRoute = 'face-image' | 'exam-photo' | 'check-in-face' | 'proctoring';
+export type SignedRoute = 'face-image' | 'exam-photo' | 'check-in-face';
 
 /** The configured key, or one generated once and kept (mode 0600) in DATA_DIR/secrets. */
 /** The key in use without making one: the configured key, the kept one, or undefined. */

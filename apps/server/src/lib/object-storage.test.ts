@@ -29,7 +29,7 @@ import {
 } from '../../test/helper';
 import { seedSignedIn } from '../../test/identity';
 import { loadConfig, type ObjectStorageTarget } from '../config/env';
-import { selectRows } from '../db/client';
+import { selectRows } from '../db/select-rows';
 import { examPhotos } from '../db/schema/index';
 import {
   purgeExpiredPersonalData,

@@ -30,8 +30,6 @@ export type RegisteredRoute = {
   method: string;
   url: string;
   access: AccessPolicy | undefined;
-  /** Served again from the read cache while no data changed (plugins/read-cache.ts). */
-  readCache?: boolean;
 };
 
 export function isPluginRoute(url: string): boolean {

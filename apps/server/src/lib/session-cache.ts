@@ -4,7 +4,7 @@
  * read to authenticate (it was one read per request, plus the join with the
  * user).
  *
- * Correctness (see plugins/auth.ts for what is checked on a hit):
+ * Correctness (see modules/auth/sessions.service.ts for what is checked on a hit):
  * - A revocation on this instance takes effect at once: logout, disabling a
  *   user, a role or password change call `forget` after their transaction
  *   commits, on every cache of the process (`forgetCachedSessions`).

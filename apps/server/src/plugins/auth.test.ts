@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helper';
-import { lastMailTo, seedSignedIn, seedUser } from '../../test/identity';
+import { lastMailTo, seedSignedIn } from '../../test/identity';
 
 describe('session tokens', () => {
   let t: TestApp;
@@ -119,16 +119,5 @@ describe('session tokens', () => {
 
     // The admin's own session was not touched.
     expect((await me(admin.auth.authorization)).statusCode).toBe(200);
-  });
-
-  it('a disabled user cannot sign in', async () => {
-    const user = await seedUser(t.app, { registerStatus: 'disabled' });
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/Auth',
-      payload: { email: user.email, password: 'Trilha#Segura42' },
-      remoteAddress: '10.30.0.2',
-    });
-    expect(response.statusCode).toBe(401);
   });
 });

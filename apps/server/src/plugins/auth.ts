@@ -9,10 +9,10 @@
 import { AUTH_ERRORS, ERROR_MESSAGES } from '@exame/shared';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppConfig } from '../config/env';
-import type { Database, Unlisten } from '../db/client';
+import type { Unlisten } from '../db/client';
 import { AppError } from '../lib/app-error';
-import { hashToken } from '../lib/crypto';
+// request.user and request.integration are declared (and read by routes) there.
+import type {} from '../lib/current-user';
 import { isOperatorRequest } from '../lib/operator-token';
 import {
   createSessionCache,
@@ -21,82 +21,25 @@ import {
   type SessionCache,
 } from '../lib/session-cache';
 import type { IntegrationCaller, SessionUser } from '../lib/actors';
-import { resolveApiKey } from '../modules/integration/api-keys.service';
-import {
-  findSessionWithUser,
-  revokeSession,
-  touchSession,
-} from '../modules/auth/sessions.repository';
 
 export type { IntegrationCaller, SessionUser };
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    user: SessionUser | null;
-    integration: IntegrationCaller | null;
-  }
-}
-
-/** Updating last-seen on every call would be a write per request; once a minute is enough. */
-const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * How a credential becomes an actor. app.ts passes these in (they live in the
+ * auth and integration modules), so the plugin imports no module.
+ */
+export type AuthResolvers = {
+  /** The user of the live session a bearer token names, or null (modules/auth/sessions.service.ts). */
+  session(token: string, now: Date, cache: SessionCache): Promise<SessionUser | null>;
+  /** The integration caller an API key names, or null (modules/integration/api-keys.service.ts). */
+  apiKey(key: string): Promise<IntegrationCaller | null>;
+};
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(header.trim());
   return match?.[1] ?? null;
-}
-
-export async function resolveSession(
-  db: Database,
-  config: Pick<AppConfig, 'session'>,
-  token: string,
-  now: Date = new Date(),
-  cache?: SessionCache,
-): Promise<SessionUser | null> {
-  const tokenHash = hashToken(token);
-  const at = now.getTime();
-  const cached = cache?.get(tokenHash, at);
-  // A hit is served only while nothing about the session is due: not expired,
-  // not idle, and no touch owed; otherwise the database decides, as below.
-  if (
-    cached &&
-    cached.user.expiresAt.getTime() > at &&
-    at - cached.lastSeenAt <= Math.min(TOUCH_INTERVAL_MS, config.session.idleMs)
-  ) {
-    return cached.user;
-  }
-  const readAt = cache?.generation() ?? 0;
-  const found = await findSessionWithUser(db, tokenHash);
-  if (!found) return null;
-  const { session, user } = found;
-  if (session.revokedAt) return null;
-  if (session.expiresAt <= now) {
-    await revokeSession(db, tokenHash, 'expired');
-    return null;
-  }
-  if (at - session.lastSeenAt.getTime() > config.session.idleMs) {
-    await revokeSession(db, tokenHash, 'idle');
-    return null;
-  }
-  if (user.registerStatus !== 'enabled') return null;
-  let lastSeenAt = session.lastSeenAt.getTime();
-  if (at - lastSeenAt > TOUCH_INTERVAL_MS) {
-    await touchSession(db, tokenHash, now);
-    lastSeenAt = at;
-  }
-  const resolved: SessionUser = {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    cpf: user.cpf,
-    federativeUnit: user.federativeUnit,
-    role: user.role,
-    tokenHash,
-    expiresAt: session.expiresAt,
-  };
-  cache?.set(tokenHash, { user: resolved, lastSeenAt }, readAt, Date.now());
-  return resolved;
 }
 
 /**
@@ -144,6 +87,7 @@ function hasMetricsToken(request: FastifyRequest, metricsToken: string | undefin
 
 export function registerAuth(
   app: FastifyInstance,
+  resolvers: AuthResolvers,
   operatorToken: string,
   sessions: SessionCache = createSessionCache({ ttlMs: 0 }),
   metricsToken?: string,
@@ -168,10 +112,7 @@ export function registerAuth(
     }
     if (access === 'integration') {
       const header = request.headers['x-api-key'];
-      const caller =
-        typeof header === 'string'
-          ? await resolveApiKey({ db: app.database.db }, header.trim())
-          : null;
+      const caller = typeof header === 'string' ? await resolvers.apiKey(header.trim()) : null;
       if (!caller) {
         throw AppError.from(AUTH_ERRORS, 'API_KEY_INVALID');
       }
@@ -180,21 +121,9 @@ export function registerAuth(
     }
     const token = bearerToken(request);
     if (!token) throw AppError.unauthorized(ERROR_MESSAGES.SESSION_REQUIRED);
-    const user = await resolveSession(app.database.db, app.config, token, new Date(), sessions);
+    const user = await resolvers.session(token, new Date(), sessions);
     if (!user) throw AppError.unauthorized();
     if (!access.includes(user.role)) throw AppError.forbidden();
     request.user = user;
   });
-}
-
-/** The signed-in user of a route whose policy lists roles (the hook guarantees it). */
-export function currentUser(request: FastifyRequest): SessionUser {
-  if (!request.user) throw AppError.unauthorized();
-  return request.user;
-}
-
-/** The integration caller of a route whose policy is `'integration'`. */
-export function currentIntegration(request: FastifyRequest): IntegrationCaller {
-  if (!request.integration) throw AppError.from(AUTH_ERRORS, 'API_KEY_INVALID');
-  return request.integration;
 }

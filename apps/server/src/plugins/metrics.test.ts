@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaceService } from '../biometrics/face-pool';
 import type { FaceService } from '../biometrics/face-engine';
 import { startScheduledJobs } from '../jobs/scheduled-jobs';
+import { hash48 } from './metrics-registry';
 import { OPERATOR_TOKEN_HEADER, operatorTokenFile } from '../lib/operator-token';
+import { chainAnchors } from '../modules/activity/chain-upkeep.service';
 import { sampleJpeg } from '../../test/exams';
 import { buildTestApp, type TestApp } from '../../test/helper';
 import { seedSignedIn } from '../../test/identity';
@@ -223,5 +225,16 @@ describe('metrics', () => {
     );
     expect(valueOf(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(valueOf(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(1_000_000);
+
+    // The activity chains' heads, as the database has them at the scrape (an anchor kept outside).
+    const heads = await chainAnchors(t.app.database.db);
+    expect(heads.length).toBeGreaterThan(0);
+    for (const head of heads) {
+      const chain = head.chain || '-';
+      expect(valueOf(samples, 'exame_activity_chain_head_seq', { chain })).toBe(head.seq);
+      expect(valueOf(samples, 'exame_activity_chain_head_hash48', { chain })).toBe(
+        hash48(head.hash),
+      );
+    }
   });
 });

@@ -7,7 +7,7 @@
  */
 import { errorBodySchema } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../lib/metrics';
+import type { Metrics } from './metrics-registry';
 
 /** The route label of a request: its pattern, or one word for what matched none. */
 function routeOf(url: string | undefined, is404: boolean): string {

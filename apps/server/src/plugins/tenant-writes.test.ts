@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../biometrics/face-engine';
 import { createFaceService } from '../biometrics/face-pool';
 import { answeredChallenge, requestChallenge } from '../../test/faces/takes';
-import { selectRows } from '../db/client';
+import { selectRows } from '../db/select-rows';
 import { isPluginRoute } from '../lib/route-policy';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../test/helper';
@@ -323,7 +323,7 @@ describe('tenant isolation of writes', () => {
   });
   /**
    * A live take of `photo` answering a challenge `who` asks for `cpf` and
-   * `purpose` (issue 29); without the engine, the challenge with pictures
+   * `purpose`; without the engine, the challenge with pictures
    * without a face.
    */
   const takeOf = async (
@@ -672,12 +672,13 @@ describe('tenant isolation of writes', () => {
         };
       },
     },
-    // Unit A's examiner issues the certificate of its approved exam; the integration gets it again.
+    // Unit A's ADMIN issues the certificate of its approved exam (an examiner only for an exam
+    // whose room they held while it ran: certificates.test.ts); the integration gets it again.
     'POST /api/Certificate/:examId': {
       own: (f) => ({
         method: 'POST',
         url: `/api/Certificate/${f.certificateExamId}`,
-        headers: a().viewer.auth,
+        headers: a().admin.auth,
       }),
       foreign: (f) => ({
         method: 'POST',
@@ -918,14 +919,22 @@ describe('tenant isolation of writes', () => {
           method: 'POST',
           url: '/api/Auth/viewer-checkin',
           headers: a().viewer.auth,
-          payload: { email: second.email, password: DEFAULT_PASSWORD },
+          payload: {
+            email: second.email,
+            password: DEFAULT_PASSWORD,
+            schedulingLocal: CHECK_IN_POST,
+          },
         };
       },
       foreign: (f) => ({
         method: 'POST',
         url: '/api/Auth/viewer-checkin',
         headers: a().viewer.auth,
-        payload: { email: f.viewer.user.email, password: DEFAULT_PASSWORD },
+        payload: {
+          email: f.viewer.user.email,
+          password: DEFAULT_PASSWORD,
+          schedulingLocal: CHECK_IN_POST,
+        },
       }),
     },
     'POST /api/Auth/biometric-viewer-checkin': {
@@ -987,7 +996,8 @@ describe('tenant isolation of writes', () => {
           method: 'POST',
           url: '/api/Auth/viewer-checkin',
           headers: a().viewer.auth,
-          payload: { email: second?.email, password: DEFAULT_PASSWORD },
+          // Examiner 2's confirmation is for this record only, used once.
+          payload: { email: second?.email, password: DEFAULT_PASSWORD, checkInId: recordId },
         });
         return {
           method: 'PUT',
@@ -1051,7 +1061,7 @@ describe('tenant isolation of writes', () => {
           method: 'POST',
           url: '/api/Auth/viewer-checkin',
           headers: a().viewer.auth,
-          payload: { email: third.email, password: DEFAULT_PASSWORD },
+          payload: { email: third.email, password: DEFAULT_PASSWORD, checkInId: recordId },
         });
         const verificationId = await faceTicket(third.cpf, 'p02-1.jpg', DEFAULT_PASSWORD);
         const record = await t.app.inject({

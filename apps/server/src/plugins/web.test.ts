@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helper';
+
+const SCRIPT = 'console.log("exame");\n'.repeat(100);
+const STYLES = '.mantine-Button-root{color:#1456e8}\n'.repeat(100);
 
 describe('web app serving', () => {
   let t: TestApp;
@@ -15,6 +19,16 @@ describe('web app serving', () => {
       '<!doctype html><title>app</title><div id="root"></div>',
     );
     fs.writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), 'console.log(1)');
+    // What the build writes (apps/web/build/precompress.ts): each text file and its two copies.
+    for (const [name, content] of [
+      ['entry-Ef56Gh78.js', SCRIPT],
+      ['entry-Ij90Kl12.css', STYLES],
+    ] as const) {
+      const file = path.join(dist, 'assets', name);
+      fs.writeFileSync(file, content);
+      fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content));
+      fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content));
+    }
     fs.writeFileSync(
       path.join(dist, 'default-theme-favicon.svg'),
       '<svg xmlns="http://www.w3.org/2000/svg"/>',
@@ -38,6 +52,48 @@ describe('web app serving', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('scripts and styles go as their brotli or gzip copy when the client accepts one, as they are otherwise', async () => {
+    const asset = (url: string, acceptEncoding?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+    for (const [url, content, type] of [
+      ['/assets/entry-Ef56Gh78.js', SCRIPT, 'javascript'],
+      ['/assets/entry-Ij90Kl12.css', STYLES, 'text/css'],
+    ] as const) {
+      const br = await asset(url, 'gzip, deflate, br, zstd');
+      expect(br.statusCode, url).toBe(200);
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(br.headers['content-type'], url).toContain(type);
+      expect(br.headers['cache-control'], url).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.vary, url).toContain('accept-encoding');
+      expect(br.rawPayload.length, url).toBeLessThan(content.length / 4);
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString(), url).toBe(content);
+
+      const gzip = await asset(url, 'gzip');
+      expect(gzip.headers['content-encoding'], url).toBe('gzip');
+      expect(gzip.headers['content-type'], url).toContain(type);
+      expect(zlib.gunzipSync(gzip.rawPayload).toString(), url).toBe(content);
+
+      for (const plain of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+        const response = await asset(url, plain);
+        expect(response.statusCode, `${url} ${plain}`).toBe(200);
+        expect(response.headers['content-encoding'], `${url} ${plain}`).toBeUndefined();
+        expect(response.body, `${url} ${plain}`).toBe(content);
+      }
+    }
+  });
+
+  it('the compressed copies are not addresses of their own', async () => {
+    for (const url of ['/assets/entry-Ef56Gh78.js.br', '/assets/entry-Ij90Kl12.css.gz']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
+    }
   });
 
   it('other static files are revalidated', async () => {

@@ -1,6 +1,9 @@
 /**
  * Serves the built web app: hashed assets with a long cache, index.html never
  * cached, and the SPA fallback for any other GET that is not an API path.
+ * The build writes a brotli and a gzip copy of each text file
+ * (apps/web/build/precompress.ts): a client that accepts one gets it as it
+ * is, with `content-encoding`; nothing is compressed per request.
  * Also serves /app-config.js, the runtime settings the web app reads at start.
  */
 import fs from 'node:fs';
@@ -13,6 +16,8 @@ import { toErrorBody } from './error-handler';
 
 const NON_SPA_PREFIXES = ['/api/', '/api', '/health/', '/docs'];
 const HASHED_ASSET = /^\/assets\//;
+/** The build's compressed copies: sent in place of their file, never asked for by name. */
+const COMPRESSED_COPY = /\.(?:br|gz)$/;
 
 export type WebClientConfig = {
   apiBaseUrl: string;
@@ -63,12 +68,16 @@ export async function registerWeb(app: FastifyInstance, config: AppConfig): Prom
         wildcard: false,
         index: false,
         cacheControl: false,
+        preCompressed: true,
+        allowedPath: (pathname) => !COMPRESSED_COPY.test(pathname),
         setHeaders: (res, filePath) => {
           const relative = `/${path.relative(config.webDistDir, filePath).split(path.sep).join('/')}`;
           res.setHeader(
             'cache-control',
             HASHED_ASSET.test(relative) ? 'public, max-age=31536000, immutable' : 'no-cache',
           );
+          // Caches between the server and the browser keep one copy per encoding.
+          res.setHeader('vary', 'accept-encoding');
         },
       });
     });

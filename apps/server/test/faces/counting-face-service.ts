@@ -42,6 +42,7 @@ export function countingFaceService(face: FaceService): {
       return face.analyze(image);
     },
     compare: (a, b, threshold) => face.compare(a, b, threshold),
+    observe: (observer) => face.observe?.(observer) ?? (() => undefined),
     close: () => face.close(),
   };
   return {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { type FaceMove } from '@exame/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FaceEngine } from '../../src/biometrics/face-engine';
+import { FacePool } from '../../src/biometrics/face-pool';
 import { fixturePath } from './fixtures';
 import { eyeCentres } from './head-model';
 import {
@@ -50,7 +50,7 @@ const digest = (pictures: readonly Buffer[]) => {
 };
 
 describe.skipIf(Boolean(skipReason))(`synthetic takes ${skipReason}`.trim(), () => {
-  let engine: FaceEngine;
+  let engine: FacePool;
   let source: Source;
   const steps: FaceMove[] = ['left', 'right'];
   const shifts = async (pictures: readonly Buffer[]) => {
@@ -62,7 +62,7 @@ describe.skipIf(Boolean(skipReason))(`synthetic takes ${skipReason}`.trim(), () 
   };
 
   beforeAll(async () => {
-    engine = new FaceEngine();
+    engine = new FacePool({ inProcess: true });
     await engine.ready();
     const loaded = await loadSource(fixturePath('dev', 'p01-1.jpg'), engine);
     if (!loaded) throw new Error('p01-1 should give a source');

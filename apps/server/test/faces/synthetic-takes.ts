@@ -77,7 +77,7 @@ export type GenuineOptions = {
   depthScale?: number;
 };
 
-/** The in-process FaceEngine or the worker pool: anything that analyses a picture. */
+/** The face service, in process or on workers: anything that analyses a picture. */
 export type Analyzer = Pick<FaceService, 'analyze'>;
 
 /** The face codes that mean "no usable face here": a failure to acquire, not a crash. */

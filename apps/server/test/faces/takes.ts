@@ -1,5 +1,5 @@
 /**
- * Takes for the server tests (issue 29): ask the API for a challenge, then
+ * Takes for the server tests: ask the API for a challenge, then
  * answer it with a genuine take of a dev photo (its head turning as asked,
  * synthetic-takes.ts) or with an attack. Sources are framed once per photo
  * and engine, and cached for the test file.

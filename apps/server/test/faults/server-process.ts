@@ -3,32 +3,16 @@
  * tests: started on a data folder and, on PostgreSQL, a database of the
  * test's own, so it can be killed and started again on the same data.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { testDatabaseUrl } from '../helper';
-
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+import { spawnServer, type SpawnedServer } from '../spawn-server';
 
 export const FAULT_ADMIN = {
   email: 'admin@falhas.exame.local',
   password: 'Falhas#Teste-2026',
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A PostgreSQL database of the test's own (dropped by `drop`), or none on PGlite. */
 export async function createProcessDatabase(): Promise<{
@@ -54,79 +38,31 @@ export async function createProcessDatabase(): Promise<{
   };
 }
 
-export type ServerProcess = {
-  baseUrl: string;
-  pid: number;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  kill: (signal: NodeJS.Signals) => void;
-};
+export type ServerProcess = SpawnedServer;
 
 /** Starts the server and waits until /health/ready answers 200. */
 export async function startServerProcess(options: {
   dataDir: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** Variables of the defaults below to leave unset (a start that relies on its own defaults). */
+  unset?: readonly string[];
 }): Promise<ServerProcess> {
-  const port = await freePort();
-  let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')],
-    {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'development',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: options.dataDir,
-        LOG_LEVEL: 'warn',
-        SEED_DEMO: 'false',
-        ADMIN_EMAIL: FAULT_ADMIN.email,
-        ADMIN_PASSWORD: FAULT_ADMIN.password,
-        ADMIN_FEDERATIVE_UNIT: 'DF',
-        WEB_DIST_DIR: path.join(options.dataDir, 'no-web'),
-        FACE_WORKERS: '1',
-        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`O servidor saiu ao iniciar:\n${output}`);
-    }
-    try {
-      const response = await fetch(`${baseUrl}/health/ready`);
-      if (response.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`O servidor não ficou pronto em 150 s:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    baseUrl,
-    pid: child.pid ?? 0,
-    output: () => output,
-    exited,
-    kill: (signal) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    },
+  const env: Record<string, string> = {
+    NODE_ENV: 'development',
+    DATA_DIR: options.dataDir,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+    ADMIN_EMAIL: FAULT_ADMIN.email,
+    ADMIN_PASSWORD: FAULT_ADMIN.password,
+    ADMIN_FEDERATIVE_UNIT: 'DF',
+    WEB_DIST_DIR: path.join(options.dataDir, 'no-web'),
+    FACE_WORKERS: '1',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
   };
+  for (const name of options.unset ?? []) delete env[name];
+  return spawnServer({ env, readyTimeoutMs: 150_000 });
 }
 
 /** Signs in as the first ADMIN and returns the Authorization header. */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { selectRows } from '../../src/db/client';
+import { selectRows } from '../../src/db/select-rows';
 import type { TestApp } from '../helper';
 
 /**

@@ -50,7 +50,11 @@ export function AppProviders({
     >
       <DatesProvider settings={{ locale: 'pt-br', firstDayOfWeek: 0, weekendDays: [0, 6] }}>
         <QueryClientProvider client={client}>
-          <Notifications position="top-right" zIndex={1000} />
+          {/*
+           * Bottom right: a toast covers neither the header (the user's name, "Sair")
+           * nor the actions at the top of a screen.
+           */}
+          <Notifications position="bottom-right" zIndex={1000} />
           <AlertModalProvider>{children}</AlertModalProvider>
         </QueryClientProvider>
       </DatesProvider>

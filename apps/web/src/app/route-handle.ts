@@ -1,5 +1,5 @@
 /** Metadata each route carries in its `handle`. */
-import type { UIMatch } from 'react-router';
+import { matchRoutes, type RouteObject, type UIMatch } from 'react-router';
 
 export type RouteHandle = {
   /** The page title (spec 2); no title means an empty page title. */
@@ -36,4 +36,21 @@ export function documentTitleFromMatches(matches: readonly UIMatch[], productNam
 
 export function isAdminGuarded(matches: readonly UIMatch[]): boolean {
   return matches.some((match) => handleOf(match).adminGuarded === true);
+}
+
+/**
+ * The screen an address of the app opens, named as its tab is (the route's
+ * title or tab name), with the parameters of the route; null for an address
+ * whose route has no name (a redirect).
+ */
+export function screenOfPath(
+  routes: RouteObject[],
+  path: string,
+): { name: string; params: Readonly<Record<string, string | undefined>> } | null {
+  const matches = matchRoutes(routes, path);
+  const leaf = matches?.[matches.length - 1];
+  if (!leaf) return null;
+  const handle = (leaf.route.handle ?? {}) as RouteHandle;
+  const name = handle.title || handle.documentTitle;
+  return name ? { name, params: leaf.params } : null;
 }

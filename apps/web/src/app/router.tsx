@@ -1,5 +1,5 @@
 /** The route table (spec 2). Each route's `handle` carries its title and guard flag. */
-import { EXAMINER_ROLES } from '@exame/shared';
+import { EXAM_DETAIL_ROLES, EXAMINER_ROLES } from '@exame/shared';
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { currentTenant } from '../lib/tenant';
@@ -8,7 +8,7 @@ import { AdminGuardLayout } from './layouts/admin-guard-layout';
 import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
 import { RootLayout } from './layouts/root-layout';
-import type { RouteHandle } from './route-handle';
+import { screenOfPath, type RouteHandle } from './route-handle';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorPage } from './routes/route-error';
 
@@ -28,7 +28,7 @@ const PasswordPage = lazy(() =>
   })),
 );
 const DemoBiometryPage = lazy(() =>
-  import('../features/biometrics/components/demo-biometry-page').then((module) => ({
+  import('../features/demo/components/demo-biometry-page').then((module) => ({
     default: module.DemoBiometryPage,
   })),
 );
@@ -219,7 +219,7 @@ export const routes: RouteObject[] = [
             path: 'exames/:schedulingId',
             handle: handle({ documentTitle: 'Exame' }),
             element: (
-              <RequireRole roles={['ADMIN', 'auditor']}>
+              <RequireRole roles={EXAM_DETAIL_ROLES}>
                 <ExamDetailPage />
               </RequireRole>
             ),
@@ -339,7 +339,7 @@ export const routes: RouteObject[] = [
             handle: handle({ documentTitle: 'Atividades' }),
             element: (
               <AdminOnly>
-                <ActivityPage />
+                <ActivityPage screenOf={(path) => screenOfPath(routes, path)} />
               </AdminOnly>
             ),
           },

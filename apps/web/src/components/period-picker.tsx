@@ -10,7 +10,7 @@
 import { DatePickerInput, type DatePickerPreset } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { addDays, dayInZone } from '@exame/shared';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 
 export type PeriodValue = [string | null, string | null];
 
@@ -61,8 +61,12 @@ export type PeriodPickerProps = {
 export function PeriodPicker({ value, onChange, label = 'Período', maw = 300 }: PeriodPickerProps) {
   useWeekNumberHeader();
   const presets = useMemo(() => presetsFor(dayInZone(new Date())), []);
+  // One id for the field and its calendar: the calendar (a dialog) is named by the field.
+  const id = useId();
   return (
     <DatePickerInput
+      id={id}
+      popoverProps={{ id }}
       type="range"
       label={label}
       placeholder="Selecione o período"

@@ -2,7 +2,7 @@
  * A face capture as the verification and enrolment calls take it
  * (`api/BiopassID/Verify`, `api/Auth/biometric-viewer-checkin`,
  * `api/BiopassID/Create`): the take that answers the challenge
- * `challengeId` (issue 29). `image` is its first picture (the neutral one,
+ * `challengeId`. `image` is its first picture (the neutral one,
  * looking at the camera); `frames` the others in order (one per movement,
  * then the neutral one again), without `image` (each picture is sent once).
  * `password` is the person's own, when the capture flow asked for it.

@@ -1,5 +1,5 @@
 /**
- * `POST api/BiopassID/Challenge` (issue 29): a new challenge for one face
+ * `POST api/BiopassID/Challenge`: a new challenge for one face
  * capture, for a purpose and a person (a CPF, the examiner of a record at
  * check-out, or examiner 2 by the proof of their password). Several features
  * capture faces (biometry, check-ins, demo), so the call lives here; each

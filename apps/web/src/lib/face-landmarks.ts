@@ -1,5 +1,5 @@
 /**
- * Face landmarks in the browser, for the guided capture (issue 29): the
+ * Face landmarks in the browser, for the guided capture: the
  * capture screen follows the person's head through the challenge with the
  * same networks the server reads the take with (face-api's tiny face
  * detector and the full 68-point landmark net), so the pose the screen waits

@@ -154,3 +154,42 @@ export const checkInEvents = pgTable(
   },
   (table) => [index('check_in_events_record_idx').on(table.checkInId, table.seq)],
 );
+
+/**
+ * Examiner 2's confirmation (`api/Auth/viewer-checkin`): the proof that
+ * examiner 1 (`issuedTo`, in the session `issuedSession` names) typed
+ * examiner 2's (`personId`) e-mail and
+ * password, for one admission at one post (`schedulingLocal`) and, when it
+ * was asked for an open record (adding to it, or receiving it by transfer),
+ * that record (`checkInId`; none: opening a new record at the post). Used
+ * once (`usedAt`, with the record it admitted to), within its lifetime; only
+ * the SHA-256 of the token is kept.
+ */
+export const proctoringTokens = pgTable(
+  'proctoring_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    federativeUnit: text('federative_unit')
+      .notNull()
+      .references(() => federativeUnits.uf),
+    issuedTo: uuid('issued_to')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the session's token hash: the session it was given in, never its key. */
+    issuedSession: text('issued_session').notNull(),
+    personId: uuid('person_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    schedulingLocal: text('scheduling_local').notNull(),
+    checkInId: uuid('check_in_id').references(() => checkIns.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    usedFor: uuid('used_for').references(() => checkIns.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    uniqueIndex('proctoring_tokens_token_key').on(table.tokenHash),
+    index('proctoring_tokens_expires_idx').on(table.expiresAt),
+  ],
+);

@@ -9,7 +9,7 @@ export const federativeUnits = pgTable('federative_units', {
   /**
    * The unit lets a person enter a room's custody by face alone (no session
    * or password of their own); off by default, and a record admitted that way
-   * says so (issue 29).
+   * says so.
    */
   faceAloneAllowed: boolean('face_alone_allowed').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -201,13 +201,15 @@ export const activityLog = pgTable(
     clientId: uuid('client_id'),
     /** When it happened on the client (web events); the server's time otherwise. */
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The hash chain the event was appended to (set by the append trigger):
+     * the unit's, or `<unit>/web` for the browser's events (migration 0021).
+     */
+    chain: text('chain').notNull().default(''),
   },
   (table) => [
     index('activity_log_unit_time_idx').on(table.federativeUnit, table.createdAt),
-    uniqueIndex('activity_log_chain_seq_idx').on(
-      sql`coalesce(${table.federativeUnit}, '')`,
-      table.seq,
-    ),
+    uniqueIndex('activity_log_chain_seq_idx').on(table.chain, table.seq),
     uniqueIndex('activity_log_actor_client_idx')
       .on(table.actorId, table.clientId)
       .where(sql`${table.clientId} is not null`),
@@ -215,11 +217,17 @@ export const activityLog = pgTable(
   ],
 );
 
-/** The last event of each unit's chain (`chain` is the unit, '' for events with none). */
+/**
+ * The last event of each chain (`chain` is the unit, '' for events with none,
+ * `<unit>/web` for the browser's events), and the last one retention dropped
+ * from its start (0 and '' when none).
+ */
 export const activityChainHeads = pgTable('activity_chain_heads', {
   chain: text('chain').primaryKey(),
   seq: bigint('seq', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
+  baseSeq: bigint('base_seq', { mode: 'number' }).notNull().default(0),
+  baseHash: text('base_hash').notNull().default(''),
 });
 
 export const settings = pgTable('settings', {

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
-import { selectRows } from '../client';
+import { selectRows } from '../select-rows';
 import { seedDemoAuditQueue } from './demo-audits';
 import { seedDemoOnEmpty } from './demo-exams';
 
@@ -147,7 +147,8 @@ describe('demo audit queue', () => {
     expect(detail.reference).not.toBeNull();
     expect(detail.captures.length).toBe(withOccurrences.captures);
     expect(detail.occurrences.length).toBe(withOccurrences.occurrences);
-    // Drawn people, not real ones: no face, so no similarity (stated in the README).
+    // Drawn people, not real ones: no face, so no similarity (stated in
+    // docs/audit-and-certificates.md).
     expect(detail.reference?.face.status).toBe('no_face');
     expect(detail.captures.every((capture) => capture.face.status === 'no_face')).toBe(true);
     expect(detail.captures.every((capture) => capture.face.similarity === null)).toBe(true);

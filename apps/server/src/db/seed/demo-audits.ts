@@ -8,12 +8,13 @@
  *
  * Seed scripts generate data and write their SQL here directly: they are the
  * one exception, with db/, to the rule that SQL lives in *.repository.ts files
- * (checked by scripts/check-imports.mjs).
+ * (checked by .dependency-cruiser.cjs, sql-only-in-repositories).
  */
 import { createHash } from 'node:crypto';
 import { dayInZone, zonedDayStart } from '@exame/shared';
 import { sql } from 'drizzle-orm';
-import { selectRows, type Database, type Executor } from '../client';
+import { type Database, type Executor } from '../client';
+import { selectRows } from '../select-rows';
 
 /** Correct answers out of 30 (score = correct / 30 × 100): most pass (≥ 70), some do not. */
 const CORRECT_ANSWERS = [25, 19, 27, 22, 17, 28, 21, 20, 24, 26, 18, 23];

@@ -2,7 +2,7 @@ import { dayInZone, zonedDayStart } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { selectRows } from '../client';
+import { selectRows } from '../select-rows';
 import { DEMO_LOCALS, DEMO_TODAY_PER_POST, seedDemoOnEmpty } from './demo-exams';
 
 describe('start-up demo seed', () => {

@@ -11,12 +11,13 @@
  *
  * Seed scripts generate data and write their SQL here directly: they are the
  * one exception, with db/, to the rule that SQL lives in *.repository.ts files
- * (checked by scripts/check-imports.mjs).
+ * (checked by .dependency-cruiser.cjs, sql-only-in-repositories).
  */
 import { createHash } from 'node:crypto';
 import { dayInZone, zonedDayStart } from '@exame/shared';
 import { sql } from 'drizzle-orm';
-import { selectRows, type Database } from '../client';
+import { type Database } from '../client';
+import { selectRows } from '../select-rows';
 import { schedulingLocals } from '../schema/index';
 import { seedDemoAuditQueue } from './demo-audits';
 

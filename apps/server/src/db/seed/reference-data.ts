@@ -5,7 +5,7 @@
  *
  * Seed scripts generate data and write their SQL here directly: they are the
  * one exception, with db/, to the rule that SQL lives in *.repository.ts files
- * (checked by scripts/check-imports.mjs).
+ * (checked by .dependency-cruiser.cjs, sql-only-in-repositories).
  */
 import { FEDERATIVE_UNITS } from '@exame/shared';
 import type { Database } from '../client';

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, engineName, type TestDatabase } from '../../../test/helper';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { activityLog } from '../../db/schema/index';
 import { replaceEventCpf } from '../retention/retention.repository';
-import { verifyChain } from './activity-chain';
+import { verifyAllChains, verifyChain } from './activity-chain';
 import { insertActivity } from './activity.repository';
+import { chainAnchors, logChainAnchors } from './chain-upkeep.service';
 
 /** The guard's refusal, wrapped by drizzle ("Failed query") around the driver's error. */
 const REFUSED = { cause: { message: expect.stringMatching(/append-only/) } };
@@ -155,5 +156,60 @@ describe(`activity log hash chain on ${engineName}`, () => {
     const rows = await links(database, 'RO');
     expect(rows.map((row) => Number(row.seq))).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     expect(await verifyChain(db, 'RO')).toEqual({ ok: true, checked: 24, firstBroken: null });
+  });
+
+  it('refuses TRUNCATE of the log and of the heads, and any head that does not move forward; a rewrite past the guards shows against the anchors kept outside', async () => {
+    const db = database.db;
+    for (let i = 0; i < 3; i += 1) {
+      await insertActivity(db, { type: 'load_exam', actorId: null, federativeUnit: 'PI' });
+    }
+    const refusedAs = (pattern: RegExp) => ({ cause: { message: expect.stringMatching(pattern) } });
+    await expect(db.execute(sql`truncate activity_log`)).rejects.toMatchObject(
+      refusedAs(/TRUNCATE refused/),
+    );
+    await expect(db.execute(sql`truncate activity_chain_heads`)).rejects.toMatchObject(
+      refusedAs(/TRUNCATE refused/),
+    );
+    for (const statement of [
+      sql`update activity_chain_heads set seq = 0, hash = '' where chain = 'PI'`,
+      sql`update activity_chain_heads set hash = 'x' where chain = 'PI'`,
+      sql`update activity_chain_heads set base_seq = 2 where chain = 'PI'`,
+      sql`delete from activity_chain_heads where chain = 'PI'`,
+    ]) {
+      await expect(db.execute(statement)).rejects.toMatchObject(refusedAs(/only moves forward/));
+    }
+    expect(await verifyChain(db, 'PI')).toMatchObject({ ok: true, checked: 3 });
+
+    // The anchors: what the hourly log line and /metrics keep outside the database.
+    const lines: unknown[] = [];
+    const log = { info: (fields: unknown) => lines.push(fields) };
+    const anchors = await logChainAnchors({ db, log: log as never });
+    expect(anchors).toEqual(await chainAnchors(db));
+    const pi = anchors.find((anchor) => anchor.chain === 'PI')!;
+    expect(pi).toMatchObject({ seq: 3, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(lines).toContainEqual({ activityChainAnchor: pi });
+    // (The chains GO and MT were broken on purpose above.)
+    const intact = (await verifyAllChains(db, anchors)).filter(
+      (r) => !['GO', 'MT'].includes(r.chain),
+    );
+    expect(intact.map((r) => [r.chain, r.ok])).toContainEqual(['PI', true]);
+    expect(intact.every((report) => report.ok)).toBe(true);
+
+    // Someone with the owner's rights turns the guards off and starts the unit's chain over.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`delete from activity_log where chain = 'PI'`);
+      await tx.execute(sql`delete from activity_chain_heads where chain = 'PI'`);
+    });
+    await insertActivity(db, { type: 'load_exam', actorId: null, federativeUnit: 'PI' });
+    expect(await verifyChain(db, 'PI')).toMatchObject({ ok: true, checked: 1 });
+    const [report] = (await verifyAllChains(db, [pi])).filter((r) => r.chain === 'PI');
+    expect(report).toMatchObject({ ok: false, firstBroken: { seq: 3 } });
+    expect(report!.firstBroken!.reason).toMatch(/termina no nº 1/);
+    // Rewritten to the same length: the anchor's hash no longer matches.
+    await insertActivity(db, { type: 'load_exam', actorId: null, federativeUnit: 'PI' });
+    await insertActivity(db, { type: 'load_exam', actorId: null, federativeUnit: 'PI' });
+    const [rewritten] = (await verifyAllChains(db, [pi])).filter((r) => r.chain === 'PI');
+    expect(rewritten!.firstBroken!.reason).toMatch(/reescrita/);
   });
 });

@@ -1,15 +1,10 @@
-/** CSV cells of the activity export, as the other exports write them (`;`, quotes, no formulas). */
-
 /**
- * Spreadsheets run a cell that starts with = + - @ (or a tab / carriage
- * return) as a formula; what a client sent (a route, an error message) must
- * stay text (OWASP CSV injection).
+ * The activity export's cells, written by the one CSV writer of the exports
+ * (lib/csv.ts): every cell quoted, every formula start neutralised, whatever
+ * separator the file is read with.
  */
-export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
+import { csvCell } from '../../lib/csv';
 
 export function csvField(value: string): string {
-  const text = neutraliseFormula(value);
-  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return csvCell(value);
 }

@@ -4,11 +4,10 @@
  * database itself (trigger of migration 0017), whatever code inserts it; the
  * chain is read back and checked here (`readChainSlice`, activity-chain.ts).
  */
-import { createHash } from 'node:crypto';
 import type { ActivityType } from '@exame/shared';
-import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { selectRows, type Database, type Executor } from '../../db/client';
-import { activityChainHeads, activityLog, users } from '../../db/schema/index';
+import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client';
+import { activityLog, users } from '../../db/schema/index';
 import { escapeLike } from '../../db/sql-text';
 
 /** The types are the shared contract's (the web filters by them). */
@@ -63,95 +62,9 @@ export async function changeWithActivity<T>(
   });
 }
 
-/** The chain of a unit is named by the unit; events with no unit form the chain ''. */
-export function chainOf(unit: string | null): string {
-  return unit ?? '';
-}
-
-export type ChainLink = {
-  id: string;
-  seq: number;
-  prevHash: string | null;
-  hash: string;
-  createdAt: Date;
-  /** What the hash covers, as the database serialises it (`activity_hash_material`). */
-  material: string;
-};
-
-/** The hash of an event, as the trigger computes it: SHA-256 of `prev|material`, hex. */
-export function eventHash(prevHash: string | null, material: string): string {
-  return createHash('sha256')
-    .update(`${prevHash ?? ''}|${material}`, 'utf8')
-    .digest('hex');
-}
-
-/** Up to `limit` links of `chain` after `afterSeq`, in chain order. */
-export async function readChainSlice(
-  db: Executor,
-  chain: string,
-  afterSeq: number,
-  limit: number,
-): Promise<ChainLink[]> {
-  const rows = await selectRows<{
-    id: string;
-    seq: string | number;
-    prev_hash: string | null;
-    hash: string;
-    created_at: string | Date;
-    material: string;
-  }>(
-    db,
-    sql`select a.id, a.seq, a.prev_hash, a.hash, a.created_at, activity_hash_material(a) as material
-        from activity_log a
-        where coalesce(a.federative_unit, '') = ${chain} and a.seq > ${afterSeq}
-        order by coalesce(a.federative_unit, ''), a.seq
-        limit ${limit}`,
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    seq: Number(row.seq),
-    prevHash: row.prev_hash,
-    hash: row.hash,
-    createdAt: new Date(row.created_at),
-    material: row.material,
-  }));
-}
-
-/** The recorded head of every chain (or of one). */
-export async function findChainHeads(
-  db: Executor,
-  chain?: string,
-): Promise<Array<{ chain: string; seq: number; hash: string }>> {
-  return db
-    .select()
-    .from(activityChainHeads)
-    .where(chain === undefined ? undefined : eq(activityChainHeads.chain, chain))
-    .orderBy(asc(activityChainHeads.chain));
-}
-
-/** Chains that have events but no head (a head deleted by hand). */
-export async function findChainsWithoutHead(db: Executor): Promise<string[]> {
-  const rows = await selectRows<{ chain: string }>(
-    db,
-    sql`select distinct coalesce(federative_unit, '') as chain from activity_log a
-        where not exists (select 1 from activity_chain_heads h where h.chain = coalesce(a.federative_unit, ''))`,
-  );
-  return rows.map((row) => row.chain);
-}
-
 /* ------------------------------------------------------------------------ */
 /* The web client's events                                                  */
 /* ------------------------------------------------------------------------ */
-
-/**
- * Takes the lock of `unit`'s chain head (the one each append takes) for the
- * rest of the transaction, creating the head of a new chain.
- */
-export async function lockChain(db: Executor, unit: string | null): Promise<void> {
-  const chain = chainOf(unit);
-  await db.insert(activityChainHeads).values({ chain, seq: 0, hash: '' }).onConflictDoNothing();
-  await db.execute(sql`select 1 from activity_chain_heads where chain = ${chain} for update`);
-}
 
 /** Which of `clientIds` the actor's events already have (lower-case). */
 export async function findStoredClientIds(
@@ -241,12 +154,10 @@ export type ActivityRow = {
   hash: string;
 };
 
-const unitChain = sql`coalesce(${activityLog.federativeUnit}, '')`;
-
 function searchConditions(search: ActivitySearch): SQL | undefined {
   const conditions: Array<SQL | undefined> = [
-    // The chain's expression: the (chain, seq) index serves the filter and the order.
-    sql`${unitChain} = ${search.unit}`,
+    // The (unit, time) index serves the filter and the order.
+    eq(activityLog.federativeUnit, search.unit),
     search.types ? inArray(activityLog.type, [...search.types]) : undefined,
     search.actorId ? eq(activityLog.actorId, search.actorId) : undefined,
     search.start ? gte(activityLog.createdAt, search.start) : undefined,
@@ -301,7 +212,18 @@ const rowColumns = {
   hash: activityLog.hash,
 };
 
-/** One page, newest first (chain order: the last appended first). */
+/**
+ * Newest first: by the time the server recorded it, then in chain order (the
+ * events of one transaction share its time). Unique, so pages and the
+ * export's slices never skip nor repeat an event.
+ */
+const newestFirst = [
+  desc(activityLog.createdAt),
+  desc(activityLog.chain),
+  desc(activityLog.seq),
+] as const;
+
+/** One page, newest first. */
 export async function findActivityPage(
   db: Executor,
   search: ActivitySearch,
@@ -313,16 +235,16 @@ export async function findActivityPage(
     .from(activityLog)
     .leftJoin(users, eq(users.id, activityLog.actorId))
     .where(searchConditions(search))
-    .orderBy(desc(unitChain), desc(activityLog.seq))
+    .orderBy(...newestFirst)
     .limit(limit)
     .offset(offset);
 }
 
-/** The next slice of the export, newest first, before `beforeSeq`. */
+/** The next slice of the export, newest first, after the event `afterId` (the previous slice's last). */
 export async function findActivitySlice(
   db: Executor,
   search: ActivitySearch,
-  beforeSeq: number | undefined,
+  afterId: string | undefined,
   limit: number,
 ): Promise<ActivityRow[]> {
   return db
@@ -332,10 +254,13 @@ export async function findActivitySlice(
     .where(
       and(
         searchConditions(search),
-        beforeSeq === undefined ? undefined : lt(activityLog.seq, beforeSeq),
+        afterId === undefined
+          ? undefined
+          : sql`(${activityLog.createdAt}, ${activityLog.chain}, ${activityLog.seq}) <
+                (select p.created_at, p.chain, p.seq from activity_log p where p.id = ${afterId})`,
       ),
     )
-    .orderBy(desc(unitChain), desc(activityLog.seq))
+    .orderBy(...newestFirst)
     .limit(limit);
 }
 

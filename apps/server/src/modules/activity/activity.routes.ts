@@ -13,8 +13,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../plugins/auth';
-import { verifyAllChains } from './activity-chain';
+import { currentUser } from '../../lib/current-user';
+import { parseAnchor, verifyAllChains, type ChainAnchor } from './activity-chain';
 import {
   exportActivity,
   ingestWebEvents,
@@ -25,8 +25,34 @@ import {
 
 /** Every chain's report, as `npm run activity:verify` prints it. */
 export const chainReportsSchema = z.array(
-  activityVerifySchema.extend({ unit: z.string().nullable(), headHash: z.string() }),
+  activityVerifySchema.extend({
+    chain: z.string(),
+    unit: z.string().nullable(),
+    headHash: z.string(),
+  }),
 );
+
+/** `anchor=<chain>:<seq>:<hash>`, once or more: heads kept outside the database. */
+export const anchorQuerySchema = z.object({
+  anchor: z
+    .union([z.string(), z.array(z.string()).max(1000)])
+    .optional()
+    .transform((value, context): ChainAnchor[] => {
+      const anchors: ChainAnchor[] = [];
+      for (const text of value === undefined ? [] : [value].flat()) {
+        const anchor = parseAnchor(text);
+        if (!anchor) {
+          context.addIssue({
+            code: 'custom',
+            message: `Âncora inválida: "${text.slice(0, 100)}" (esperado <cadeia>:<nº>:<hash de 64 dígitos>).`,
+          });
+          return z.NEVER;
+        }
+        anchors.push(anchor);
+      }
+      return anchors;
+    }),
+});
 
 const errors = {
   400: errorBodySchema,
@@ -118,11 +144,12 @@ export function activityRoutes(deps: ActivityDeps) {
         schema: {
           tags: ['operator'],
           summary:
-            'Confere a cadeia de hashes de todas as unidades (comando do operador, só na máquina do servidor)',
-          response: { 200: chainReportsSchema, 401: errorBodySchema },
+            'Confere a cadeia de hashes de todas as unidades, e contra as âncoras guardadas fora do banco (comando do operador, só na máquina do servidor)',
+          querystring: anchorQuerySchema,
+          response: { 200: chainReportsSchema, 400: errorBodySchema, 401: errorBodySchema },
         },
       },
-      async () => verifyAllChains(deps.db),
+      async (request) => verifyAllChains(deps.db, request.query.anchor),
     );
   };
 }

@@ -29,16 +29,16 @@ import type { Database } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { Pseudonymizer } from '../../lib/pseudonym';
-import type { RateLimiter } from '../../lib/rate-limit';
+import type { RateLimiter } from '../../db/rate-limit';
 import { csvField } from './activity-csv';
-import { verifyChain } from './activity-chain';
+import { verifyUnitChains } from './activity-chain';
+import { lockChain, webChainOf } from './activity-chain.repository';
 import {
   countActivity,
   findActivityPage,
   findActivitySlice,
   findStoredClientIds,
   insertWebEvents,
-  lockChain,
   type ActivityRow,
   type ActivitySearch,
 } from './activity.repository';
@@ -60,9 +60,11 @@ export async function ingestWebEvents(
   batch: ActivityBatch,
 ): Promise<ActivityBatchResult> {
   await deps.limiter.hit('activityPerUser', actor.id);
+  // Every event counts, stored or not: a resent batch cannot be used to go round the bound.
+  await deps.limiter.hit('activityEventsPerUser', actor.id, { weight: batch.events.length });
   return deps.db.transaction(async (tx) => {
     // The chain's lock first: a batch sent twice at once is checked by one after the other's commit.
-    await lockChain(tx, actor.federativeUnit);
+    await lockChain(tx, webChainOf(actor.federativeUnit));
     const stored = await findStoredClientIds(
       tx,
       actor.id,
@@ -168,12 +170,12 @@ export async function exportActivity(
   if (total > ACTIVITY_EXPORT_MAX_ROWS) {
     throw AppError.from(ACTIVITY_ERRORS, 'ACTIVITY_EXPORT_TOO_LARGE');
   }
-  // Slices by seq (keyset): events appended while the file streams do not shift them.
+  // Slices after the last event sent (keyset): events appended while the file streams do not shift them.
   async function* lines(): AsyncGenerator<string> {
     yield `\uFEFF${EXPORT_HEADER.map(csvField).join(';')}\r\n`;
-    let beforeSeq: number | undefined;
+    let afterId: string | undefined;
     for (;;) {
-      const rows = await findActivitySlice(deps.db, search, beforeSeq, SLICE);
+      const rows = await findActivitySlice(deps.db, search, afterId, SLICE);
       if (rows.length === 0) return;
       let chunk = '';
       for (const row of rows) {
@@ -197,7 +199,7 @@ export async function exportActivity(
           .join(';')}\r\n`;
       }
       yield chunk;
-      beforeSeq = rows[rows.length - 1]!.seq;
+      afterId = rows[rows.length - 1]!.id;
       if (rows.length < SLICE) return;
     }
   }
@@ -209,5 +211,8 @@ export async function verifyUnitChain(
   deps: ActivityDeps,
   actor: SessionUser,
 ): Promise<ActivityVerify> {
-  return verifyChain(deps.db, actor.federativeUnit);
+  return verifyUnitChains(deps.db, actor.federativeUnit);
 }
+
+// The door of this module for the others (modules import each other only through services).
+export { insertActivity, changeWithActivity, type ActivityType } from './activity.repository';

@@ -5,7 +5,7 @@ import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
 import { createApiKeyFor, examPayload, pushExams, sampleJpeg } from '../../../test/exams';
 import { nextCpf, seedSignedIn } from '../../../test/identity';
 import { formatCpf, SPEC_ACTIVITY_TYPES } from '@exame/shared';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { replaceEventCpf } from '../retention/retention.repository';
 import { verifyChain } from './activity-chain';
 import { insertActivity } from './activity.repository';
@@ -231,6 +231,7 @@ describe(`api/ActivityLog on ${engineName}`, () => {
       const proof = await call('POST', '/api/Auth/viewer-checkin', giver, {
         email: taker.user.email,
         password: 'Trilha#Segura42',
+        checkInId,
       });
       const transfer = await call('POST', '/api/SchedulingLocalCheckIn/transfer', giver, {
         checkInId,
@@ -518,9 +519,9 @@ describe(`api/ActivityLog on ${engineName}`, () => {
         `filename="atividades-DF-${day}.csv"`,
       );
       const body = answer.rawPayload.toString('utf8');
-      expect(body.startsWith('\uFEFFNº;Data e hora (servidor);')).toBe(true);
+      expect(body.startsWith('\uFEFF"Nº";"Data e hora (servidor)";')).toBe(true);
       const lines = body.slice(1).trim().split('\r\n');
-      expect(lines.slice(1).every((line) => line.includes(';page_view;'))).toBe(true);
+      expect(lines.slice(1).every((line) => line.includes(';"page_view";'))).toBe(true);
       expect(body).toContain(`"'=HYPERLINK(""http://x"";""clique"")"`);
       expect(body).not.toMatch(/;=HYPERLINK/);
       // The details are JSON text, never a formula either.

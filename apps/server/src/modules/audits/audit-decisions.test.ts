@@ -16,12 +16,14 @@ import {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../config/env';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import type { SessionUser } from '../../lib/actors';
 import { createApiKeyFor, examPayload } from '../../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
-import { decideExam, type AuditDeps } from './audits.service';
+import type { AuditDeps } from './audit-claims.service';
+import { revokeForResult } from '../certificates/certificates.service';
+import { decideExam } from './audit-decisions.service';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 type Reply = Awaited<ReturnType<TestApp['app']['inject']>>;
@@ -1009,6 +1011,7 @@ describe('re-check: an approval drawn for re-check waits for a different auditor
       twoPersonRule: false,
       recheckRate: 0.25,
       random: () => random,
+      resultChanged: revokeForResult,
     });
     const actor: SessionUser = {
       id: w.carla.user.id,

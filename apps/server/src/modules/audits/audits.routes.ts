@@ -17,20 +17,18 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
 import {
   claimExam,
-  confirmDecision,
-  decideExam,
-  getAuditDetail,
-  markPhoto,
   myAudit,
   myPhotoAudit,
   releaseExam,
-  reopenDecision,
-  searchQueue,
   type AuditDeps,
-} from './audits.service';
+} from './audit-claims.service';
+import { confirmDecision, decideExam, reopenDecision } from './audit-decisions.service';
+import { getAuditDetail } from './audit-detail.service';
+import { markPhoto } from './photo-marks.service';
+import { searchQueue } from './audit-queue.service';
 
 const errors = {
   400: errorBodySchema,

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { createApiKeyFor, examPayload } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';

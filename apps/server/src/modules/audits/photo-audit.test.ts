@@ -13,8 +13,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
-import { selectRows } from '../../db/client';
-import { listStaleBacklogPhotos, listUnreadExamPhotos } from './audits.repository';
+import { selectRows } from '../../db/select-rows';
+import { listStaleBacklogPhotos, listUnreadExamPhotos } from './audit-photos.repository';
 import {
   currentDescriptor,
   currentStatus,

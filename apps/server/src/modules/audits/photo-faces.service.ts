@@ -34,7 +34,7 @@ import {
   saveFaceReading,
   setFaceMinSimilarity,
   type PendingFacePhoto,
-} from './audits.repository';
+} from './audit-photos.repository';
 
 export type PhotoFaceDeps = { db: Database; files: FileStorage; face: FaceService };
 

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readCookie, setCookie } from '../../lib/cookies';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
 import { getProfile } from '../users/users.service';
 import { signIn, signOut, TRUSTED_DEVICE_TTL_MS } from './auth.service';
 import type { IdentityDeps } from './identity-deps';
@@ -24,7 +24,12 @@ const messageSchema = z.object({ message: z.string() });
 /** The trusted-device cookie: sent only to the sign-in route, never readable by scripts. */
 const DEVICE_COOKIE = 'exame_device';
 const DEVICE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  429: errorBodySchema,
+};
 
 export function authRoutes(deps: IdentityDeps) {
   return async (app: FastifyInstance) => {

@@ -1,15 +1,17 @@
 /**
- * Sign-in and sign-out. Missing, disabled and wrong-password accounts get the
- * same answer after the same work (one argon2id verification), and every
+ * Sign-in and sign-out. Missing, passwordless and wrong-password accounts get
+ * the same answer after the same work (one argon2id verification), and every
  * attempt counts against the account and the client address (or the trusted
- * device) before the password is checked.
+ * device) before the password is checked. A disabled account answers the same
+ * to a wrong password; only the right one hears that the account is disabled
+ * and whom to ask (`user-disabled`).
  */
 import { AUTH_ERRORS, type AuthUser } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { forgetCachedSessions } from '../../lib/session-cache';
 import type { SessionUser } from '../../lib/actors';
-import { findUserByEmail, type UserRow } from '../users/users.repository';
+import { findUserByEmail, type UserRow } from '../users/users.service';
 import type { IdentityDeps } from './identity-deps';
 import {
   accountKey,
@@ -61,10 +63,16 @@ export async function signIn(
   const reservation = await admitAttempt(deps, keys, now);
   const passwordOk = await passwordMatches(deps, user, input.password);
 
-  if (!user || !passwordOk || user.registerStatus !== 'enabled') {
+  if (!user || !passwordOk) {
     // The attempt was counted when it was reserved.
     deps.log.info({ event: 'login_failed' }, 'tentativa de login recusada');
     throw invalidCredentials();
+  }
+  if (user.registerStatus !== 'enabled') {
+    // The password was right: the attempt is given back, as after a sign-in.
+    await releaseAttempt(deps.db, reservation.keys);
+    deps.log.info({ event: 'login_disabled_account' }, 'login de conta desativada recusado');
+    throw AppError.from(AUTH_ERRORS, 'user-disabled');
   }
 
   await releaseAttempt(deps.db, reservation.keys);
@@ -179,3 +187,12 @@ export async function signOut(deps: Pick<IdentityDeps, 'db'>, user: SessionUser)
   // Committed: this instance's session cache lets the token go now (others by NOTIFY).
   forgetCachedSessions({ tokenHash: user.tokenHash });
 }
+
+// The door of this module for the others (modules import each other only through services).
+export { type IdentityDeps } from './identity-deps';
+export { deleteStaleThrottleKeys } from './auth.repository';
+export { issuePasswordLink } from './password-links.service';
+export { revokeUserSessions } from './sessions.repository';
+export { FAILURE_RESET_MS } from './login-throttle';
+export { deleteLinkRequestsBefore } from './password-links.repository';
+export { deleteExpiredDevices } from './trusted-devices.repository';

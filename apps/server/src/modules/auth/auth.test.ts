@@ -77,14 +77,14 @@ describe('sign-in (POST api/Auth)', () => {
     expect(JSON.stringify(stored)).not.toContain(body.token);
   });
 
-  it('no enumeration: missing, disabled, passwordless and wrong-password accounts get the same answer after the same work', async () => {
+  it('no enumeration: missing, passwordless, and wrong passwords of enabled and disabled accounts get the same answer after the same work', async () => {
     const enabled = await seedUser(t.app);
     const disabled = await seedUser(t.app, { registerStatus: 'disabled' });
     const passwordless = await seedUser(t.app, { password: null });
     const cases = [
       { email: 'ninguem@teste.gov.br', password: DEFAULT_PASSWORD, expect: 'verifyNothing' },
       { email: passwordless.email, password: DEFAULT_PASSWORD, expect: 'verifyNothing' },
-      { email: disabled.email, password: DEFAULT_PASSWORD, expect: 'verify' },
+      { email: disabled.email, password: 'senha-errada-123', expect: 'verify' },
       { email: enabled.email, password: 'senha-errada-123', expect: 'verify' },
     ] as const;
     const answers = new Set<string>();

@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config/env';
 import type { Database } from '../../db/client';
 import type { PasswordHasher } from '../../lib/password-hash';
-import type { RateLimiter } from '../../lib/rate-limit';
-import type { Mailer } from '../mail/mailer';
+import type { RateLimiter } from '../../db/rate-limit';
+import type { Mailer } from '../mail/mail.service';
 
 /** What the worker of link requests needs (it runs after the answer, outside any request). */
 export type LinkWorkerDeps = {

@@ -1,6 +1,7 @@
 /** SQL for one-time password links and the queue of link requests. */
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { deleteRows, selectRows, type Executor } from '../../db/client';
+import { deleteRows, type Executor } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { passwordLinkRequests, passwordLinks } from '../../db/schema/index';
 
 export type LinkPurpose = 'reset' | 'register';

@@ -18,14 +18,9 @@ import { AppError } from '../../lib/app-error';
 import { coalescedRuns } from '../../lib/coalesced-runs';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { forgetCachedSessions } from '../../lib/session-cache';
-import { insertActivity } from '../activity/activity.repository';
-import { passwordLinkMessage } from '../mail/mailer';
-import {
-  findUserByCpf,
-  findUserByEmail,
-  updateUser,
-  type UserRow,
-} from '../users/users.repository';
+import { insertActivity } from '../activity/activity.service';
+import { passwordLinkMessage } from '../mail/mail.service';
+import { findUserByCpf, findUserByEmail, updateUser, type UserRow } from '../users/users.service';
 import { PASSWORD_LINK_TTL_MS, type IdentityDeps, type LinkWorkerDeps } from './identity-deps';
 import { accountKey, resetKey } from './login-throttle';
 import {
@@ -47,6 +42,7 @@ export type { LinkPurpose };
 export const LINK_REQUEST_ACCEPTED =
   'Se houver um cadastro ativo com esses dados, enviaremos um e-mail com as instruções em instantes.';
 const linkInvalid = () => AppError.from(AUTH_ERRORS, 'LINK_INVALID');
+const accountDisabled = () => AppError.from(AUTH_ERRORS, 'user-disabled');
 
 export function passwordPagePath(purpose: LinkPurpose, cpf: string, token: string): string {
   const page = purpose === 'register' ? 'register-password' : 'reset-password';
@@ -246,9 +242,9 @@ export async function setPasswordWithLink(
   const tokenHash = hashToken(input.token);
   const link = await findOpenLink(deps.db, tokenHash, now);
   const owner = link ? await findUserByCpf(deps.db, cpf) : undefined;
-  if (!link || !owner || owner.id !== link.userId || owner.registerStatus !== 'enabled') {
-    throw linkInvalid();
-  }
+  if (!link || !owner || owner.id !== link.userId) throw linkInvalid();
+  // The link is valid and the account's own: its holder may hear why it still cannot be used.
+  if (owner.registerStatus !== 'enabled') throw accountDisabled();
   checkPassword(deps, input.password);
   const passwordHash = await deps.hasher.hash(input.password);
   const userId = await deps.db.transaction(async (tx) => {
@@ -256,9 +252,9 @@ export async function setPasswordWithLink(
     const claimed = await claimLink(tx, tokenHash, now);
     if (!claimed) throw linkInvalid();
     const user = await findUserByCpf(tx, cpf);
-    if (!user || user.id !== claimed.userId || user.registerStatus !== 'enabled') {
-      throw linkInvalid();
-    }
+    if (!user || user.id !== claimed.userId) throw linkInvalid();
+    // Disabled since the check above: the claim rolls back with the transaction.
+    if (user.registerStatus !== 'enabled') throw accountDisabled();
     await updateUser(tx, user.id, { passwordHash });
     await voidOpenLinks(tx, user.id, now);
     await revokeUserSessions(tx, user.id, 'password_change');

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { ensureReferenceData } from '../../db/seed/reference-data';
-import { RATE_LIMITS } from '../../lib/rate-limit';
+import { RATE_LIMITS } from '../../db/rate-limit';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helper';
 import { lastMailTo, seedSignedIn, seedUser } from '../../../test/identity';
 

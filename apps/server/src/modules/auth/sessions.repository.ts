@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { deleteRows, type Executor } from '../../db/client';
 import { sessions, users } from '../../db/schema/index';
 import { SESSION_CACHE_CHANNEL, type SessionScope } from '../../lib/session-cache';
@@ -32,6 +32,37 @@ export async function findSessionWithUser(db: Executor, tokenHash: string) {
     .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
   return row;
+}
+
+/** Token hashes read per statement by `findSessionStates`. */
+const STATES_PER_READ = 1000;
+
+/**
+ * What decides whether each of these sessions is still live (revocation,
+ * lifetimes, its user's status, role and unit), in one read per thousand;
+ * sessions that no longer exist are absent.
+ */
+export async function findSessionStates(db: Executor, tokenHashes: readonly string[]) {
+  const states = [];
+  for (let start = 0; start < tokenHashes.length; start += STATES_PER_READ) {
+    const chunk = tokenHashes.slice(start, start + STATES_PER_READ);
+    states.push(
+      ...(await db
+        .select({
+          tokenHash: sessions.tokenHash,
+          revokedAt: sessions.revokedAt,
+          expiresAt: sessions.expiresAt,
+          lastSeenAt: sessions.lastSeenAt,
+          registerStatus: users.registerStatus,
+          role: users.role,
+          federativeUnit: users.federativeUnit,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(inArray(sessions.tokenHash, chunk))),
+    );
+  }
+  return states;
 }
 
 export async function touchSession(db: Executor, tokenHash: string, at: Date): Promise<void> {

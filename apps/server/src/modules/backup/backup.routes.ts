@@ -1,16 +1,16 @@
 /**
  * GET /internal/backup: the backup of the embedded installation made by the
  * running server (only it may open PGlite's files), for `npm run backup` on
- * the server's own machine (operator token over loopback). See db/backup.ts.
+ * the server's own machine (operator token over loopback). See backup.service.ts.
  */
 import { PassThrough } from 'node:stream';
 import { errorBodySchema, SERVER_ERRORS } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import type { FileStorageTarget } from '../../config/env';
 import type { DatabaseHandle } from '../../db/client';
-import { writeBackup } from '../../db/backup';
 import { AppError } from '../../lib/app-error';
 import { createDiskStore } from '../../lib/file-storage';
+import { writeBackup } from './backup.service';
 
 export type BackupDeps = {
   database: Pick<DatabaseHandle, 'kind' | 'dumpDataDir'>;

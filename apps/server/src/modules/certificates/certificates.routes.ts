@@ -1,7 +1,8 @@
 /**
- * Certificates: issued from the finished exams view (examiners and ADMIN) or
- * by the integration, read as a PDF by the unit, and checked by anyone with
- * the code on the public page.
+ * Certificates: issued from the finished exams view (ADMIN, and the examiners
+ * who held the exam's room while it ran) or by the integration, read as a
+ * PDF in the unit (examiners only those they may issue), and checked by
+ * anyone with the code on the public page.
  */
 import {
   certificateCheckSchema,
@@ -13,12 +14,12 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentIntegration, currentUser } from '../../plugins/auth';
+import { currentIntegration, currentUser } from '../../lib/current-user';
 import {
-  certificatePdf,
   integrationCertificatePdf,
   issueCertificate,
   issueCertificateForIntegration,
+  readCertificatePdf,
   verifyCertificate,
   type CertificateDeps,
 } from './certificates.service';
@@ -77,10 +78,7 @@ export function certificateRoutes(deps: CertificateDeps) {
         },
       },
       async (request, reply) =>
-        sendPdf(
-          reply,
-          await certificatePdf(deps, currentUser(request).federativeUnit, request.params.id),
-        ),
+        sendPdf(reply, await readCertificatePdf(deps, currentUser(request), request.params.id)),
     );
 
     routes.get(

@@ -2,7 +2,10 @@
  * Certificates of finished exams.
  *
  * Tenancy: issuing and reading are scoped by the actor's unit (or the
- * integration key's); an exam of another unit is not found. The public check
+ * integration key's); an exam of another unit is not found. Within the unit,
+ * an examiner issues and reads only the certificates of exams whose room they
+ * held while the exam ran (the custody of the room, a query); ADMIN (and, to
+ * read, AUDITOR) any. The public check
  * needs the code only (80 random bits; rate-limited per address), and answers
  * what a third party may see: never the whole CPF, the RENACH or staff names.
  *
@@ -13,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  EXAMINER_ROLES,
   CERTIFICATE_CODE_ALPHABET,
   CERTIFICATE_CODE_LENGTH,
   CERTIFICATE_ERRORS,
@@ -25,14 +29,15 @@ import {
 } from '@exame/shared';
 import QRCode from 'qrcode';
 import type { Database, Executor } from '../../db/client';
+import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
-import type { RateLimiter } from '../../lib/rate-limit';
-import { insertActivity } from '../activity/activity.repository';
-import { listDecisionsOf, lockExam } from '../audits/audits.repository';
-import { findRoomByLocal } from '../exam-rooms/exam-rooms.repository';
-import { findExam, localName, type ExamRow } from '../exams/exams.repository';
-import { custodyOf } from '../exams/exams.service';
-import { findFederativeUnit } from '../federative-units/federative-units.repository';
+import type { RateLimiter } from '../../db/rate-limit';
+import { insertActivity } from '../activity/activity.service';
+import { lockExam } from '../audits/audits.service';
+import { listDecisionsOf } from '../audits/audits.service';
+import { findExam, localName, type ExamRow } from '../exams/exams.service';
+import { custodyOf, findRoomByLocal, heldExamRoom } from '../exams/exams.service';
+import { findFederativeUnit } from '../federative-units/federative-units.service';
 import {
   findCertificateByCode,
   findLatestCertificate,
@@ -138,19 +143,34 @@ async function contentFor(db: Executor, exam: ExamRow): Promise<CertificateConte
 }
 
 /**
+ * The certificate carries the RENACH, the score and the auditor: an examiner
+ * gets it only for an exam whose room they held while it ran (ADMIN and
+ * AUDITOR for any exam of the unit); otherwise CERTIFICATE_NOT_CUSTODIAN.
+ */
+async function checkCustodian(db: Executor, actor: SessionUser, exam: ExamRow): Promise<void> {
+  if (!EXAMINER_ROLES.includes(actor.role)) return;
+  if (!(await heldExamRoom(db, exam, actor.id))) {
+    throw certificateError('CERTIFICATE_NOT_CUSTODIAN');
+  }
+}
+
+/**
  * Issues (or finds) the certificate of an exam of the unit, in a transaction.
  * `find` locks the exam: an audit decision or reopening in progress is waited
  * for, so a certificate is never issued from a result that is being changed.
+ * `issuer` is the signed-in user (checked by checkCustodian), or null for the
+ * integration.
  */
 async function issueFor(
   deps: CertificateDeps,
   unit: string,
   find: (tx: Executor) => Promise<ExamRow | undefined>,
-  issuer: string | null,
+  issuer: SessionUser | null,
 ): Promise<Certificate> {
   const row = await deps.db.transaction(async (tx) => {
     const exam = await find(tx);
     if (!exam || exam.federativeUnit !== unit) throw certificateError('CERTIFICATE_EXAM_NOT_FOUND');
+    if (issuer) await checkCustodian(tx, issuer, exam);
     if (exam.status !== 'done' || (exam.result !== 'approved' && exam.result !== 'reproved')) {
       throw certificateError('CERTIFICATE_NOT_FINAL');
     }
@@ -161,7 +181,7 @@ async function issueFor(
       examId: exam.id,
       code: newCertificateCode(),
       content: await contentFor(tx, exam),
-      issuedBy: issuer,
+      issuedBy: issuer?.id ?? null,
     });
     // A concurrent issue won the unique index: its certificate is the exam's.
     const issued = created ?? (await findValidCertificate(tx, exam.id));
@@ -169,7 +189,7 @@ async function issueFor(
     if (created) {
       await insertActivity(tx, {
         type: 'certificate_issue',
-        actorId: issuer,
+        actorId: issuer?.id ?? null,
         federativeUnit: unit,
         payload: { examId: exam.id, schedulingId: exam.schedulingId, certificateId: created.id },
       });
@@ -182,14 +202,14 @@ async function issueFor(
 /** `POST api/Certificate/{examId}`: from the finished exams view. */
 export function issueCertificate(
   deps: CertificateDeps,
-  actor: { id: string; federativeUnit: string },
+  actor: SessionUser,
   examId: string,
 ): Promise<Certificate> {
   return issueFor(
     deps,
     actor.federativeUnit,
     (tx) => lockExam(tx, actor.federativeUnit, examId),
-    actor.id,
+    actor,
   );
 }
 
@@ -207,14 +227,38 @@ export function issueCertificateForIntegration(
   );
 }
 
+/**
+ * `GET api/Certificate/{id}/pdf`: the PDF of a certificate of the unit, to
+ * whoever may hold it (checkCustodian).
+ */
+export async function readCertificatePdf(
+  deps: CertificateDeps,
+  actor: SessionUser,
+  id: string,
+): Promise<{ pdf: Buffer; filename: string }> {
+  const row = await findUnitCertificate(deps.db, actor.federativeUnit, id);
+  if (!row) throw certificateError('CERTIFICATE_NOT_FOUND');
+  const exam = await findExam(deps.db, actor.federativeUnit, contentOf(row).schedulingId);
+  if (!exam) throw certificateError('CERTIFICATE_NOT_FOUND');
+  await checkCustodian(deps.db, actor, exam);
+  return renderPdfOf(deps, row);
+}
+
 /** The PDF of a certificate of the unit. */
-export async function certificatePdf(
+async function certificatePdf(
   deps: CertificateDeps,
   unit: string,
   id: string,
 ): Promise<{ pdf: Buffer; filename: string }> {
   const row = await findUnitCertificate(deps.db, unit, id);
   if (!row) throw certificateError('CERTIFICATE_NOT_FOUND');
+  return renderPdfOf(deps, row);
+}
+
+async function renderPdfOf(
+  deps: CertificateDeps,
+  row: CertificateRow,
+): Promise<{ pdf: Buffer; filename: string }> {
   const certificate = await toCertificate(deps, row);
   return {
     pdf: await renderCertificatePdf(certificate),

@@ -9,6 +9,7 @@
  */
 import {
   CERTIFICATE_ERRORS,
+  dayInZone,
   MISSING_ROOM_LOCAL_MESSAGE,
   type Certificate,
   type CertificateErrorCode,
@@ -19,8 +20,8 @@ import { PDFParse } from 'pdf-parse';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
-import { RATE_LIMITS } from '../../lib/rate-limit';
+import { selectRows } from '../../db/select-rows';
+import { RATE_LIMITS } from '../../db/rate-limit';
 import { createApiKeyFor, examPayload } from '../../../test/exams';
 import { buildTestApp, testConfig, testDatabaseUrl, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
@@ -100,10 +101,11 @@ async function openWorld(audit: { twoPersonRule: boolean; recheckRate: number })
     config: { publicAppUrl: PUBLIC_APP_URL, audit: { ...testConfig().audit, ...audit } },
   });
   const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP', name: 'Adriana Admin' });
+  // The examiner of the world (who holds Sala Azul where the room's check-ins are opened).
   const viewer = await seedSignedIn(t.app, {
     role: 'VIEWER',
     unit: 'SP',
-    name: 'Vera Examinadora',
+    name: 'Fiscal Sala Azul',
   });
   const ana = await seedSignedIn(t.app, { role: 'auditor', unit: 'SP', name: 'Ana Auditora' });
   const bruno = await seedSignedIn(t.app, { role: 'auditor', unit: 'SP', name: 'Bruno Auditor' });
@@ -242,6 +244,9 @@ type World = Awaited<ReturnType<typeof openWorld>>;
 
 describe('certificates (two-person rule off)', () => {
   let w: World;
+  /** The examiner holding Sala Verde, the room next door. */
+  let nextDoor: Signed;
+  let roomIds: Map<string, string>;
   /** When the room's check-ins were opened: the exams below ran after. */
   let startedAt: string;
   const exam = (schedulingId: string, overrides: Record<string, unknown> = {}) =>
@@ -282,11 +287,16 @@ describe('certificates (two-person rule off)', () => {
       expect(room.statusCode, room.body).toBe(201);
       rooms.set(code, (room.json() as { id: string }).id);
     }
-    for (const [code, name] of [
-      ['S1', 'Fiscal Sala Azul'],
-      ['S2', 'Fiscal Sala Verde'],
+    roomIds = rooms;
+    nextDoor = await seedSignedIn(t.app, {
+      role: 'ROOM_INSPECTOR',
+      unit: 'SP',
+      name: 'Fiscal Sala Verde',
+    });
+    for (const [code, examiner] of [
+      ['S1', w.viewer],
+      ['S2', nextDoor],
     ] as const) {
-      const examiner = await seedSignedIn(t.app, { role: 'ROOM_INSPECTOR', unit: 'SP', name });
       const checkIn = await w.send('POST', '/api/SchedulingLocalCheckIn/checkIn', examiner, {
         viewers: [{ cpf: examiner.user.cpf }],
         schedulingLocal: 'SP.POSTO01',
@@ -309,6 +319,14 @@ describe('certificates (two-person rule off)', () => {
       exam('CERT-CORRIDA'),
       exam('CERT-CONCORRE', { result: 'approved' }),
       exam('CERT-ISOLADO', { result: 'approved' }),
+      exam('CERT-CUSTODIA', { result: 'approved' }),
+      // Ran and finished before anyone held Sala Azul.
+      exam('CERT-ANTES', {
+        result: 'approved',
+        schedulingDate: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+        startedAt: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+        finishedAt: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+      }),
     ]);
     await w.push(w.dfKey, [
       exam('DF-CERT-1', {
@@ -416,6 +434,54 @@ describe('certificates (two-person rule off)', () => {
     expect((await w.issue('CERT-APROVA', w.ana)).statusCode).toBe(403);
   });
 
+  it("only ADMIN or an examiner who held the exam's room while it ran: 403 CERTIFICATE_NOT_CUSTODIAN to the others, issuing or reading, and nothing written", async () => {
+    const stranger = await seedSignedIn(w.t.app, { role: 'VIEWER', unit: 'SP' });
+    // The examiner of the room next door, one of the unit without a room, and
+    // Sala Azul's own examiner for an exam that ran before they took the room.
+    for (const [schedulingId, who] of [
+      ['CERT-CUSTODIA', nextDoor],
+      ['CERT-CUSTODIA', stranger],
+      ['CERT-ANTES', w.viewer],
+    ] as const) {
+      expectCertificateError(await w.issue(schedulingId, who), 'CERTIFICATE_NOT_CUSTODIAN');
+      expect(await w.rows(schedulingId)).toEqual([]);
+    }
+    // ADMIN issues any exam of the unit; the examiner who held the room gets the same certificate.
+    const byAdmin = await w.issued('CERT-ANTES', w.admin);
+    const certificate = await w.issued('CERT-CUSTODIA');
+    expect(certificate.content.examiners).toEqual(['Fiscal Sala Azul']);
+    // Issued already, it is not handed to who may not issue it, nor its PDF.
+    expectCertificateError(await w.issue('CERT-CUSTODIA', nextDoor), 'CERTIFICATE_NOT_CUSTODIAN');
+    const pdf = (id: string, who: Signed) => w.send('GET', `/api/Certificate/${id}/pdf`, who);
+    expectCertificateError(await pdf(certificate.id, nextDoor), 'CERTIFICATE_NOT_CUSTODIAN');
+    expectCertificateError(await pdf(byAdmin.id, w.viewer), 'CERTIFICATE_NOT_CUSTODIAN');
+    for (const who of [w.viewer, w.admin, w.ana]) {
+      expect((await pdf(certificate.id, who)).statusCode).toBe(200);
+    }
+    expect(await w.activity('certificate_issue')).toEqual(
+      expect.not.arrayContaining([expect.objectContaining({ actor_id: nextDoor.user.id })]),
+    );
+    // The room's board offers the action where it will be accepted (the day each exam ran).
+    const board = async (schedulingId: string, who: Signed) => {
+      const [row] = await selectRows<{ started_at: Date | string }>(
+        w.t.database.db,
+        sql`select started_at from exams where federative_unit = 'SP' and scheduling_id = ${schedulingId}`,
+      );
+      const day = dayInZone(new Date(row!.started_at));
+      const answer = await w.send(
+        'GET',
+        `/api/ExamRoom/${roomIds.get('S1')}/board?day=${day}`,
+        who,
+      );
+      expect(answer.statusCode, answer.body).toBe(200);
+      return (answer.json() as { certificateExamIds: string[] }).certificateExamIds;
+    };
+    expect(await board('CERT-CUSTODIA', w.viewer)).toContain(await w.id('CERT-CUSTODIA'));
+    expect(await board('CERT-ANTES', w.viewer)).not.toContain(await w.id('CERT-ANTES'));
+    expect(await board('CERT-ANTES', w.admin)).toContain(await w.id('CERT-ANTES'));
+    expect(await board('CERT-CUSTODIA', w.ana)).toEqual([]);
+  });
+
   it('the public check: no sign-in, only what a third party may see, forgiving typing, unknown and malformed codes', async () => {
     const certificate = await w.issued('CERT-APROVA');
     const checked = await w.verify(certificate.code);
@@ -450,7 +516,7 @@ describe('certificates (two-person rule off)', () => {
       CPF,
       'Fiscal Sala Azul',
       'Ana Auditora',
-      'Vera Examinadora',
+      'Fiscal Sala Verde',
       'examiners',
       'auditor',
       'candidateRenach',
@@ -670,7 +736,8 @@ describe('certificates (two-person rule off)', () => {
   });
 
   it('spec 5: an exam without a scheduling local has no room local, and its PDF says so', async () => {
-    const certificate = await w.issued('CERT-SEM-LOCAL');
+    // No room local, no custody: only ADMIN issues it.
+    const certificate = await w.issued('CERT-SEM-LOCAL', w.admin);
     expect(certificate.content).toMatchObject({
       roomLocal: null,
       postName: null,
@@ -884,12 +951,12 @@ describe('certificates (two-person rule on, every approval re-checked)', () => {
       state: 'awaiting_confirmation',
       result: 'in_analysis',
     });
-    expectCertificateError(await w.issue('DUAS-APROVA'), 'CERTIFICATE_NOT_FINAL');
+    expectCertificateError(await w.issue('DUAS-APROVA', w.admin), 'CERTIFICATE_NOT_FINAL');
     expect(await w.confirm('DUAS-APROVA', w.bruno)).toMatchObject({
       state: 'effective',
       result: 'approved',
     });
-    const certificate = await w.issued('DUAS-APROVA');
+    const certificate = await w.issued('DUAS-APROVA', w.admin);
     expect(certificate.content).toMatchObject({
       result: 'approved',
       auditor: 'Ana Auditora (confirmado por Bruno Auditor)',
@@ -905,7 +972,7 @@ describe('certificates (two-person rule on, every approval re-checked)', () => {
   });
 
   it('a disqualification revokes only when it takes effect, at the confirmation, in its transaction', async () => {
-    const certificate = await w.issued('DUAS-APROVA');
+    const certificate = await w.issued('DUAS-APROVA', w.admin);
     await w.reopen('DUAS-APROVA');
     expect((await w.verify(certificate.code)).json()).toMatchObject({
       status: 'revoked',
@@ -927,7 +994,7 @@ describe('certificates (two-person rule on, every approval re-checked)', () => {
     const checked = (await w.verify(certificate.code)).json();
     expect(checked).toMatchObject({ status: 'revoked', revokedReason: 'disqualified' });
     expect(checked.revokedAt).not.toBeNull();
-    expectCertificateError(await w.issue('DUAS-APROVA'), 'CERTIFICATE_NOT_FINAL');
+    expectCertificateError(await w.issue('DUAS-APROVA', w.admin), 'CERTIFICATE_NOT_FINAL');
     const revocations = await w.activity('certificate_revoke');
     expect(revocations.at(-1)).toMatchObject({
       actor_id: w.bruno.user.id,

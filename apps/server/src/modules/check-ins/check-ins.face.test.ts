@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { genuineBody } from '../../../test/faces/takes';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
@@ -33,7 +33,11 @@ describe.skipIf(Boolean(skipReason))(
       face = await createFaceService({ inProcess: true });
       t = await buildTestApp({
         faceService: face,
-        rateLimits: { verifyPerCpf: { limit: 1000 }, verifyPerUser: { limit: 1000 } },
+        rateLimits: {
+          verifyPerCpf: { limit: 1000 },
+          verifyPerCpfAll: { limit: 1000 },
+          verifyPerUser: { limit: 1000 },
+        },
       });
       admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
       first = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF', name: 'Examinadora Um' });
@@ -173,16 +177,22 @@ describe.skipIf(Boolean(skipReason))(
       );
       expect(views[0]?.n).toBe(1);
 
-      // Examiner 2: password, then face.
-      const token = (
-        await post('/api/Auth/viewer-checkin', { email: second.email, password: DEFAULT_PASSWORD })
-      ).json().proctoringToken;
+      // Examiner 2: password (for this post, or for the open record), then face.
+      const confirm = async (target: { schedulingLocal?: string; checkInId?: string }) =>
+        (
+          await post('/api/Auth/viewer-checkin', {
+            email: second.email,
+            password: DEFAULT_PASSWORD,
+            ...target,
+          })
+        ).json().proctoringToken as string;
+      const token = await confirm({ schedulingLocal: 'DF.POSTO01' });
       const two = await validate(second.cpf, 'p02-1.jpg', 'DF.POSTO01', { proctoringToken: token });
       expect(two.statusCode, two.body).toBe(200);
 
       // A verification made for another post does not open this one.
       const elsewhere = await validate(second.cpf, 'p02-1.jpg', 'DF.POSTO02', {
-        proctoringToken: token,
+        proctoringToken: await confirm({ schedulingLocal: 'DF.POSTO02' }),
       });
       const wrongPost = await post('/api/SchedulingLocalCheckIn/checkIn', {
         viewers: [
@@ -227,17 +237,26 @@ describe.skipIf(Boolean(skipReason))(
         payload: { removeViewerId: record.viewers[1].id },
       });
       expect(reused.statusCode).toBe(200);
-      const readd = await t.app.inject({
+      // The token was used by the opening: taking examiner 2 back needs a new one, for the record.
+      const used = await t.app.inject({
         method: 'PUT',
         url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
         headers: first.auth,
         payload: { add: { proctoringToken: token, verificationId: two.json().verificationId } },
       });
+      expect(used.json().code).toBe('PROCTORING_TOKEN_INVALID');
+      const forRecord = await confirm({ checkInId: opened.json().id });
+      const readd = await t.app.inject({
+        method: 'PUT',
+        url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
+        headers: first.auth,
+        payload: { add: { proctoringToken: forRecord, verificationId: two.json().verificationId } },
+      });
       expect(readd.statusCode).toBe(422);
       expect(readd.json().code).toBe('CHECKIN_FACE_INVALID');
       // Examiner 2 needs the password check too, the face alone is not enough.
       const again = await validate(second.cpf, 'p02-1.jpg', 'DF.POSTO01', {
-        proctoringToken: token,
+        proctoringToken: forRecord,
       });
       const faceOnly = await t.app.inject({
         method: 'PUT',
@@ -263,14 +282,18 @@ describe.skipIf(Boolean(skipReason))(
         method: 'PUT',
         url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
         headers: first.auth,
-        payload: { add: { proctoringToken: token, verificationId: plain.json().verificationId } },
+        payload: {
+          add: { proctoringToken: forRecord, verificationId: plain.json().verificationId },
+        },
       });
       expect(byPlain.json().code).toBe('CHECKIN_FACE_INVALID');
       const back = await t.app.inject({
         method: 'PUT',
         url: `/api/SchedulingLocalCheckIn/update-checkIn/${opened.json().id}`,
         headers: first.auth,
-        payload: { add: { proctoringToken: token, verificationId: again.json().verificationId } },
+        payload: {
+          add: { proctoringToken: forRecord, verificationId: again.json().verificationId },
+        },
       });
       expect(back.statusCode, back.body).toBe(200);
     }, 120_000);

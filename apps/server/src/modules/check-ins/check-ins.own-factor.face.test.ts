@@ -1,5 +1,5 @@
 /**
- * Never a face alone, with the real engine (issue 29, acceptance), on both
+ * Never a face alone, with the real engine (on both
  * database tiers: a room inspector who sends shifted copies of a photo of
  * examiner B, with or without a challenge, admits nobody; B herself, with a
  * genuine take and her own password, is admitted, and her record says
@@ -14,9 +14,9 @@
 import type { FaceChallengeRequest } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaceEngine, FaceService } from '../../biometrics/face-engine';
+import type { FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { burstAround, webcamFrame } from '../../../test/faces/captures';
 import { fixturePath } from '../../../test/faces/fixtures';
 import { acceptedGenuineTake } from '../../../test/faces/takes';
@@ -65,13 +65,17 @@ describe(`never a face alone, with the engine (DF) on ${engineName}`, () => {
     face = await createFaceService({ inProcess: true });
     t = await buildTestApp({
       faceService: face,
-      rateLimits: { verifyPerCpf: { limit: 1000 }, verifyPerUser: { limit: 1000 } },
+      rateLimits: {
+        verifyPerCpf: { limit: 1000 },
+        verifyPerCpfAll: { limit: 1000 },
+        verifyPerUser: { limit: 1000 },
+      },
     });
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     fiscal = await seedSignedIn(t.app, { role: 'ROOM_INSPECTOR', unit: 'DF', name: 'Fiscal' });
     examinerB = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Examinadora B' });
     for (const photo of ['p01-1.jpg', 'p01-3.jpg']) {
-      const source = await loadSource(fixturePath('dev', photo), face as FaceEngine);
+      const source = await loadSource(fixturePath('dev', photo), face);
       if (!source) throw new Error(`sem rosto utilizável em ${photo}`);
       sources.set(photo, source);
     }
@@ -147,7 +151,7 @@ describe(`never a face alone, with the engine (DF) on ${engineName}`, () => {
       payload: { checkInId: id, reason: 'Fim do caso de teste.' },
     });
 
-  it('the attack of issue 29: three shifted copies of a photo of B, with and without a challenge, with and without a password, admit nobody and write nothing', async () => {
+  it('the attack of a photo shown to the camera: three shifted copies of a photo of B, with and without a challenge, with and without a password, admit nobody and write nothing', async () => {
     const [image, ...frames] = (await burstAround(await webcamFrame('p01-2.jpg'))).map(b64);
     const before = await verificationsOfB();
     const { challengeId, frames: asked } = await faceTake(

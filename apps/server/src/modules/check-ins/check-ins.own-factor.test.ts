@@ -1,5 +1,5 @@
 /**
- * Never a face alone (issue 29, build point 1), on both database tiers: in
+ * Never a face alone (on both database tiers: in
  * DF every examiner admitted into a room's custody proves who they are with
  * a factor of their own besides the face (the session, examiner 2's
  * password, or the separate viewer identity's password typed with the face
@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { biometricVerifications } from '../../db/schema/index';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { burstAround, webcamFrame } from '../../../test/faces/captures';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
@@ -39,7 +39,7 @@ describe(`never a face alone (DF) on ${engineName}`, () => {
   let admin: Signed;
   let fiscal: Signed;
   let examinerB: Awaited<ReturnType<typeof seedUser>>;
-  /** Three copies of one photo of examiner B, shifted by a few pixels (the attack of issue 29). */
+  /** Three copies of one photo of examiner B, shifted by a few pixels (the attack of a photo shown to the camera). */
   let photoOfB: { image: string; frames: string[] };
 
   beforeAll(async () => {
@@ -243,6 +243,7 @@ describe(`never a face alone (DF) on ${engineName}`, () => {
     const confirmed = await inject('POST', '/api/Auth/viewer-checkin', fiscal.auth, {
       email: examinerB.email,
       password: DEFAULT_PASSWORD,
+      schedulingLocal: POST,
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const token = confirmed.json().proctoringToken as string;

@@ -139,24 +139,6 @@ export async function listEvents(db: Executor, checkInId: string): Promise<Check
     .orderBy(asc(checkInEvents.seq));
 }
 
-/** The open record an examiner is in, if any (at most one: see `check_in_viewers_one_open_key`). */
-export async function findOpenRecordOfUser(
-  db: Executor,
-  userId: string,
-): Promise<{ checkInId: string; openedAt: Date; schedulingLocal: string } | undefined> {
-  const [row] = await db
-    .select({
-      checkInId: checkIns.id,
-      openedAt: checkIns.openedAt,
-      schedulingLocal: checkIns.schedulingLocal,
-    })
-    .from(checkInViewers)
-    .innerJoin(checkIns, eq(checkIns.id, checkInViewers.checkInId))
-    .where(and(eq(checkInViewers.userId, userId), eq(checkInViewers.active, true)))
-    .limit(1);
-  return row;
-}
-
 /**
  * The open record of the unit at a post that has this CPF among its
  * examiners (in the room, or already out while the other is still in: the

@@ -20,6 +20,7 @@ import {
   FACE_VERIFY_BODY_LIMIT,
   findCheckInQuerySchema,
   forceCloseRequestSchema,
+  myOpenCheckInSchema,
   ROLES,
   searchCheckInQuerySchema,
   transferRequestSchema,
@@ -31,23 +32,20 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendPrivateImage, signedAccessQuery } from '../../lib/signed-access';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
+import { checkIn, transferExaminer, updateCheckIn } from './check-ins.service';
+import { checkOut, forceClose } from './check-out.service';
+import { biometricViewerCheckin } from './check-in-face.service';
 import {
-  biometricViewerCheckin,
-  checkIn,
-  checkOut,
   findOpenCheckIn,
-  forceClose,
   getCheckIn,
-  getConfig,
   listRecordExams,
-  readCheckInFace,
   searchRecords,
-  transferExaminer,
-  updateCheckIn,
-  type CheckInDeps,
-} from './check-ins.service';
+} from './check-in-records.service';
+import { getConfig, type CheckInDeps } from './check-in-rules';
+import { readCheckInFace } from './check-in-face-images';
 import { confirmSecondExaminer } from './examiner-identity';
+import { listMyOpenCheckIns } from './my-check-ins.service';
 
 const errors = {
   400: errorBodySchema,
@@ -88,6 +86,8 @@ export function checkInRoutes(deps: CheckInDeps) {
           tags,
           summary:
             'Confirmar o examinador 2 por e-mail e senha, sem trocar a sessão do examinador 1',
+          description:
+            'A confirmação (`proctoringToken`) é do examinador 1 que a pediu, na sessão em que a pediu, e vale uma única vez, por até 30 minutos, para o que ele disse: abrir a sala no posto `schedulingLocal`, ou incluir o examinador 2 no registro aberto `checkInId` (ou transferir a sala a ele). Usada, vencida, ou apresentada em outro posto ou registro: `401 PROCTORING_TOKEN_INVALID`.',
           body: viewerCheckinRequestSchema,
           response: { 200: viewerCheckinResponseSchema, ...errors },
         },
@@ -137,7 +137,7 @@ export function checkInRoutes(deps: CheckInDeps) {
     routes.get(
       '/api/SchedulingLocalCheckIn/findCheckIn',
       {
-        config: { readCache: true, access: ROLES },
+        config: { access: ROLES },
         schema: {
           tags,
           summary: 'A entrada aberta de um examinador em um posto',
@@ -146,6 +146,21 @@ export function checkInRoutes(deps: CheckInDeps) {
         },
       },
       async (request) => findOpenCheckIn(deps, currentUser(request), request.query),
+    );
+
+    routes.get(
+      '/api/SchedulingLocalCheckIn/myOpenCheckIns',
+      {
+        config: { access: EXAMINER_ROLES },
+        schema: {
+          tags,
+          summary: 'As entradas abertas do examinador conectado, em qualquer dispositivo',
+          description:
+            'Os registros abertos da unidade em que o examinador conectado está (na sala, ou já fora enquanto o outro continua) ou que ele abriu para a identidade separada do examinador. Primeiro aquele em que ele está na sala; depois os mais recentes. Não depende do posto guardado no navegador.',
+          response: { 200: z.array(myOpenCheckInSchema), ...errors },
+        },
+      },
+      async (request) => listMyOpenCheckIns(deps, currentUser(request)),
     );
 
     routes.get(

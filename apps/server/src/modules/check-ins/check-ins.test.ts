@@ -8,7 +8,7 @@
 import { addDays, dayInZone, maskCpf, maskEmail, zonedDayStartIso } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { createApiKeyFor, examPayload } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
@@ -91,11 +91,13 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       ...(payload ? { payload: payload as object } : {}),
     });
 
+  /** Examiner 2's confirmation for opening a room at `post` unless `target` says what else. */
   const confirmSecond = (
     auth: { authorization: string },
     email: string,
     password = DEFAULT_PASSWORD,
-  ) => inject('POST', '/api/Auth/viewer-checkin', auth, { email, password });
+    target: { schedulingLocal?: string; checkInId?: string } = { schedulingLocal: post },
+  ) => inject('POST', '/api/Auth/viewer-checkin', auth, { email, password, ...target });
 
   async function newExaminer(name: string, role: 'VIEWER' | 'ROOM_INSPECTOR' = 'VIEWER') {
     return seedSignedIn(t.app, { role, unit: 'SP', name });
@@ -156,7 +158,8 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       federativeUnit: 'SP',
       roleDescription: 'ROOM_INSPECTOR',
     });
-    expect(ok.json().proctoringToken).toMatch(/^[0-9a-f-]{36}\.\d+\./);
+    // A random token (the server keeps only its hash), good for one admission.
+    expect(ok.json().proctoringToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // No session was opened for examiner 2, and examiner 1 is still signed in as before.
     expect(await sessionsOf(second.id)).toBe(0);
     const me = await inject(
@@ -347,7 +350,7 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       checkInDate: opened.json().checkInDate,
     });
     expect(again.json().Error).toContain(
-      'Eduarda Uma já tem uma entrada aberta no posto SP.POSTO01',
+      'Eduarda Uma já tem uma entrada aberta no posto Posto Sé (SP.POSTO01), desde ',
     );
     // Another examiner cannot take someone who is already in a room as examiner 2.
     const other = await newExaminer('Felipe Outro');
@@ -394,14 +397,18 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
     ).json().id;
     const url = `/api/SchedulingLocalCheckIn/update-checkIn/${id}`;
     expect((await inject('PUT', url, one.auth, {})).json().code).toBe('CHECKIN_UPDATE_EMPTY');
-    const token = (await confirmSecond(one.auth, two.email)).json().proctoringToken;
+    const forRecord = { checkInId: id };
+    const token = (await confirmSecond(one.auth, two.email, DEFAULT_PASSWORD, forRecord)).json()
+      .proctoringToken;
     const added = await inject('PUT', url, one.auth, {
       add: { cpf: two.cpf, proctoringToken: token },
     });
     expect(added.statusCode, added.body).toBe(200);
     expect(added.json().viewers).toHaveLength(2);
     const third = await seedUser(t.app, { role: 'VIEWER', unit: 'SP' });
-    const thirdToken = (await confirmSecond(one.auth, third.email)).json().proctoringToken;
+    const thirdToken = (
+      await confirmSecond(one.auth, third.email, DEFAULT_PASSWORD, forRecord)
+    ).json().proctoringToken;
     const full = await inject('PUT', url, one.auth, {
       add: { cpf: third.cpf, proctoringToken: thirdToken },
     });
@@ -464,17 +471,25 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
       viewers: [{ cpf: busy.user.cpf }],
       schedulingLocal: 'SP.POSTO02',
     });
-    const busyToken = (await confirmSecond(giver.auth, busy.user.email)).json().proctoringToken;
+    const forRecord = { checkInId: id };
+    const busyToken = (
+      await confirmSecond(giver.auth, busy.user.email, DEFAULT_PASSWORD, forRecord)
+    ).json().proctoringToken;
     expect((await transfer({ to: { proctoringToken: busyToken } })).json().code).toBe(
       'CHECKIN_ALREADY_OPEN',
     );
+    // Someone not in the room gets no confirmation for it; one for opening a room does not transfer it.
     const stranger = await newExaminer('Sérgio Estranho');
+    const refused = await confirmSecond(stranger.auth, taker.email, DEFAULT_PASSWORD, forRecord);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json().code).toBe('CHECKIN_NOT_FOUND');
     const strangerToken = (await confirmSecond(stranger.auth, taker.email)).json().proctoringToken;
     expect(
-      (await transfer({ to: { proctoringToken: strangerToken } }, stranger.auth)).statusCode,
-    ).toBe(404);
+      (await transfer({ to: { proctoringToken: strangerToken } }, stranger.auth)).json().code,
+    ).toBe('PROCTORING_TOKEN_INVALID');
 
-    const token = (await confirmSecond(giver.auth, taker.email)).json().proctoringToken;
+    const token = (await confirmSecond(giver.auth, taker.email, DEFAULT_PASSWORD, forRecord)).json()
+      .proctoringToken;
     const done = await transfer({ to: { proctoringToken: token } });
     expect(done.statusCode, done.body).toBe(200);
     const record = done.json();
@@ -555,7 +570,11 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
     // Examiner 1 leaves first: the room's device still finds the room, and closes it later.
     const pair = await newExaminer('Natália Primeira');
     const partner = await seedUser(t.app, { role: 'VIEWER', unit: 'SP', name: 'Otávio Segundo' });
-    const partnerToken = (await confirmSecond(pair.auth, partner.email)).json().proctoringToken;
+    const partnerToken = (
+      await confirmSecond(pair.auth, partner.email, DEFAULT_PASSWORD, {
+        schedulingLocal: 'SP.POSTO02',
+      })
+    ).json().proctoringToken;
     const pairId = (
       await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', pair.auth, {
         viewers: [{ cpf: pair.user.cpf }, { proctoringToken: partnerToken }],

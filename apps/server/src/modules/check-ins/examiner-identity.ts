@@ -1,12 +1,13 @@
 /**
- * Examiner identity (issue 29, "never a face alone"): who may be an examiner
+ * Examiner identity ("never a face alone"): who may be an examiner
  * of a room's custody, and how each proves who they are with a factor of
  * their own besides the face:
  *
  * - 'session': the person is the signed-in user;
  * - 'proctoring': examiner 2, whose e-mail and password
  *   `api/Auth/viewer-checkin` checked (named by `proctoringToken`, a proof
- *   bound to examiner 1's session);
+ *   given to examiner 1, used once, for one post and record:
+ *   proctoring-tokens.ts);
  * - 'password': the separate viewer identity of spec 6 (`cpfViewer`), who
  *   types their own password in the capture flow
  *   (`api/Auth/biometric-viewer-checkin`), checked as a sign-in is.
@@ -24,23 +25,29 @@ import {
   EXAMINER_ROLES,
   maskCpf,
   maskEmail,
-  PROCTORING_TOKEN_TTL_MS,
   type AdmittedBy,
   type OwnFactor,
   type ViewerCheckinResponse,
 } from '@exame/shared';
+import type { Executor } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import { verifyAccountPassword, verifyCredentials } from '../auth/auth.service';
-import type { IdentityDeps } from '../auth/identity-deps';
-import type { BiopassDeps } from '../biopass/biopass.service';
+import type { IdentityDeps } from '../auth/auth.service';
+import type { BiopassDeps } from '../face-enrolment/face-enrolment.service';
 import { unitAllowsFaceAlone } from '../federative-units/federative-units.service';
-import { findUserInUnit, type UserRow } from '../users/users.repository';
+import { findUserInUnit, type UserRow } from '../users/users.service';
+import {
+  issueProctoringToken,
+  resolveProctoringToken,
+  targetOf,
+  useProctoringToken,
+  type ProctoringTarget,
+} from './proctoring-tokens';
 
 export type ExaminerIdentityDeps = Pick<BiopassDeps, 'db' | 'files'> & { identity: IdentityDeps };
 
 const checkInError = (code: keyof typeof CHECK_IN_ERRORS) => AppError.from(CHECK_IN_ERRORS, code);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An examiner of the unit (spec 5: same unit, VIEWER or ROOM_INSPECTOR), by CPF or as found. */
 export function checkExaminer(person: UserRow | undefined, actor: SessionUser): UserRow {
@@ -57,33 +64,19 @@ export function checkExaminer(person: UserRow | undefined, actor: SessionUser): 
 /* Examiner 2's identity (`api/Auth/viewer-checkin`)                         */
 /* ------------------------------------------------------------------------ */
 
-function proctoringToken(
-  deps: ExaminerIdentityDeps,
-  person: string,
-  actor: string,
-  expiresAt: number,
-) {
-  return `${person}.${expiresAt}.${deps.files.signAccess('proctoring', person, actor, expiresAt)}`;
-}
-
 /**
- * The examiner 2 a token names, when it was given to `actor`'s session and is
- * still valid; otherwise the refusal PROCTORING_TOKEN_INVALID.
+ * The examiner 2 a token names, when it was given to `actor`, is unused and
+ * still valid, and (as far as `expected` says) is for that post and record;
+ * otherwise the refusal PROCTORING_TOKEN_INVALID.
  */
 export async function personOfToken(
   deps: ExaminerIdentityDeps,
   actor: SessionUser,
   token: string,
+  expected: Partial<ProctoringTarget> = {},
 ): Promise<UserRow | undefined> {
-  const [subject, expires, signature] = token.split('.');
-  const valid =
-    subject !== undefined &&
-    UUID.test(subject) &&
-    expires !== undefined &&
-    signature !== undefined &&
-    deps.files.verifyAccess('proctoring', subject, actor.id, Number(expires), signature);
-  if (!valid) throw checkInError('PROCTORING_TOKEN_INVALID');
-  return findUserInUnit(deps.db, actor.federativeUnit, { id: subject });
+  const row = await resolveProctoringToken(deps.db, actor, token, expected);
+  return findUserInUnit(deps.db, actor.federativeUnit, { id: row.personId });
 }
 
 /**
@@ -91,20 +84,29 @@ export async function personOfToken(
  * with the throttle and the work of a sign-in, without opening a session
  * (examiner 1's session stays as it is). A wrong password is refused as a
  * sign-in is; the second-examiner rules of spec 5 are told only to whoever
- * knows the password.
+ * knows the password. The confirmation is for the post (`schedulingLocal`)
+ * or the open record (`checkInId`) examiner 1 names, checked first.
  */
 export async function confirmSecondExaminer(
   deps: ExaminerIdentityDeps,
   actor: SessionUser,
-  input: { email: string; password: string; firstViewerCpf?: string; ip: string },
+  input: {
+    email: string;
+    password: string;
+    firstViewerCpf?: string;
+    schedulingLocal?: string;
+    checkInId?: string;
+    ip: string;
+  },
 ): Promise<ViewerCheckinResponse> {
+  const target = await targetOf(deps.db, actor, input);
   const firstCpf = input.firstViewerCpf ?? actor.cpf;
   const person = await verifyCredentials(deps.identity, input);
   if (person.cpf === firstCpf || person.id === actor.id) {
     throw checkInError('CHECKIN_SAME_EXAMINER');
   }
   checkExaminer(person, actor);
-  const expiresAt = Date.now() + PROCTORING_TOKEN_TTL_MS;
+  const { token, expiresAt } = await issueProctoringToken(deps.db, actor, person.id, target);
   return {
     // Examiner 2 is named by the token from here on: the browser keeps no whole CPF.
     user: {
@@ -115,8 +117,8 @@ export async function confirmSecondExaminer(
       federativeUnit: person.federativeUnit,
       roleDescription: person.role,
     },
-    proctoringToken: proctoringToken(deps, person.id, actor.id, expiresAt),
-    expiresAt: new Date(expiresAt).toISOString(),
+    proctoringToken: token,
+    expiresAt: expiresAt.toISOString(),
   };
 }
 
@@ -200,7 +202,8 @@ export type ViewerEntry = {
 /** How an examiner entry is proven before its face verification (if any) is used. */
 export type Proof =
   | { by: 'session' }
-  | { by: 'proctoring' }
+  /** By examiner 2's confirmation, used by the admission (issued for a record, or for opening one). */
+  | { by: 'proctoring'; tokenId: string; issuedFor: string | null }
   /** By the face verification and the factor recorded with it (or none, where the unit allows it). */
   | { by: 'face'; faceAloneAllowed: boolean };
 
@@ -209,7 +212,9 @@ export type Admitted = { person: UserRow; verificationId: string | null; proof: 
 
 /**
  * Checks who the entry names and how they prove who they are: the session
- * (the person is the actor), examiner 2's token, or, for examiner 1 of a
+ * (the person is the actor), examiner 2's token (live, given to the actor,
+ * made for this admission: `admission` names the post and the record, null
+ * when opening one; used later, by admitEntry), or, for examiner 1 of a
  * check-in only (`separateIdentity`) where the unit requires face
  * validation, the face verification with the factor recorded with it.
  * Anyone else: CHECKIN_IDENTITY_REQUIRED. Where the unit requires face
@@ -219,18 +224,23 @@ export async function proveViewer(
   deps: ExaminerIdentityDeps,
   actor: SessionUser,
   entry: ViewerEntry,
-  rules: { required: boolean; separateIdentity: boolean },
+  rules: { required: boolean; separateIdentity: boolean; admission: Partial<ProctoringTarget> },
 ): Promise<Admitted> {
-  const named = entry.proctoringToken
-    ? await personOfToken(deps, actor, entry.proctoringToken)
-    : await findUserInUnit(deps.db, actor.federativeUnit, { cpf: entry.cpf ?? '' });
-  if (entry.proctoringToken && named && entry.cpf && named.cpf !== entry.cpf) {
+  const token = entry.proctoringToken
+    ? await resolveProctoringToken(deps.db, actor, entry.proctoringToken, rules.admission)
+    : null;
+  const named = await findUserInUnit(
+    deps.db,
+    actor.federativeUnit,
+    token ? { id: token.personId } : { cpf: entry.cpf ?? '' },
+  );
+  if (token && named && entry.cpf && named.cpf !== entry.cpf) {
     throw checkInError('PROCTORING_TOKEN_INVALID');
   }
   const person = checkExaminer(named, actor);
   let proof: Proof;
   if (person.id === actor.id) proof = { by: 'session' };
-  else if (entry.proctoringToken) proof = { by: 'proctoring' };
+  else if (token) proof = { by: 'proctoring', tokenId: token.id, issuedFor: token.checkInId };
   else if (rules.required && rules.separateIdentity) {
     proof = {
       by: 'face',
@@ -249,10 +259,34 @@ export async function proveViewer(
  * unit allows face alone ('face_only'), else FACE_OWN_FACTOR_REQUIRED (and
  * the change that used it is rolled back).
  */
-export function admittedBy(proof: Proof, ownFactor: OwnFactor | null): AdmittedBy {
+function admittedBy(proof: Proof, ownFactor: OwnFactor | null): AdmittedBy {
   if (proof.by !== 'face') return proof.by;
   // 'session' cannot come here (the person would be the actor): it is nobody else's factor.
   if (ownFactor === 'password' || ownFactor === 'proctoring') return ownFactor;
   if (proof.faceAloneAllowed) return 'face_only';
   throw checkInError('FACE_OWN_FACTOR_REQUIRED');
+}
+
+/**
+ * In the admission's transaction, once the face verification (if any) was
+ * used: examiner 2's confirmation is used too (once, for this record and its
+ * post: proctoring-tokens.ts), and the answer is how the examiner was
+ * admitted (admittedBy); a refusal rolls the admission back.
+ */
+export async function admitEntry(
+  tx: Executor,
+  actor: SessionUser,
+  record: { id: string; schedulingLocal: string },
+  entry: Admitted,
+  ownFactor: OwnFactor | null,
+): Promise<AdmittedBy> {
+  if (entry.proof.by === 'proctoring') {
+    await useProctoringToken(tx, actor, {
+      tokenId: entry.proof.tokenId,
+      personId: entry.person.id,
+      issuedFor: entry.proof.issuedFor,
+      record,
+    });
+  }
+  return admittedBy(entry.proof, ownFactor);
 }

@@ -1,13 +1,24 @@
 /**
  * The SQL of the demonstration flows: the DEMO unit's candidates, whether
- * their face is enrolled, and the wipe of what the demonstrations left
- * (candidates, their enrolments and verifications), which spares the
- * enrolments and verifications of the unit's users.
+ * their face is enrolled, and the wipe (or retention purge) of what the
+ * demonstrations left (candidates, their enrolments and verifications),
+ * which spares the enrolments and verifications of the unit's users.
  */
 import type { DemoVerification } from '@exame/shared';
-import { and, desc, eq, getTableColumns, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  lt,
+  notInArray,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import {
+  activityLog,
   biometricTemplates,
   biometricVerifications,
   faceChallenges,
@@ -19,10 +30,15 @@ export type CandidateRow = typeof demoCandidates.$inferSelect;
 /** A candidate and whether a face enrolment of the unit exists for their CPF. */
 export type CandidateView = CandidateRow & { enrolled: boolean };
 
+/**
+ * Written with an alias and qualified names: inside a selected expression
+ * the query builder prints a column without its table, which would compare
+ * each column of the subquery with itself (true whenever any template exists).
+ */
 const enrolled = sql<boolean>`exists (
-  select 1 from ${biometricTemplates}
-  where ${biometricTemplates.federativeUnit} = ${demoCandidates.federativeUnit}
-    and ${biometricTemplates.cpf} = ${demoCandidates.cpf}
+  select 1 from ${biometricTemplates} as enrolment
+  where enrolment.federative_unit = ${demoCandidates}.federative_unit
+    and enrolment.cpf = ${demoCandidates}.cpf
 )`;
 
 function selectViews(db: Executor, where: SQL | undefined) {
@@ -126,8 +142,18 @@ function usersOfUnit(db: Executor, unit: string) {
   return db.select({ cpf: users.cpf }).from(users).where(eq(users.federativeUnit, unit));
 }
 
+export type DeletedDemoData = {
+  candidates: number;
+  enrolments: number;
+  verifications: number;
+  fileKeys: string[];
+  /** The CPFs of the deleted candidates that are not users of the unit. */
+  cpfs: string[];
+};
+
 /**
- * Deletes every candidate of the unit, their enrolments and their
+ * Deletes the candidates of the unit (every one, or those not changed since
+ * `changedBefore`: the retention purge), their enrolments and their
  * verifications (not those of a CPF that is also a user of the unit).
  * Returns the counts and the keys of the stored files the deleted rows
  * named, to remove once the transaction commits.
@@ -135,13 +161,29 @@ function usersOfUnit(db: Executor, unit: string) {
 export async function deleteDemoData(
   tx: Executor,
   unit: string,
-): Promise<{ candidates: number; enrolments: number; verifications: number; fileKeys: string[] }> {
+  options: { changedBefore?: Date } = {},
+): Promise<DeletedDemoData> {
   const deleted = await tx
     .delete(demoCandidates)
-    .where(eq(demoCandidates.federativeUnit, unit))
+    .where(
+      and(
+        eq(demoCandidates.federativeUnit, unit),
+        options.changedBefore ? lt(demoCandidates.updatedAt, options.changedBefore) : undefined,
+      ),
+    )
     .returning({ cpf: demoCandidates.cpf });
   const cpfs = deleted.map((row) => row.cpf);
-  if (cpfs.length === 0) return { candidates: 0, enrolments: 0, verifications: 0, fileKeys: [] };
+  if (cpfs.length === 0) {
+    return { candidates: 0, enrolments: 0, verifications: 0, fileKeys: [], cpfs: [] };
+  }
+  const userCpfs = new Set(
+    (
+      await tx
+        .select({ cpf: users.cpf })
+        .from(users)
+        .where(and(eq(users.federativeUnit, unit), inArray(users.cpf, cpfs)))
+    ).map((row) => row.cpf),
+  );
   const templates = await tx
     .delete(biometricTemplates)
     .where(
@@ -176,9 +218,27 @@ export async function deleteDemoData(
     candidates: cpfs.length,
     enrolments: templates.length,
     verifications: verifications.length,
+    cpfs: cpfs.filter((cpf) => !userCpfs.has(cpf)),
     fileKeys: [
       ...templates.flatMap((row) => row.imageKeys),
       ...verifications.flatMap((row) => (row.captureKey ? [row.captureKey] : [])),
     ],
   };
+}
+
+/**
+ * Activity events of the unit whose payload still names one of `cpfs` (the
+ * enrolment of a demonstration candidate, a view of their face image).
+ */
+export async function findEventsNamingCpfs(
+  db: Executor,
+  unit: string,
+  cpfs: readonly string[],
+): Promise<Array<{ id: string; cpf: string }>> {
+  if (cpfs.length === 0) return [];
+  const cpf = sql<string>`${activityLog.payload} ->> 'cpf'`;
+  return db
+    .select({ id: activityLog.id, cpf })
+    .from(activityLog)
+    .where(and(eq(activityLog.federativeUnit, unit), inArray(cpf, [...cpfs])));
 }

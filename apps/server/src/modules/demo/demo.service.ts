@@ -8,7 +8,7 @@
  * with every score and what the liveness check saw. The ADMIN of DEMO can
  * wipe all of it.
  *
- * The face work is `api/BiopassID`'s own (biopass.service.ts): the same
+ * The face work is `api/BiopassID`'s own (face-enrolment.service.ts): the same
  * engine, threshold, liveness check, request limits, encrypted storage and
  * record of every verification. Nothing biometric happens without a current
  * consent. A change and its activity event share one transaction.
@@ -28,8 +28,8 @@ import {
 import type { Executor } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
-import { changeWithActivity, insertActivity } from '../activity/activity.repository';
-import { enrolFace, verifyBurst, type BiopassDeps } from '../biopass/biopass.service';
+import { changeWithActivity, insertActivity } from '../activity/activity.service';
+import { enrolFace, verifyBurst, type BiopassDeps } from '../face-enrolment/face-enrolment.service';
 import {
   deleteDemoData,
   findCandidate,

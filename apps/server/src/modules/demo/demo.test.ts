@@ -22,11 +22,11 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { answeredChallenge } from '../../../test/faces/takes';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
-import { upsertTemplate } from '../biopass/biopass.repository';
+import { upsertTemplate } from '../face-enrolment/face-enrolment.repository';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 

@@ -10,7 +10,7 @@ import {
 } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
 import {
   createReason,
   editReason,

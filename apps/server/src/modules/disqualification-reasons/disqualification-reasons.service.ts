@@ -21,7 +21,7 @@ import type { Database, Executor } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
-import { changeWithActivity } from '../activity/activity.repository';
+import { changeWithActivity } from '../activity/activity.service';
 import {
   insertReasons,
   listReasons,
@@ -125,3 +125,6 @@ export async function seedDefaultReasons(db: Executor, unit: string): Promise<nu
   );
   return rows.length;
 }
+
+// The door of this module for the others (modules import each other only through services).
+export { lockReason } from './disqualification-reasons.repository';

@@ -7,7 +7,8 @@
  */
 import { PERIOD_TIME_ZONE } from '@exame/shared';
 import { sql } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import { type Executor } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 
 const RECOUNT = sql`select federative_unit,
     (scheduling_date at time zone ${sql.raw(`'${PERIOD_TIME_ZONE}'`)})::date as day,

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exams } from '../../db/schema/index';
 import { ensureReferenceData } from '../../db/seed/reference-data';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import {
   createTestDatabase,
   engineName,

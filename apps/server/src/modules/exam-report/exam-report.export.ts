@@ -2,7 +2,8 @@
  * CSV and XLSX of a local report, with exactly the numbers of the screen:
  * one row per post and, for the report of every post, a last row with the
  * sum. The CSV is what Excel in pt-BR opens directly: `;` between fields,
- * CRLF between lines and a UTF-8 byte-order mark.
+ * CRLF between lines and a UTF-8 byte-order mark (lib/csv.ts: every cell
+ * quoted, no formulas).
  */
 import {
   ALL_LOCALS_ID,
@@ -11,13 +12,15 @@ import {
   type LocalReportDetail,
 } from '@exame/shared';
 import ExcelJS from 'exceljs';
+import { CSV_BOM, csvRow } from '../../lib/csv';
 
 export type ReportTableRow = [string, string, ...number[]];
 
 /** The rows under the header: each post, then the sum when the report covers every post. */
 export function reportTableRows(detail: LocalReportDetail): ReportTableRow[] {
+  // A post is named as on screen: its own identifier (never the report id) and its name.
   const rows: ReportTableRow[] = detail.locals.map((local) => [
-    local.id,
+    local.identifier ?? '',
     local.name,
     ...REPORT_COUNTERS.map((counter) => local.report[counter]),
   ]);
@@ -27,26 +30,9 @@ export function reportTableRows(detail: LocalReportDetail): ReportTableRow[] {
   return rows;
 }
 
-/**
- * Spreadsheets run a cell that starts with = + - @ (or a tab / carriage
- * return) as a formula; a post name typed by a person must stay text (OWASP
- * CSV injection).
- */
-function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-function csvField(value: string | number): string {
-  if (typeof value === 'number') return String(value);
-  const text = neutraliseFormula(value);
-  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function renderCsv(detail: LocalReportDetail): Buffer {
-  const lines = [REPORT_EXPORT_HEADER, ...reportTableRows(detail)].map((row) =>
-    row.map(csvField).join(';'),
-  );
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+  const rows = [REPORT_EXPORT_HEADER, ...reportTableRows(detail)].map(csvRow);
+  return Buffer.from(`${CSV_BOM}${rows.join('')}`, 'utf8');
 }
 
 export async function renderXlsx(detail: LocalReportDetail): Promise<Buffer> {

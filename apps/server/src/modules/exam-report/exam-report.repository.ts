@@ -5,16 +5,15 @@
  * O(posts x days x statuses) rows, never the exams. The exams behind a
  * counter still come from the exams table, by the same rule table
  * (`counterSql`), grouped by the local id computed by the same rule as
- * `localIdOf` in packages/shared.
+ * `localIdOf` in packages/shared (report-locals.repository.ts).
  */
 import {
-  CE_LOCAL_PREFIX,
-  UNKNOWN_LOCAL_ID,
   UNKNOWN_LOCAL_NAME,
-  LOCAL_ID_TARGET_PREFIX,
+  METADATA_COUNTERS,
   REPORT_COUNTERS,
   type ExamResult,
   type ExamStatus,
+  type MetadataCounts,
   type PageQuery,
   type ReportCounter,
   type ReportCounters,
@@ -22,24 +21,11 @@ import {
   dayInZone,
 } from '@exame/shared';
 import { sql, type SQL } from 'drizzle-orm';
-import { literal, preparedRawQueries, selectRows, type Bind, type Executor } from '../../db/client';
+import { literal, preparedRawQueries, type Bind, type Executor } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
+import { localIdSql, namesCte, postIdentifierSql } from './report-locals.repository';
 
 export type { ReportScope };
-
-/** `localIdOf` of packages/shared, in SQL, over a text column. */
-function localIdSql(scope: ReportScope, column: SQL, bind: Bind = literal): SQL {
-  if (scope.unit === 'CE') {
-    return sql`(case when ${column} is null or ${column} = '' then ${UNKNOWN_LOCAL_ID}::text
-      when starts_with(${column}, ${CE_LOCAL_PREFIX}::text) then ${column}
-      else ${CE_LOCAL_PREFIX}::text || ${column} end)`;
-  }
-  const prefix = sql`${bind('prefix', scope.prefix)}::text`;
-  return sql`coalesce(nullif(split_part(
-      case when starts_with(${column}, ${prefix})
-        then ${LOCAL_ID_TARGET_PREFIX}::text || substr(${column}, char_length(${prefix}) + 1)
-        else ${column} end,
-      '-', 1), ''), ${UNKNOWN_LOCAL_ID}::text)`;
-}
 
 /** What each exam weighs: 1 and its metadata for a row, the sums for a group of rows. */
 type Weights = { n: SQL; pendingAudit: SQL; absence: SQL; interrupted: SQL };
@@ -112,22 +98,22 @@ function countsWhere(scope: ReportScope, bind: Bind = literal): SQL {
     and c.status <> 'cancelled'`;
 }
 
-/** Names of local ids: the first identifier (code-point order) of the unit mapping to each id. */
-function namesCte(scope: ReportScope, bind: Bind = literal): SQL {
-  return sql`names as (
-    select distinct on (local_id) local_id, description
-    from (
-      select ${localIdSql(scope, sql`l.identifier`, bind)} as local_id, l.identifier, l.description
-      from scheduling_locals l
-      where l.federative_unit = ${bind('unit', scope.unit)}
-    ) mapped
-    order by local_id, identifier collate "C"
-  )`;
-}
-
 type Numeric = number | string | bigint | null;
 
-export type LocalCountsRow = { id: string; name: string; report: ReportCounters };
+export type LocalCountsRow = {
+  id: string;
+  identifier: string | null;
+  name: string;
+  report: ReportCounters;
+  fromMetadata: MetadataCounts;
+};
+
+/** The part of each metadata counter that came from the exams' metadata, per local. */
+const METADATA_SNAKE: Readonly<Record<(typeof METADATA_COUNTERS)[number], string>> = {
+  pendingAudit: 'metadata_pending_audit',
+  absence: 'metadata_absence',
+  interrupted: 'metadata_interrupted',
+};
 
 const countQueries = preparedRawQueries();
 
@@ -168,15 +154,22 @@ export async function countByLocal(
       group by c.scheduling_local, c.status, c.result
     ),
     g as (
-      select ${localIdSql(scope, sql`raw_groups.scheduling_local`, bind)} as local_id, raw_groups.*
+      select ${localIdSql(scope, sql`raw_groups.scheduling_local`, bind)} as local_id,
+             ${postIdentifierSql(scope, sql`raw_groups.scheduling_local`, bind)} as post_identifier,
+             raw_groups.*
       from raw_groups
       where raw_groups.n <> 0
     )
-    select g.local_id, nm.description as name, ${sums}
+    select g.local_id, nm.description as name,
+           coalesce(nm.identifier, min(g.post_identifier collate "C")) as identifier,
+           sum(g.pending_audit)::bigint as ${sql.identifier(METADATA_SNAKE.pendingAudit)},
+           sum(g.absence)::bigint as ${sql.identifier(METADATA_SNAKE.absence)},
+           sum(g.interrupted)::bigint as ${sql.identifier(METADATA_SNAKE.interrupted)},
+           ${sums}
     from g
     left join names nm on nm.local_id = g.local_id
     ${localId === undefined ? sql`` : sql`where g.local_id = ${bind('localId', localId)}`}
-    group by g.local_id, nm.description`;
+    group by g.local_id, nm.identifier, nm.description`;
   };
   const values = {
     unit: scope.unit,
@@ -187,28 +180,19 @@ export async function countByLocal(
   };
   const shape = `${scope.unit === 'CE' ? 'ce' : 'prefix'}|${localId === undefined ? 'all' : 'one'}`;
   const rows = await countQueries<
-    Record<string, Numeric> & { local_id: string; name: string | null }
+    Record<string, Numeric> & { local_id: string; name: string | null; identifier: string | null }
   >(db, shape, build, values);
   return rows.map((row) => ({
     id: row.local_id,
+    identifier: row.identifier,
     name: row.name ?? UNKNOWN_LOCAL_NAME,
     report: Object.fromEntries(
       REPORT_COUNTERS.map((counter) => [counter, Number(row[SNAKE[counter]] ?? 0)]),
     ) as ReportCounters,
+    fromMetadata: Object.fromEntries(
+      METADATA_COUNTERS.map((counter) => [counter, Number(row[METADATA_SNAKE[counter]] ?? 0)]),
+    ) as MetadataCounts,
   }));
-}
-
-/** The name of one local id, from the unit's scheduling locals. */
-export async function findLocalName(
-  db: Executor,
-  scope: ReportScope,
-  localId: string,
-): Promise<string | null> {
-  const [row] = await selectRows<{ description: string }>(
-    db,
-    sql`with ${namesCte(scope)} select description from names where local_id = ${localId}`,
-  );
-  return row?.description ?? null;
 }
 
 export type CounterExamRow = {

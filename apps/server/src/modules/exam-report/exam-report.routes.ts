@@ -18,7 +18,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
 import {
   exportExamReport,
   getCounterExams,
@@ -40,7 +40,7 @@ export function examReportRoutes(deps: ExamReportDeps) {
     routes.get(
       '/api/ExamReport',
       {
-        config: { readCache: true, access: ['ADMIN', 'auditor'] },
+        config: { access: ['ADMIN', 'auditor'] },
         schema: {
           tags: ['exam-report'],
           summary: 'Contadores de exames de cada posto da unidade no período (datas inclusivas)',

@@ -17,8 +17,10 @@ import {
   REPORT_ERRORS,
   resolvePeriod,
   sumCounters,
+  sumMetadataCounts,
   UNKNOWN_LOCAL_NAME,
   emptyCounters,
+  emptyMetadataCounts,
   type LocalReport,
   type LocalReportDetail,
   type ReportErrorCode,
@@ -32,11 +34,11 @@ import { AppError } from '../../lib/app-error';
 import type { SessionUser } from '../../lib/actors';
 import {
   countByLocal,
-  findLocalName,
   listCounterExams,
   listOccurrences,
   type ReportScope,
 } from './exam-report.repository';
+import { findNamingLocal } from './report-locals.repository';
 import { renderCsv, renderXlsx } from './exam-report.export';
 
 export type ExamReportDeps = {
@@ -97,18 +99,23 @@ export async function getLocalReport(
   if (only === undefined) {
     return {
       id: ALL_LOCALS_ID,
+      identifier: null,
       name: ALL_LOCALS_NAME,
       startDay,
       endDay,
       report: sumCounters(locals),
+      fromMetadata: sumMetadataCounts(locals),
       locals,
     };
   }
   // A post without exams in the period still has a report: all zero.
+  const naming = locals[0] ? null : await findNamingLocal(deps.db, scope, only);
   const local = locals[0] ?? {
     id: only,
-    name: (await findLocalName(deps.db, scope, only)) ?? UNKNOWN_LOCAL_NAME,
+    identifier: naming?.identifier ?? null,
+    name: naming?.description ?? UNKNOWN_LOCAL_NAME,
     report: emptyCounters(),
+    fromMetadata: emptyMetadataCounts(),
   };
   return { ...local, startDay, endDay, locals: [local] };
 }
@@ -181,8 +188,11 @@ export async function exportExamReport(
   const format = query.format?.toLowerCase();
   if (!isExportFormat(format)) throw reportError('REPORT_INVALID_FORMAT');
   const detail = await getLocalReport(deps, actor, query.localId ?? ALL_LOCALS_ID, query);
+  // The file names the post as the screen does: by its own identifier, never the report id.
   const localPart =
-    detail.id === ALL_LOCALS_ID ? 'todos' : detail.id.replace(/[^A-Za-z0-9._-]+/g, '_');
+    detail.id === ALL_LOCALS_ID
+      ? 'todos'
+      : (detail.identifier ?? detail.id).replace(/[^A-Za-z0-9._-]+/g, '_');
   const filename = `relatorio-postos-${localPart}-${detail.startDay}-a-${detail.endDay}.${format}`;
   const body = format === 'csv' ? renderCsv(detail) : await renderXlsx(detail);
   return { filename, contentType: CONTENT_TYPES[format], body };

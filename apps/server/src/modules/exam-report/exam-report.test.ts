@@ -31,6 +31,7 @@ import {
   type ReportFixtures,
 } from '../../../../../packages/shared/test/exam-report.fixtures';
 import { exams, occurrences, schedulingLocals } from '../../db/schema/index';
+import { formulaCells, readCsv } from '../../../test/csv';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 
@@ -120,6 +121,54 @@ describe(`exam report (${engineName})`, () => {
     });
   });
 
+  it('names each post by its own identifier too, never by the report id', async () => {
+    const reports = (await get('/api/ExamReport', 'DF')).json() as LocalReport[];
+    const identifiers = Object.fromEntries(reports.map((local) => [local.id, local.identifier]));
+    expect(identifiers).toEqual({
+      // The scheduling local that names the post.
+      'DF.POSTO01': 'DETRANDF-POSTO01',
+      'DF.POSTO02': 'DETRANDF-POSTO02',
+      // No scheduling local: the local of its exams without the room suffix.
+      'DF.POSTO99': 'DETRANDF-POSTO99',
+      'OUTRO.POSTO': 'OUTRO.POSTO',
+      'sem-local': null,
+    });
+    const one = (await get('/api/ExamReport/DF.POSTO01', 'DF')).json() as LocalReportDetail;
+    expect(one.identifier).toBe('DETRANDF-POSTO01');
+    const empty = (await get('/api/ExamReport/DF.POSTO03', 'DF')).json() as LocalReportDetail;
+    expect(empty.identifier).toBe('DETRANDF-POSTO03');
+    const all = (await get('/api/ExamReport/all', 'DF')).json() as LocalReportDetail;
+    expect(all.identifier).toBeNull();
+  });
+
+  it('says how much of each counter came from the delivery system’s metadata', async () => {
+    const reports = (await get('/api/ExamReport', 'DF')).json() as LocalReport[];
+    for (const local of reports) {
+      const counted = FIXTURES.DF.exams.filter((exam) => exam.expectedLocalId === local.id);
+      const sum = (pick: (exam: (typeof counted)[number]) => number) =>
+        counted.reduce((total, exam) => total + pick(exam), 0);
+      expect(local.fromMetadata).toEqual({
+        pendingAudit: sum((exam) => exam.pendingAudit),
+        absence: sum((exam) => exam.absence),
+        interrupted: sum((exam) => exam.interrupted),
+      });
+      // What is left of a counter without its metadata is what the exams' states count.
+      const statuses = (status: string, result?: string) =>
+        counted.filter((exam) => exam.status === status && (!result || exam.result === result))
+          .length;
+      expect(local.report.pendingAudit - local.fromMetadata.pendingAudit).toBe(
+        statuses('done', 'in_analysis'),
+      );
+      expect(local.report.absence - local.fromMetadata.absence).toBe(statuses('absence'));
+      expect(local.report.interrupted).toBe(local.fromMetadata.interrupted);
+    }
+    const all = (await get('/api/ExamReport/all', 'DF')).json() as LocalReportDetail;
+    expect(all.fromMetadata.pendingAudit).toBe(
+      reports.reduce((total, local) => total + local.fromMetadata.pendingAudit, 0),
+    );
+    expect(all.fromMetadata.pendingAudit).toBeGreaterThan(0);
+  });
+
   it('CE: a post stored as CE.X and exams written with or without CE. are one post, named', async () => {
     const day = '2031-03-10';
     await t.database.db.insert(schedulingLocals).values([
@@ -141,9 +190,21 @@ describe(`exam report (${engineName})`, () => {
     const reports = (
       await get('/api/ExamReport', 'CE', { startDate: day, endDate: day })
     ).json() as LocalReport[];
-    expect(reports.map(({ id, name, report }) => ({ id, name, total: report.total }))).toEqual([
-      { id: 'CE.FORTALEZA-CENTRO', name: 'Posto Fortaleza', total: 2 },
-      { id: 'CE.SOBRAL', name: 'Posto Sobral', total: 1 },
+    expect(
+      reports.map(({ id, identifier, name, report }) => ({
+        id,
+        identifier,
+        name,
+        total: report.total,
+      })),
+    ).toEqual([
+      {
+        id: 'CE.FORTALEZA-CENTRO',
+        identifier: 'CE.FORTALEZA-CENTRO',
+        name: 'Posto Fortaleza',
+        total: 2,
+      },
+      { id: 'CE.SOBRAL', identifier: 'SOBRAL', name: 'Posto Sobral', total: 1 },
     ]);
   });
 
@@ -350,11 +411,7 @@ describe(`exam report (${engineName})`, () => {
     function parseCsv(body: Buffer): string[][] {
       const text = body.toString('utf8');
       expect(text.startsWith('\uFEFF')).toBe(true);
-      return text
-        .slice(1)
-        .split('\r\n')
-        .filter(Boolean)
-        .map((line) => line.split(';'));
+      return readCsv(text, ';');
     }
 
     async function parseXlsx(body: Buffer): Promise<Array<Array<string | number>>> {
@@ -371,8 +428,9 @@ describe(`exam report (${engineName})`, () => {
     }
 
     function expectedTable(detail: LocalReportDetail, withTotal: boolean) {
+      // A post by its own identifier, as on screen: never the report id.
       const rows = detail.locals.map((local) => [
-        local.id,
+        local.identifier ?? '',
         local.name,
         ...REPORT_COUNTERS.map((counter) => local.report[counter]),
       ]);
@@ -391,7 +449,7 @@ describe(`exam report (${engineName})`, () => {
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(csv.headers['content-disposition']).toContain(
-        `relatorio-postos-${localId === 'all' ? 'todos' : localId}-2026-03-01-a-2026-03-31.csv`,
+        `relatorio-postos-${localId === 'all' ? 'todos' : 'DETRANDF-POSTO01'}-2026-03-01-a-2026-03-31.csv`,
       );
       const [csvHeader, ...csvRows] = parseCsv(csv.rawPayload);
       expect(csvHeader).toEqual(REPORT_EXPORT_HEADER);
@@ -423,7 +481,31 @@ describe(`exam report (${engineName})`, () => {
         localId: 'DF.FORMULA',
       });
       const line = csv.rawPayload.toString('utf8').split('\r\n')[1];
-      expect(line).toBe(`DF.FORMULA;"'=HYPERLINK(""http://x"";""Posto; 99"")"${';0'.repeat(10)}`);
+      expect(line).toBe(
+        `"DETRANDF-FORMULA";"'=HYPERLINK(""http://x"";""Posto; 99"")"${';"0"'.repeat(10)}`,
+      );
+    });
+
+    it('quotes every cell and keeps formulas out whatever separator the file is read with', async () => {
+      // Read with `,`, the old file split this name in two and its second half was a formula.
+      await t.database.db.insert(schedulingLocals).values({
+        federativeUnit: 'DF',
+        identifier: 'DETRANDF-VIRGULA',
+        description: "x,=cmd|' /C calc'!A0",
+      });
+      const csv = await get('/api/ExamReport/export', 'DF', {
+        ...PERIOD,
+        format: 'csv',
+        localId: 'DF.VIRGULA',
+      });
+      expect(csv.statusCode, csv.body).toBe(200);
+      const text = csv.rawPayload.toString('utf8');
+      expect(formulaCells(text)).toEqual([]);
+      expect(text.split('\r\n')[1]).toBe(
+        `"DETRANDF-VIRGULA";"x,'=cmd|' /C calc'!A0"${';"0"'.repeat(10)}`,
+      );
+      // Read back with `;` and quotes, the name is the one typed (with its neutralising quote).
+      expect(readCsv(text, ';')[1]?.[1]).toBe("x,'=cmd|' /C calc'!A0");
     });
   });
 

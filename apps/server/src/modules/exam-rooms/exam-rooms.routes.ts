@@ -25,20 +25,18 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FileStorage } from '../../lib/file-storage';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
 import {
-  actOnRoomExam,
   addStation,
   createRoom,
   editRoom,
   editStation,
-  getBoard,
   getRoom,
-  listExamsWithoutRoom,
-  recordRoomOccurrence,
   searchRooms,
   type ExamRoomDeps,
 } from './exam-rooms.service';
+import { getBoard, listExamsWithoutRoom } from './room-board.service';
+import { actOnRoomExam, recordRoomOccurrence } from './room-actions.service';
 
 const errors = {
   400: errorBodySchema,

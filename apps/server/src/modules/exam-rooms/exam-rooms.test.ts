@@ -6,7 +6,7 @@
 import { dayInZone, zonedDayStartIso } from '@exame/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';

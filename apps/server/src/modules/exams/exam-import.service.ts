@@ -12,10 +12,11 @@ import {
 } from '@exame/shared';
 import { AppError, type ErrorDetail } from '../../lib/app-error';
 import type { SessionUser } from '../../lib/actors';
-import { changeWithActivity } from '../activity/activity.repository';
+import { changeWithActivity } from '../activity/activity.service';
 import { readExamCsv } from './csv-import';
 import { findExamsForUpdate } from './exams.repository';
-import { upsertExams, type ExamDeps } from './exams.service';
+import { upsertExams } from './exam-upsert.service';
+import type { ExamDeps } from './exams.service';
 
 /** The most problems one answer lists. */
 const MAX_LISTED_PROBLEMS = 500;

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { seedDemoExams, seedDemoLocals } from '../../db/seed/demo-exams';
 import { ensureReferenceData } from '../../db/seed/reference-data';
 import { createTestDatabase, type TestDatabase } from '../../../test/helper';

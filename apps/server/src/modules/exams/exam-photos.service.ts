@@ -12,7 +12,7 @@ import {
   findReferencePhoto,
   insertPhoto,
   replacePhoto,
-} from '../integration/integration.repository';
+} from './exam-photos.repository';
 
 export async function storeExamPhoto(
   tx: Executor,

@@ -4,7 +4,6 @@ import { literal, placeholders, preparedQueries, type Bind, type Executor } from
 import { escapeLike } from '../../db/sql-text';
 import {
   auditDecisions,
-  examPhotos,
   examStatusHistory,
   exams,
   occurrences,
@@ -234,28 +233,6 @@ export async function occurrencesOf(db: Executor, examId: string) {
     .from(occurrences)
     .where(eq(occurrences.examId, examId))
     .orderBy(asc(occurrences.occurredAt));
-}
-
-export async function photosOf(db: Executor, examId: string) {
-  return db
-    .select()
-    .from(examPhotos)
-    .where(eq(examPhotos.examId, examId))
-    .orderBy(asc(examPhotos.capturedAt));
-}
-
-export async function findPhotoWithUnit(db: Executor, photoId: string) {
-  const [row] = await db
-    .select({
-      photo: examPhotos,
-      federativeUnit: exams.federativeUnit,
-      schedulingId: exams.schedulingId,
-    })
-    .from(examPhotos)
-    .innerJoin(exams, eq(exams.id, examPhotos.examId))
-    .where(eq(examPhotos.id, photoId))
-    .limit(1);
-  return row;
 }
 
 export async function localName(

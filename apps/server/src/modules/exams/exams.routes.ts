@@ -10,9 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendPrivateImage, signedAccessQuery } from '../../lib/signed-access';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
 import { importExamCsv } from './exam-import.service';
-import { getExamDetail, openExamPhoto, searchExams, type ExamDeps } from './exams.service';
+import { openExamPhoto } from './exam-photo-links.service';
+import { getExamDetail, searchExams, type ExamDeps } from './exams.service';
 
 const errors = {
   400: errorBodySchema,
@@ -35,7 +36,7 @@ export function examRoutes(deps: ExamDeps) {
     routes.get(
       '/api/Exam',
       {
-        config: { readCache: true, access: READERS },
+        config: { access: READERS },
         schema: {
           tags: ['exams'],
           summary:

@@ -8,7 +8,7 @@ import type { FederativeUnit, UnitSettings, UnitSettingsUpdate } from '@exame/sh
 import type { Database, Executor } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
-import { changeWithActivity } from '../activity/activity.repository';
+import { changeWithActivity } from '../activity/activity.service';
 import {
   findAllFederativeUnits,
   findFederativeUnit,
@@ -31,7 +31,7 @@ export async function listFederativeUnits(
 
 /**
  * Whether the unit lets an examiner enter a room's custody by face alone,
- * without a factor of their own (issue 29: off by default).
+ * without a factor of their own (off by default).
  */
 export async function unitAllowsFaceAlone(db: Executor, uf: string): Promise<boolean> {
   return (await findFederativeUnit(db, uf))?.faceAloneAllowed ?? false;
@@ -74,3 +74,6 @@ export async function changeUnitSettings(
     };
   });
 }
+
+// The door of this module for the others (modules import each other only through services).
+export { findFederativeUnit } from './federative-units.repository';

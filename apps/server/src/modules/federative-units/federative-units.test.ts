@@ -2,7 +2,7 @@ import { FEDERATIVE_UNITS, federativeUnitSchema, ROLES } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 

@@ -9,7 +9,7 @@ import type { Database } from '../../db/client';
 import type { IntegrationCaller, SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
-import { changeWithActivity } from '../activity/activity.repository';
+import { changeWithActivity } from '../activity/activity.service';
 import {
   findLiveKeyByHash,
   insertKey,

@@ -19,7 +19,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentIntegration, currentUser } from '../../plugins/auth';
+import { currentIntegration, currentUser } from '../../lib/current-user';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service';
 import {
   addOccurrences,

@@ -17,15 +17,11 @@ import { validateAndNormalizeImage, type NormalisedImage } from '../../biometric
 import type { Database } from '../../db/client';
 import type { IntegrationCaller } from '../../lib/actors';
 import type { FileStorage } from '../../lib/file-storage';
-import { findExam, type ExamRow } from '../exams/exams.repository';
-import {
-  changeExamStatus,
-  examNotFound,
-  toExam,
-  upsertExams,
-  type ExamWriter,
-} from '../exams/exams.service';
-import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.repository';
+import { findExam, type ExamRow } from '../exams/exams.service';
+import { changeExamStatus } from '../exams/exam-changes.service';
+import { upsertExams } from '../exams/exam-upsert.service';
+import { examNotFound, toExam, type ExamWriter } from '../exams/exams.service';
+import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtime.service';
 import { storeExamPhoto, storeReferencePhoto } from '../exams/exam-photos.service';
 import { clearFaceMinSimilarity, insertOccurrenceOnce } from './integration.repository';
 

@@ -5,7 +5,7 @@ import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 import { observeNormalisation } from '../../biometrics/image';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { ensureReferenceData } from '../../db/seed/reference-data';
 
 describe('integration API', () => {

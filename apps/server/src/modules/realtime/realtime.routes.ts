@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
-import { currentUser } from '../../plugins/auth';
+import { currentUser } from '../../lib/current-user';
 import { openRealtimeStream, type RealtimeDeps, type StreamSink } from './realtime.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };

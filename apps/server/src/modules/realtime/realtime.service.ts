@@ -14,10 +14,13 @@ import type { Database } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { eventFrame, type RealtimeHub } from './realtime-hub';
 import { lastRealtimeEventId, listRealtimeEventsAfter } from './realtime.repository';
+import type { StreamSessions } from './stream-sessions';
 
 export type RealtimeDeps = {
   db: Database;
   hub: RealtimeHub;
+  /** Keeps each open stream's session checked (ends it with its session) and bounds them per user. */
+  sessions: StreamSessions;
   /** How often a comment keeps the stream alive; tests shorten it. */
   heartbeatMs?: number;
 };
@@ -62,11 +65,13 @@ export async function openRealtimeStream(
   const held: Array<[RealtimeEvent, string]> = [];
   let heartbeat: NodeJS.Timeout | undefined = undefined;
   let unsubscribe = () => {};
+  let unguard = () => {};
 
   const end = () => {
     if (ended) return;
     ended = true;
     clearInterval(heartbeat);
+    unguard();
     unsubscribe();
     sink.end();
   };
@@ -121,6 +126,14 @@ export async function openRealtimeStream(
     end();
     return end;
   }
+  if (ended) return end;
+  unguard = deps.sessions.add({
+    tokenHash: actor.tokenHash,
+    userId: actor.id,
+    role: actor.role,
+    unit,
+    end,
+  });
   heartbeat = setInterval(() => {
     sink.write(': ping\n\n');
     if (sink.backlog() > MAX_BACKLOG_BYTES) end();
@@ -128,3 +141,11 @@ export async function openRealtimeStream(
   heartbeat.unref();
   return end;
 }
+
+// The door of this module for the others (modules import each other only through services).
+export {
+  publishRealtime,
+  publishRealtimeAll,
+  deleteRealtimeEventsBefore,
+  type RealtimeEventInput,
+} from './realtime.repository';

@@ -8,7 +8,7 @@
 import type { RealtimeEvent } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
 import {
   buildTestApp,

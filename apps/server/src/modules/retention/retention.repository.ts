@@ -4,7 +4,8 @@
  * repositories of the modules that own it.
  */
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { selectRows, type Executor } from '../../db/client';
+import { type Executor } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import {
   activityLog,
   biometricTemplates,

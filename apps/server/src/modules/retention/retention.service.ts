@@ -22,16 +22,17 @@
 import type { Database, Executor } from '../../db/client';
 import type { FileStorage } from '../../lib/file-storage';
 import type { Pseudonymizer } from '../../lib/pseudonym';
-import { deleteRateLimitsBefore } from '../../lib/rate-limit.repository';
-import { insertActivity, type ActivityType } from '../activity/activity.repository';
-import { deleteStaleThrottleKeys } from '../auth/auth.repository';
-import { FAILURE_RESET_MS } from '../auth/login-throttle';
-import { deleteLinkRequestsBefore } from '../auth/password-links.repository';
-import { deleteEndedSessions } from '../auth/sessions.repository';
-import { deleteExpiredDevices } from '../auth/trusted-devices.repository';
-import { clearExpiredMailLinks, deleteMailCreatedBefore } from '../mail/mail.repository';
-import { deleteExpiredChallenges } from '../biopass/face-challenges.repository';
-import { deleteRealtimeEventsBefore } from '../realtime/realtime.repository';
+import { deleteRateLimitsBefore } from '../../db/rate-limit.repository';
+import { insertActivity, type ActivityType } from '../activity/activity.service';
+import { deleteStaleThrottleKeys } from '../auth/auth.service';
+import { FAILURE_RESET_MS } from '../auth/auth.service';
+import { deleteLinkRequestsBefore } from '../auth/auth.service';
+import { deleteEndedSessions } from '../auth/sessions.service';
+import { deleteExpiredDevices } from '../auth/auth.service';
+import { clearExpiredMailLinks, deleteMailCreatedBefore } from '../mail/mail.service';
+import { deleteExpiredChallenges } from '../face-enrolment/face-challenges.service';
+import { deleteProctoringTokensExpiredBefore } from '../check-ins/check-ins.service';
+import { deleteRealtimeEventsBefore } from '../realtime/realtime.service';
 import {
   deleteExamPhotosBefore,
   deleteTemplatesNotRenewedSince,
@@ -68,6 +69,8 @@ export const OPERATIONAL_RETENTION = {
   realtimeEventsMs: 7 * DAY_MS,
   /** Face challenges live a minute; a day-old one only says that a capture was started. */
   faceChallengesMs: DAY_MS,
+  /** Examiner 2's confirmations live minutes; once used, the check-in record says what they proved. */
+  proctoringTokensMs: DAY_MS,
 } as const;
 
 /** Activity events that name a person by CPF in their payload. */
@@ -145,6 +148,7 @@ export type OperationalCounts = {
   linkRequests: number;
   realtimeEvents: number;
   faceChallenges: number;
+  proctoringTokens: number;
   orphanFiles: number;
   /** Temporary files of writes killed half-way (the disk store). */
   strayTemporaryFiles: number;
@@ -173,6 +177,10 @@ export async function purgeOperationalData(
       db,
       before(OPERATIONAL_RETENTION.faceChallengesMs),
     ),
+    proctoringTokens: await deleteProctoringTokensExpiredBefore(
+      db,
+      before(OPERATIONAL_RETENTION.proctoringTokensMs),
+    ),
     orphanFiles: await removeOrphanFiles(deps, before(OPERATIONAL_RETENTION.orphanFilesMs)),
     strayTemporaryFiles: await deps.files.removeStrayTemporaries(
       before(OPERATIONAL_RETENTION.orphanFilesMs),
@@ -193,3 +201,6 @@ async function removeOrphanFiles(deps: RetentionDeps, olderThan: Date): Promise<
   }
   return removed;
 }
+
+// The door of this module for the others (modules import each other only through services).
+export { replaceEventCpf } from './retention.repository';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import {
   activityLog,
   biometricTemplates,
@@ -9,6 +9,7 @@ import {
   checkInViewers,
   examPhotos,
   faceChallenges,
+  proctoringTokens,
   loginThrottle,
   mailOutbox,
   passwordLinkRequests,
@@ -327,8 +328,24 @@ describe('LGPD retention', () => {
         },
       ])
       .returning({ id: faceChallenges.id });
+    // Examiner 2's confirmations: one expired a day and a half before the purge, one still live.
+    const token = {
+      federativeUnit: 'DF',
+      issuedTo: user.id,
+      issuedSession: 's',
+      personId: user.id,
+      schedulingLocal: 'DF.POSTO01',
+    };
+    const [, liveToken] = await db
+      .insert(proctoringTokens)
+      .values([
+        { ...token, tokenHash: 'vencido', expiresAt: now },
+        { ...token, tokenHash: 'vivo', expiresAt: new Date(later.getTime() + 60_000) },
+      ])
+      .returning({ id: proctoringTokens.id });
     const counts = await purgeOperationalData(deps(), later);
     expect(counts).toMatchObject({
+      proctoringTokens: 1,
       sessions: 2,
       mailDeleted: 1,
       rateLimits: 2,
@@ -354,5 +371,7 @@ describe('LGPD retention', () => {
     expect(links).toEqual([{ link: null }, { link: null }]);
     const challenges = await selectRows<{ id: string }>(db, sql`select id from face_challenges`);
     expect(challenges).toEqual([{ id: fresh?.id }]);
+    const tokens = await selectRows<{ id: string }>(db, sql`select id from proctoring_tokens`);
+    expect(tokens).toEqual([{ id: liveToken?.id }]);
   });
 });

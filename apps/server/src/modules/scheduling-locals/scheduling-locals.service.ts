@@ -18,7 +18,7 @@ import type { Database } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
-import { changeWithActivity } from '../activity/activity.repository';
+import { changeWithActivity } from '../activity/activity.service';
 import {
   findLocal,
   findLocalByIdentifier,
@@ -129,3 +129,6 @@ export async function editLocal(
     throw error;
   }
 }
+
+// The door of this module for the others (modules import each other only through services).
+export { findLocalByIdentifier } from './scheduling-locals.repository';

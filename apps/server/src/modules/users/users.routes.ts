@@ -12,8 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../plugins/auth';
-import type { IdentityDeps } from '../auth/identity-deps';
+import { currentUser } from '../../lib/current-user';
 import {
   changeRole,
   createDemoUser,
@@ -24,6 +23,7 @@ import {
   listExaminers,
   listUsers,
   setRegisterStatus,
+  type UsersDeps,
 } from './users.service';
 
 const errors = {
@@ -33,7 +33,7 @@ const errors = {
   404: errorBodySchema,
 };
 
-export function userRoutes(deps: IdentityDeps) {
+export function userRoutes(deps: UsersDeps) {
   return async (app: FastifyInstance) => {
     const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -53,7 +53,7 @@ export function userRoutes(deps: IdentityDeps) {
     routes.get(
       '/api/User',
       {
-        config: { readCache: true, access: ['ADMIN'] },
+        config: { access: ['ADMIN'] },
         schema: {
           tags: ['users'],
           summary: 'Usuários da unidade, paginados, com busca por nome, e-mail ou CPF',

@@ -17,14 +17,14 @@ import {
   type UserQuery,
   USER_ERRORS,
 } from '@exame/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../../db/client';
 import { uniqueViolation } from '../../db/errors';
 import { AppError } from '../../lib/app-error';
 import { forgetCachedSessions } from '../../lib/session-cache';
 import type { SessionUser } from '../../lib/actors';
-import { insertActivity, type ActivityType } from '../activity/activity.repository';
-import type { IdentityDeps } from '../auth/identity-deps';
-import { issuePasswordLink } from '../auth/password-links.service';
-import { revokeUserSessions } from '../auth/sessions.repository';
+import { insertActivity, type ActivityType } from '../activity/activity.service';
+import type { Mailer } from '../mail/mail.service';
 import {
   findUserById,
   findUserByEmailOrCpf,
@@ -35,6 +35,27 @@ import {
   type UserLookup,
   type UserRow,
 } from './users.repository';
+
+/** Why a change ends the user's sessions. */
+export type SessionEndReason = 'disabled' | 'role_change';
+
+/**
+ * What user management needs, built once by app.ts. Passwords and sessions
+ * belong to the auth module, which sits above this one (it reads users
+ * through this service): app.ts hands its two steps in here.
+ */
+export type UsersDeps = {
+  db: Database;
+  mailer: Pick<Mailer, 'flush'>;
+  log: FastifyBaseLogger;
+  /** Auth: voids older links and queues the register link of a new user, in `tx`. */
+  issueRegisterLink(
+    tx: Executor,
+    user: Pick<UserRow, 'id' | 'name' | 'email' | 'cpf'>,
+  ): Promise<void>;
+  /** Auth: ends every open session of the user, in `tx`. */
+  revokeSessions(tx: Executor, userId: string, reason: SessionEndReason): Promise<void>;
+};
 
 const userError = (code: keyof typeof USER_ERRORS) => AppError.from(USER_ERRORS, code);
 const USER_NOT_FOUND = () => userError('USER_NOT_FOUND');
@@ -56,7 +77,7 @@ function viewFor(actor: SessionUser, row: UserRow): User {
  * such read is written down (`cpf_view`, with the ids read, never the CPFs).
  */
 async function recordWholeCpfRead(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   rows: UserRow[],
 ): Promise<void> {
@@ -86,14 +107,14 @@ export function toUser(row: UserRow): User {
   };
 }
 
-async function assertAvailable(deps: IdentityDeps, email: string, cpf: string): Promise<void> {
+async function assertAvailable(deps: UsersDeps, email: string, cpf: string): Promise<void> {
   const clash = await findUserByEmailOrCpf(deps.db, email, cpf);
   if (clash?.email === email) throw userError('USER_EMAIL_TAKEN');
   if (clash) throw userError('USER_CPF_TAKEN');
 }
 
 async function createUser(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   input: { name: string; email: string; cpf: string; role: Role },
   unit: string,
@@ -112,7 +133,7 @@ async function createUser(
         isDemo,
         createdBy: actor.id,
       });
-      await issuePasswordLink({ ...deps, tx }, row, { purpose: 'register' });
+      await deps.issueRegisterLink(tx, row);
       await insertActivity(tx, {
         type: 'user_add',
         actorId: actor.id,
@@ -136,7 +157,7 @@ async function createUser(
 
 /** `POST /api/User/admin`: an ADMIN creates a user of any role in the ADMIN's own unit. */
 export function createUserByAdmin(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   input: { name: string; email: string; cpf: string; role: Role },
 ): Promise<User> {
@@ -149,7 +170,7 @@ export function createUserByAdmin(
  * create nothing that another unit (DEMO included) sees.
  */
 export function createDemoUser(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   input: { name: string; email: string; cpf: string; role: Role },
 ): Promise<User> {
@@ -161,7 +182,7 @@ export function createDemoUser(
 
 /** A user of the actor's unit, as the actor's role sees it; a whole CPF read is recorded. */
 async function readUserInUnit(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   lookup: UserLookup,
 ): Promise<User> {
@@ -171,16 +192,16 @@ async function readUserInUnit(
   return viewFor(actor, row);
 }
 
-export function getUser(deps: IdentityDeps, actor: SessionUser, id: string): Promise<User> {
+export function getUser(deps: UsersDeps, actor: SessionUser, id: string): Promise<User> {
   return readUserInUnit(deps, actor, { id });
 }
 
-export function getUserByCpf(deps: IdentityDeps, actor: SessionUser, cpf: string): Promise<User> {
+export function getUserByCpf(deps: UsersDeps, actor: SessionUser, cpf: string): Promise<User> {
   return readUserInUnit(deps, actor, { cpf: stripCpf(cpf) });
 }
 
 export function getUserByCpfOrEmail(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   value: string,
 ): Promise<User> {
@@ -193,7 +214,7 @@ export function getUserByCpfOrEmail(
 }
 
 export async function listUsers(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   query: UserQuery,
 ): Promise<Page<User>> {
@@ -203,7 +224,7 @@ export async function listUsers(
 }
 
 /** `GET api/User/GetAllExaminers`: enabled VIEWER and ROOM_INSPECTOR users of the caller's unit. */
-export async function listExaminers(deps: IdentityDeps, actor: SessionUser): Promise<User[]> {
+export async function listExaminers(deps: UsersDeps, actor: SessionUser): Promise<User[]> {
   const { items } = await listUsersInUnit(deps.db, actor.federativeUnit, {
     page: 1,
     pageSize: 1000,
@@ -217,7 +238,7 @@ export async function listExaminers(deps: IdentityDeps, actor: SessionUser): Pro
 type UserChange = {
   patch: Parameters<typeof updateUser>[2];
   /** Ends the user's sessions, with this reason. */
-  revokeSessions?: 'disabled' | 'role_change';
+  revokeSessions?: SessionEndReason;
   type: ActivityType;
   payload: Record<string, unknown>;
 };
@@ -228,7 +249,7 @@ type UserChange = {
  * transaction. `plan` returns null when there is nothing to change.
  */
 async function changeOtherUser(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   id: string,
   plan: (current: UserRow) => UserChange | null,
@@ -241,7 +262,7 @@ async function changeOtherUser(
     if (!change) return toUser(current);
     const updated = await updateUser(tx, id, change.patch);
     if (!updated) throw USER_NOT_FOUND();
-    if (change.revokeSessions) await revokeUserSessions(tx, id, change.revokeSessions);
+    if (change.revokeSessions) await deps.revokeSessions(tx, id, change.revokeSessions);
     await insertActivity(tx, {
       type: change.type,
       actorId: actor.id,
@@ -256,7 +277,7 @@ async function changeOtherUser(
 }
 
 export function setRegisterStatus(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   id: string,
   registerStatus: RegisterStatus,
@@ -270,7 +291,7 @@ export function setRegisterStatus(
 }
 
 export function changeRole(
-  deps: IdentityDeps,
+  deps: UsersDeps,
   actor: SessionUser,
   id: string,
   role: Role,
@@ -287,10 +308,40 @@ export function changeRole(
   );
 }
 
-export async function getProfile(deps: IdentityDeps, actor: SessionUser): Promise<User> {
+export async function getProfile(deps: Pick<UsersDeps, 'db'>, actor: SessionUser): Promise<User> {
   const row = await findUserById(deps.db, actor.id);
   if (!row) throw AppError.unauthorized();
   return toUser(row);
 }
 
+/**
+ * Whether a signed address (lib/signed-access.ts) may still open for the
+ * viewer it was made for: the account exists, is enabled, is of the unit of
+ * what it opens and still has a role that may see it. Checked each time the
+ * address is served, so disabling a user, or changing their role or unit,
+ * ends the addresses they hold at once rather than when they expire.
+ */
+export async function maySignedViewerOpen(
+  db: Executor,
+  viewerId: string,
+  rule: { federativeUnit: string; roles: readonly Role[] },
+): Promise<boolean> {
+  const viewer = await findUserById(db, viewerId);
+  return (
+    viewer !== undefined &&
+    viewer.registerStatus === 'enabled' &&
+    viewer.federativeUnit === rule.federativeUnit &&
+    rule.roles.includes(viewer.role)
+  );
+}
+
 export type { CreateUserInput };
+
+// The door of this module for the others (modules import each other only through services).
+export {
+  findUserByCpf,
+  findUserByEmail,
+  findUserInUnit,
+  updateUser,
+  type UserRow,
+} from './users.repository';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { createApiKeyFor, examPayload } from '../../../test/exams';
 import { lastMailTo, nextCpf, seedSignedIn, seedUser, signInAs } from '../../../test/identity';

@@ -20,6 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { logout, sessionQuery } from '../../features/auth/api/auth';
 import { PageLoader } from '../../components/page-loader';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
 import { useAppState } from '../../lib/app-store';
 import { logoUrl } from '../../lib/themes';
 import { menuFor } from '../navigation';
@@ -43,6 +44,7 @@ export function AppShellLayout() {
 
   return (
     <RequireUser>
+      <SkipLink />
       <AppShell
         header={{ height: 64 }}
         navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
@@ -103,7 +105,8 @@ export function AppShellLayout() {
             ))}
           </ScrollArea>
         </AppShell.Navbar>
-        <AppShell.Main>
+        {/* Focusable by script only: where the skip link sends the keyboard. */}
+        <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
           {/* Inside the shell: the header and the menu stay while a screen's code arrives. */}
           <Suspense fallback={<PageLoader />}>
             <div key={location.pathname} className="page-fade">

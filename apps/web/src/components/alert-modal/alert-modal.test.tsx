@@ -24,6 +24,21 @@ describe('global alert modal', () => {
     await waitFor(() => expect(screen.queryByTestId('alert-modal')).not.toBeInTheDocument());
   });
 
+  it('is named by its title (axe aria-dialog-name), the default one too', async () => {
+    const { unmount } = renderWithProviders(
+      <ShowAlert
+        options={{ title: 'Liberar o resultado', message: 'O resultado será liberado.' }}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Liberar o resultado' });
+    expect(screen.getByRole('heading', { name: 'Liberar o resultado' })).toBeInTheDocument();
+    expect(dialog.getAttribute('aria-labelledby')).toBe('alert-modal-title');
+    expect(screen.getByTestId('alert-modal-title').id).toBe('alert-modal-title');
+    unmount();
+    renderWithProviders(<ShowAlert options={{ message: 'Algo falhou.' }} />);
+    expect(await screen.findByRole('dialog', { name: 'Opss...' })).toBeInTheDocument();
+  });
+
   it('is 340px wide by default', async () => {
     renderWithProviders(<ShowAlert options={{ title: 'Aviso' }} />);
     await screen.findByRole('dialog');

@@ -118,15 +118,20 @@ export function AlertModalProvider({ children }: { children: ReactNode }) {
         centered
         withCloseButton={false}
         closeOnClickOutside={false}
-        aria-labelledby="alert-modal-title"
+        // Mantine names the title `<id>-title`: `#alert-modal-title`, as before.
+        id="alert-modal"
         zIndex={400}
       >
         {options && (
           <Stack align="center" gap="sm" data-testid="alert-modal">
             {renderIcon(options.icon)}
-            <Text id="alert-modal-title" fw={700} size="lg" ta="center">
+            {/*
+             * Modal.Title, not plain text: Mantine then names the dialog by it
+             * (aria-labelledby), as screen readers announce it when it opens.
+             */}
+            <Modal.Title fw={700} fz="lg" ta="center" data-testid="alert-modal-title">
               {options.title ?? DEFAULT_ALERT_TITLE}
-            </Text>
+            </Modal.Title>
             {options.message && (
               <Text
                 component="div"

@@ -1,5 +1,5 @@
 /**
- * The rules of the guided capture (issue 29), apart from the screen: the
+ * The rules of the guided capture, apart from the screen: the
  * order of the pictures of a take, when the face is placed in the frame,
  * how far a movement has gone, and what the screen says at each moment.
  * The server decides on the take; these rules only choose when to take each

@@ -1,5 +1,5 @@
 /**
- * The guided capture (issue 29): the modal asks for a challenge, guides the
+ * The guided capture: the modal asks for a challenge, guides the
  * person through it as the landmarks turn, and hands over the take in
  * order; a step that is not seen is taken at its timeout; a refusal keeps
  * the checklist and the prompt on screen; 'Tentar novamente' asks for a new

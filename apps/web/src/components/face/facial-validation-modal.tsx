@@ -4,7 +4,7 @@
  * spinner while loading; without a take the start button, with a take
  * Descartar and Confirmar (spec 4, capture flow).
  *
- * The capture answers a challenge of the server (issue 29): "Iniciar
+ * The capture answers a challenge of the server: "Iniciar
  * captura" asks the caller for one (`requestChallenge`), then guides the
  * person through it (use-face-guide.ts): the prompt of each picture (read
  * out by screen readers), the arrow of the movement on the face frame, the

@@ -1,5 +1,5 @@
 /**
- * The guided take of the facial-validation modal (issue 29). `start` asks
+ * The guided take of the facial-validation modal. `start` asks
  * the caller for a challenge, then takes the pictures in order:
  *
  * - neutral: one face, inside the face frame, held ~0.4 s; its landmarks

@@ -6,7 +6,7 @@
  * server's message, 'Cancelar' and 'Tentar novamente' (a new challenge).
  * Outside DF nothing runs and the notice 'Aviso' is shown (spec 5).
  *
- * Each capture answers a challenge of the server (issue 29): the caller's
+ * Each capture answers a challenge of the server: the caller's
  * `requestChallenge` asks `api/BiopassID/Challenge` for the purpose and the
  * person; the call that judges the take is the caller's too
  * (`api/BiopassID/Verify` on the biometry screen,

@@ -28,6 +28,11 @@ export function identityErrorMessage(code: string | null, fallback: string): str
   return (code && IDENTITY_ERROR_MESSAGES[code]) || fallback;
 }
 
+/** A disabled account (after its right password, or with its valid link): nothing to try again. */
+export function isAccountDisabled(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === 'user-disabled';
+}
+
 /** What a failed identity call (sign-in, password link) tells the person. */
 export function identityErrorText(error: unknown): string {
   return error instanceof ApiError

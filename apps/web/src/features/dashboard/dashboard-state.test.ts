@@ -1,4 +1,9 @@
-import { ALL_EXAMS_FILTER, emptyCounters, type LocalReport } from '@exame/shared';
+import {
+  ALL_EXAMS_FILTER,
+  emptyCounters,
+  emptyMetadataCounts,
+  type LocalReport,
+} from '@exame/shared';
 import { describe, expect, it } from 'vitest';
 import {
   counterOfFilter,
@@ -14,7 +19,14 @@ import {
 } from './dashboard-state';
 
 function local(id: string, name: string, total: number, approved = 0): LocalReport {
-  return { id, name, report: { ...emptyCounters(), total, approved, finished: approved } };
+  return {
+    id,
+    // The post's own identifier, as "Postos de atendimento" lists it.
+    identifier: id.replace(/^DF\./, 'DEMO.'),
+    name,
+    report: { ...emptyCounters(), total, approved, finished: approved },
+    fromMetadata: emptyMetadataCounts(),
+  };
 }
 
 const MARCH = { startDate: '2026-03-01', endDate: '2026-03-31' };
@@ -48,7 +60,7 @@ describe('dashboard screen state (spec 4)', () => {
   it('a missing date resets the period and the selection at once, and nothing is applied', () => {
     const selected = dashboardReducer(initialDashboardState(MARCH), {
       type: 'select',
-      local: { id: 'DF.A', name: 'Posto A' },
+      local: { id: 'DF.A', identifier: 'DEMO.A', name: 'Posto A' },
     });
     const cleared = dashboardReducer(selected, {
       type: 'dates-changed',
@@ -62,10 +74,11 @@ describe('dashboard screen state (spec 4)', () => {
   });
 
   it('keeps a selected post absent from the data, with every counter at zero', () => {
-    const selected = { id: 'DF.B', name: 'Posto B' };
+    const selected = { id: 'DF.B', identifier: 'DEMO.B', name: 'Posto B' };
     expect(selectedReport(selected, [local('DF.A', 'Posto A', 1)])).toEqual({
       ...selected,
       report: emptyCounters(),
+      fromMetadata: emptyMetadataCounts(),
     });
     expect(
       selectedReport(selected, [local('DF.A', 'Posto A', 1), local('DF.B', 'Posto B', 7, 5)])
@@ -127,13 +140,15 @@ describe('filter and search', () => {
     expect(approved.map((entry) => entry.id)).toEqual(['DF.CENTRO']);
   });
 
-  it('searches by name or id, ignoring case and accents', () => {
+  it('searches by name or the post’s own identifier, ignoring case and accents', () => {
     expect(selectVisibleLocals(locals, { ...view, search: 'sao seb' }).map((e) => e.id)).toEqual([
       'DF.SUL',
     ]);
-    expect(selectVisibleLocals(locals, { ...view, search: 'df.norte' }).map((e) => e.id)).toEqual([
-      'DF.NORTE',
-    ]);
+    expect(selectVisibleLocals(locals, { ...view, search: 'demo.norte' }).map((e) => e.id)).toEqual(
+      ['DF.NORTE'],
+    );
+    // The report id is the API's, never on screen: it finds nothing.
+    expect(selectVisibleLocals(locals, { ...view, search: 'df.norte' })).toEqual([]);
     expect(selectVisibleLocals(locals, { ...view, search: 'nada' })).toEqual([]);
   });
 });

@@ -12,25 +12,27 @@
 import {
   ALL_EXAMS_FILTER,
   emptyCounters,
+  emptyMetadataCounts,
   REPORT_COUNTER_LABELS,
   REPORT_COUNTERS,
   type LocalReport,
   type ReportCounter,
 } from '@exame/shared';
-import type { Period } from './api/dashboard';
+import type { ReportPeriod } from '../../lib/report-queries';
 
 /** Refresh every 5 minutes until the person sets another interval. */
 export const DEFAULT_TIMER_SECONDS = 300;
 export const MAX_TIMER_MINUTES = 120;
 
-export type SelectedLocal = { id: string; name: string };
+/** A post the person picked: its report id, and how the screen names it. */
+export type SelectedLocal = { id: string; identifier: string | null; name: string };
 
 export type DashboardState = {
   /** The days in the picker, as the person picks them. */
   startDate: string | null;
   endDate: string | null;
   /** The period the counters are loaded for: the picked days once settled, or null. */
-  period: Period | null;
+  period: ReportPeriod | null;
   selected: SelectedLocal | null;
   /** `Todos os exames` or the label of one counter. */
   filterName: string;
@@ -62,7 +64,7 @@ export function counterOfFilter(filterName: string): ReportCounter {
   return found ?? 'total';
 }
 
-function periodOf(startDate: string | null, endDate: string | null): Period | null {
+function periodOf(startDate: string | null, endDate: string | null): ReportPeriod | null {
   return startDate && endDate ? { startDate, endDate } : null;
 }
 
@@ -133,7 +135,11 @@ export function selectedReport(
 ): LocalReport | null {
   if (!selected) return null;
   return (
-    locals.find((local) => local.id === selected.id) ?? { ...selected, report: emptyCounters() }
+    locals.find((local) => local.id === selected.id) ?? {
+      ...selected,
+      report: emptyCounters(),
+      fromMetadata: emptyMetadataCounts(),
+    }
   );
 }
 
@@ -145,7 +151,10 @@ function normalise(text: string): string {
     .trim();
 }
 
-/** The posts on screen: those with the filtered counter above zero, matching the search. */
+/**
+ * The posts on screen: those with the filtered counter above zero, matching
+ * the search by name or by the post's own identifier (the one on screen).
+ */
 export function selectVisibleLocals(
   locals: readonly LocalReport[],
   view: Pick<DashboardState, 'filterName' | 'search'>,
@@ -155,7 +164,7 @@ export function selectVisibleLocals(
   return locals.filter(
     (local) =>
       (view.filterName === ALL_EXAMS_FILTER || local.report[counter] > 0) &&
-      (search === '' || normalise(`${local.name} ${local.id}`).includes(search)),
+      (search === '' || normalise(`${local.name} ${local.identifier ?? ''}`).includes(search)),
   );
 }
 

@@ -4,7 +4,7 @@
  * load runs; other events leave them alone; leaving the screen closes the
  * stream.
  */
-import { emptyCounters, type LocalReport } from '@exame/shared';
+import { emptyCounters, emptyMetadataCounts, type LocalReport } from '@exame/shared';
 import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../lib/app-store';
@@ -15,7 +15,15 @@ import { REALTIME_REFRESH_DELAY_MS, useDashboard } from './use-dashboard';
 const TODAY = '2026-03-10';
 
 function report(total: number): LocalReport[] {
-  return [{ id: 'DF.POSTO01', name: 'Posto Centro', report: { ...emptyCounters(), total } }];
+  return [
+    {
+      id: 'DF.POSTO01',
+      identifier: 'DEMO.POSTO01',
+      name: 'Posto Centro',
+      report: { ...emptyCounters(), total },
+      fromMetadata: emptyMetadataCounts(),
+    },
+  ];
 }
 
 async function advance(ms: number) {

@@ -4,14 +4,20 @@
  * missing date, the selected post kept at zero, the failure, and the refresh
  * timer as the query's refetch interval.
  */
-import { emptyCounters, type LocalReport } from '@exame/shared';
+import { emptyCounters, emptyMetadataCounts, type LocalReport } from '@exame/shared';
 import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderHookWithProviders } from '../../test/render';
 import { useDashboard } from './use-dashboard';
 
 function local(id: string, name: string, total: number, approved = 0): LocalReport {
-  return { id, name, report: { ...emptyCounters(), total, approved, finished: approved } };
+  return {
+    id,
+    identifier: id.replace(/^DF\./, 'DEMO.'),
+    name,
+    report: { ...emptyCounters(), total, approved, finished: approved },
+    fromMetadata: emptyMetadataCounts(),
+  };
 }
 
 type Call = {
@@ -179,8 +185,10 @@ describe('useDashboard: the counters keyed by the period (spec 4)', () => {
     await flush();
     expect(result.current.selected).toEqual({
       id: 'DF.B',
+      identifier: 'DEMO.B',
       name: 'Posto B',
       report: emptyCounters(),
+      fromMetadata: emptyMetadataCounts(),
     });
     expect(result.current.locals.map((entry) => entry.id)).toEqual(['DF.A']);
 

@@ -4,9 +4,15 @@
  * period and refetched on the interval of the refresh timer, and also soon
  * after an exam of the unit changes (the realtime stream's `exam_changed`).
  */
-import { dayInZone, DASHBOARD_DATE_RELOAD_DELAY_MS, sumCounters } from '@exame/shared';
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  dayInZone,
+  DASHBOARD_DATE_RELOAD_DELAY_MS,
+  sumCounters,
+  sumMetadataCounts,
+} from '@exame/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { createCoalescedRefresh } from '../../lib/coalesced-refresh';
 import { readString, STORAGE_KEYS, writeString } from '../../lib/storage';
 import { useRealtimeEvents } from '../../lib/use-realtime';
 import { dashboardKeys, dashboardReportQuery } from './api/dashboard';
@@ -29,29 +35,6 @@ export type UseDashboardOptions = {
 
 /** Changes that come together (an import, a busy morning) reload the counters once. */
 export const REALTIME_REFRESH_DELAY_MS = 500;
-
-/**
- * Reloads the dashboard's queries `delayMs` after the first change of a
- * burst; a load already running is not cancelled (spec 4) and the reload
- * waits for it, so the change is counted by a load that began after it.
- */
-function createRefresher(queryClient: QueryClient, delayMs: number) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const fire = () => {
-    if (queryClient.isFetching({ queryKey: dashboardKeys.all }) > 0) {
-      timer = setTimeout(fire, delayMs);
-      return;
-    }
-    timer = undefined;
-    void queryClient.invalidateQueries({ queryKey: dashboardKeys.all }, { cancelRefetch: false });
-  };
-  return {
-    soon: () => {
-      timer ??= setTimeout(fire, delayMs);
-    },
-    cancel: () => clearTimeout(timer),
-  };
-}
 
 export function useDashboard(options: UseDashboardOptions) {
   const [state, dispatch] = useReducer(dashboardReducer, undefined, () => {
@@ -81,7 +64,17 @@ export function useDashboard(options: UseDashboardOptions) {
   const query = useQuery(dashboardReportQuery(state.period, state.timer));
   const queryClient = useQueryClient();
   const refresher = useMemo(
-    () => createRefresher(queryClient, REALTIME_REFRESH_DELAY_MS),
+    () =>
+      createCoalescedRefresh(queryClient, {
+        delayMs: REALTIME_REFRESH_DELAY_MS,
+        busyKey: dashboardKeys.all,
+        // A load already running is not cancelled (spec 4).
+        refresh: () =>
+          void queryClient.invalidateQueries(
+            { queryKey: dashboardKeys.all },
+            { cancelRefetch: false },
+          ),
+      }),
     [queryClient],
   );
   useEffect(() => () => refresher.cancel(), [refresher]);
@@ -115,6 +108,8 @@ export function useDashboard(options: UseDashboardOptions) {
     () => ({
       locals,
       resume: sumCounters(locals),
+      /** How much of the summary's counters came from the delivery system's metadata. */
+      resumeFromMetadata: sumMetadataCounts(locals),
       visibleLocals: selectVisibleLocals(locals, state),
       selected: selectedReport(state.selected, locals),
     }),
@@ -126,7 +121,10 @@ export function useDashboard(options: UseDashboardOptions) {
       setDates: (startDate: string | null, endDate: string | null) =>
         dispatch({ type: 'dates-changed', startDate, endDate }),
       select: (local: SelectedLocal | null) =>
-        dispatch({ type: 'select', local: local && { id: local.id, name: local.name } }),
+        dispatch({
+          type: 'select',
+          local: local && { id: local.id, identifier: local.identifier, name: local.name },
+        }),
       setFilter: (filterName: string) => dispatch({ type: 'filter', filterName }),
       setSearch: (search: string) => dispatch({ type: 'search', search }),
       setTimerMinutes: (minutes: number) => {

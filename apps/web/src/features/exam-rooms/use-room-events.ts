@@ -3,11 +3,12 @@
  * result, occurrences and photos, and the check-ins that hold it) from the
  * server's event stream, resumed from the last one after a dropped
  * connection; each one refreshes the board (a burst of events refreshes it
- * once). The stream is the exam-notification watcher of spec 3: leaving the
+ * once: lib/coalesced-refresh.ts). The stream is the exam-notification watcher of spec 3: leaving the
  * page or logging out (`unsubscribeDocExamNotification`) closes it.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
+import { createCoalescedRefresh } from '../../lib/coalesced-refresh';
 import type { RealtimeStatus } from '../../lib/realtime';
 import { useRealtimeEvents } from '../../lib/use-realtime';
 import { roomKeys } from './api/exam-rooms';
@@ -16,15 +17,20 @@ const REFRESH_DELAY_MS = 150;
 
 export function useRoomEvents(examLocal: string | null, roomId: string): RealtimeStatus {
   const queryClient = useQueryClient();
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  const refresh = () => {
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => {
-      void queryClient.invalidateQueries({ queryKey: ['exam-rooms', 'board', roomId] });
-      void queryClient.invalidateQueries({ queryKey: roomKeys.all, refetchType: 'none' });
-    }, REFRESH_DELAY_MS);
-  };
+  const refresher = useMemo(
+    () =>
+      createCoalescedRefresh(queryClient, {
+        delayMs: REFRESH_DELAY_MS,
+        busyKey: ['exam-rooms', 'board', roomId],
+        refresh: () => {
+          void queryClient.invalidateQueries({ queryKey: ['exam-rooms', 'board', roomId] });
+          void queryClient.invalidateQueries({ queryKey: roomKeys.all, refetchType: 'none' });
+        },
+      }),
+    [queryClient, roomId],
+  );
+  useEffect(() => () => refresher.cancel(), [refresher]);
+  const refresh = refresher.soon;
   const status = useRealtimeEvents(
     {
       enabled: examLocal !== null,

@@ -142,4 +142,25 @@ describe('activity screen', () => {
     renderWithProviders(<ActivityPage />);
     expect(await screen.findByText('Acesso restrito ao administrador.')).toBeInTheDocument();
   });
+
+  it("lists by the server's time, and shows the browser's clock beside it when they disagree", async () => {
+    stubServer({
+      'GET /api/ActivityLog': () =>
+        json(200, {
+          items: [
+            item(3, { occurredAt: '2001-01-01T12:00:00.000Z' }),
+            item(2, { type: 'user_add', target: 'user:1', occurredAt: '2001-01-01T12:00:00.000Z' }),
+          ],
+          total: 2,
+          page: 1,
+          pageSize: 50,
+        }),
+    });
+    renderWithProviders(<ActivityPage />);
+    const table = await screen.findByTestId('activity-table');
+    const [browser, server] = within(table).getAllByRole('row').slice(1);
+    expect(browser).toHaveTextContent(/26\/11\/2026/);
+    expect(browser).toHaveTextContent(/no navegador: 01\/01\/2001/);
+    expect(server).not.toHaveTextContent(/no navegador/);
+  });
 });

@@ -6,7 +6,6 @@
  * the CSV export of what the filters find; and the check of the hash chain.
  */
 import {
-  Alert,
   Badge,
   Button,
   Code,
@@ -27,15 +26,14 @@ import {
   IconFingerprint,
   IconSearch,
   IconShieldCheck,
-  IconShieldX,
 } from '@tabler/icons-react';
 import {
   ACTIVITY_TYPE_LABELS,
   ACTIVITY_TYPES,
   BIOMETRIC_VIEW_TYPES,
+  WEB_ACTIVITY_TYPES,
   type ActivityItem,
   type ActivityType,
-  type ActivityVerify,
 } from '@exame/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -44,6 +42,8 @@ import { AppModal } from '../../../components/app-modal';
 import { ACTIONS_COLUMN, ListPage, usePaging } from '../../../components/list-page';
 import { PeriodPicker, type PeriodValue } from '../../../components/period-picker';
 import { toast } from '../../../components/toast';
+import { ActivityTarget, type ScreenOf } from './activity-target';
+import { VerifyResult } from './verify-result';
 import { textField } from '../../../lib/forms';
 import {
   activityListQuery,
@@ -83,7 +83,8 @@ function sameTypes(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value) => b.includes(value));
 }
 
-export function ActivityPage() {
+/** `screenOf` names the app's pages in the targets (the app hands in its route table's titles). */
+export function ActivityPage({ screenOf }: { screenOf?: ScreenOf } = {}) {
   const paging = usePaging(50);
   const { setPage } = paging;
   const [types, setTypes] = useState<ActivityType[]>([]);
@@ -217,7 +218,14 @@ export function ActivityPage() {
         table={{ 'data-testid': 'activity-table' }}
         row={(item) => (
           <>
-            <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatMoment(item.occurredAt)}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+              {formatMoment(item.createdAt)}
+              {clientTimeDiffers(item) && (
+                <Text size="xs" c="dimmed">
+                  no navegador: {formatMoment(item.occurredAt)}
+                </Text>
+              )}
+            </Table.Td>
             <Table.Td>
               <Badge
                 variant="light"
@@ -235,7 +243,9 @@ export function ActivityPage() {
                 </Text>
               )}
             </Table.Td>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.target ?? '—'}</Table.Td>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              <ActivityTarget target={item.target} screenOf={screenOf} />
+            </Table.Td>
             <Table.Td>
               <Button
                 size="xs"
@@ -267,7 +277,7 @@ export function ActivityPage() {
         width="640px"
         allowBackdropClose
       >
-        {selected && <EventDetails item={selected} />}
+        {selected && <EventDetails item={selected} screenOf={screenOf} />}
       </AppModal>
     </>
   );
@@ -286,18 +296,36 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function EventDetails({ item }: { item: ActivityItem }) {
+/** Page views, errors and stream logs: sent by the browser, with the browser's clock. */
+function isBrowserEvent(item: ActivityItem): boolean {
+  return (WEB_ACTIVITY_TYPES as readonly string[]).includes(item.type);
+}
+
+/** The browser's clock said something else than the server's (more than a minute apart). */
+function clientTimeDiffers(item: ActivityItem): boolean {
+  return (
+    isBrowserEvent(item) &&
+    Math.abs(Date.parse(item.occurredAt) - Date.parse(item.createdAt)) > 60_000
+  );
+}
+
+function EventDetails({ item, screenOf }: { item: ActivityItem; screenOf?: ScreenOf }) {
   return (
     <Stack gap="sm" data-testid="activity-details">
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        <Field label="Ocorreu em">{formatMoment(item.occurredAt)}</Field>
-        <Field label="Registrado em">{formatMoment(item.createdAt)}</Field>
+        <Field label="Registrado em (servidor)">{formatMoment(item.createdAt)}</Field>
+        <Field label="Ocorreu em (relógio do navegador)">
+          {isBrowserEvent(item) ? formatMoment(item.occurredAt) : '—'}
+        </Field>
         <Field label="Quem">
           {item.actorName ?? 'Sistema'}
           {item.actorEmail ? ` (${item.actorEmail})` : ''}
         </Field>
         <Field label="Unidade">{item.federativeUnit ?? '—'}</Field>
-        <Field label="Alvo">{item.target ?? '—'}</Field>
+        <Field label="Alvo">
+          <ActivityTarget target={item.target} screenOf={screenOf} />
+        </Field>
+        <Field label="Alvo registrado">{item.target ?? '—'}</Field>
         <Field label="Sequência">{item.seq}</Field>
         <Field label="Dispositivo">{item.deviceId ?? '—'}</Field>
         <Field label="Versão do aplicativo">{item.appVersion ?? '—'}</Field>
@@ -321,75 +349,5 @@ function EventDetails({ item }: { item: ActivityItem }) {
         </Code>
       </div>
     </Stack>
-  );
-}
-
-function VerifyResult({
-  result,
-  error,
-  onClose,
-}: {
-  result: ActivityVerify | undefined;
-  error: Error | null;
-  onClose: () => void;
-}) {
-  if (error) {
-    return (
-      <Alert
-        color="red"
-        title="Não foi possível verificar"
-        withCloseButton
-        closeButtonLabel="Fechar"
-        onClose={onClose}
-      >
-        {error.message}
-      </Alert>
-    );
-  }
-  if (!result) return null;
-  const checked = result.checked.toLocaleString('pt-BR');
-  if (result.ok) {
-    return (
-      <Alert
-        color="teal"
-        icon={<IconShieldCheck size={18} />}
-        title="Registro íntegro"
-        withCloseButton
-        closeButtonLabel="Fechar"
-        onClose={onClose}
-        data-testid="verify-result"
-        role="status"
-      >
-        {checked} {result.checked === 1 ? 'evento conferido' : 'eventos conferidos'}: nenhum foi
-        alterado, apagado ou inserido fora de ordem.
-      </Alert>
-    );
-  }
-  const broken = result.firstBroken;
-  return (
-    <Alert
-      color="red"
-      icon={<IconShieldX size={18} />}
-      title="Registro violado"
-      withCloseButton
-      closeButtonLabel="Fechar"
-      onClose={onClose}
-      data-testid="verify-result"
-      role="alert"
-    >
-      <Stack gap={4}>
-        <Text size="sm">
-          {checked} {result.checked === 1 ? 'evento conferido' : 'eventos conferidos'}. O primeiro
-          elo rompido:
-        </Text>
-        {broken && (
-          <Text size="sm" c="red.9" fw={600}>
-            evento {broken.seq}
-            {broken.createdAt ? `, registrado em ${formatMoment(broken.createdAt)}` : ''}
-            {broken.id ? ` (id ${broken.id})` : ''} — {broken.reason}
-          </Text>
-        )}
-      </Stack>
-    </Alert>
   );
 }

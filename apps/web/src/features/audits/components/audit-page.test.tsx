@@ -34,7 +34,7 @@ import {
   decisionOf,
   detailOf,
   examOf,
-} from '../test-data';
+} from '../../../test/audit-data';
 
 const DECISION_PATH = `${DETAIL_PATH}/decision`;
 const CONFIRMATION_PATH = `${DETAIL_PATH}/confirmation`;

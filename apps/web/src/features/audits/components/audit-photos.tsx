@@ -5,7 +5,7 @@
  * ADMIN also sees the numbers behind it (the server sends them to ADMIN only).
  */
 import { Badge, Group, Image, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { PHOTO_VERDICT_LABELS, type AuditPhoto } from '@exame/shared';
+import { FACE_READING_LABELS, PHOTO_VERDICT_LABELS, type AuditPhoto } from '@exame/shared';
 import dayjs from 'dayjs';
 import { formatScore, SimilarityBadge } from '../../../components/face/similarity-badge';
 
@@ -25,14 +25,15 @@ export function FaceBadge({
   if (face.status === 'pending') {
     return (
       <Badge variant="light" color="gray">
-        Aguardando leitura facial
+        {FACE_READING_LABELS.pending}
       </Badge>
     );
   }
   if (face.status === 'no_face') {
     return (
       <Badge variant="light" color="gray">
-        Rosto não encontrado
+        {/* The audit queue says the same of an exam whose captures have no face. */}
+        {FACE_READING_LABELS.no_face}
       </Badge>
     );
   }

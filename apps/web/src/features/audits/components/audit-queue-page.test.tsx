@@ -1,18 +1,20 @@
 /**
  * The audit queue (`/auditoria`): the rows in the server's order, the lowest
- * face similarity in pt-BR, who holds each exam, every filter sent to the
- * server (and the list back on page 1), "Auditar" opening the exam, and the
- * empty text.
+ * face similarity in pt-BR (or why there is none, in the exam page's words),
+ * the post by its name, who holds each exam, every filter sent to the server
+ * (and the list back on page 1), "Auditar" opening the exam, the empty text,
+ * and the same exams as cards where the table would not fit.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SchedulingLocalPage } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
+import { NARROW_TABLES_QUERY } from '../../../lib/use-wide-tables';
 import { renderRoutes } from '../../../test/render';
 import { AuditQueuePage } from './audit-queue-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
-import { AUDITOR, queueItemOf, queuePage } from '../test-data';
+import { AUDITOR, queueItemOf, queuePage } from '../../../test/audit-data';
 
 const QUEUE_PATH = '/api/Audit/queue';
 
@@ -129,7 +131,7 @@ describe('audit queue', () => {
     expect(list.map((row) => cell(row, similarity).textContent)).toEqual([
       'Similaridade alta0,42',
       'Similaridade alta0,88',
-      '—',
+      'Aguardando leitura facial',
       'Similaridade baixa0,10',
     ]);
     expect(cell(list[0]!, situation)).toHaveTextContent(/^Com você$/);
@@ -143,6 +145,91 @@ describe('audit queue', () => {
     expect(list[0]).toHaveTextContent('***.982.247-**');
     expect(cell(list[0]!, headers.indexOf('Ocorrências'))).toHaveTextContent(/^2$/);
     expect(cell(list[2]!, headers.indexOf('Ocorrências'))).toHaveTextContent(/^—$/);
+  });
+
+  it('names the post, keeps each CPF on one line and says why there is no similarity as the exam page does', async () => {
+    const items = [
+      queueItemOf({ id: 'e-noface', candidateName: 'Sem Rosto', faceState: 'no_face' }),
+      queueItemOf({
+        id: 'e-noref',
+        candidateName: 'Sem Referência',
+        faceState: 'no_reference',
+        localName: null,
+        schedulingLocal: 'DF.POSTO99-S2',
+      }),
+      queueItemOf({
+        id: 'e-long',
+        candidateName: 'Com Auditor De Nome Comprido',
+        claim: {
+          examId: 'e-long',
+          schedulingId: 'DF-e-long',
+          auditorName: 'Maria Aparecida dos Santos Auditora',
+          mine: false,
+          claimedAt: '2026-11-21T13:00:00.000Z',
+          expiresAt: '2026-11-21T13:30:00.000Z',
+        },
+      }),
+    ];
+    stubServer({
+      [`GET ${QUEUE_PATH}`]: () => json(200, queuePage(items)),
+      'GET /api/SchedulingLocal': () => json(200, POSTS),
+    });
+    renderPage();
+    const list = await rows();
+    const headers = within(screen.getByTestId('audit-queue'))
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    const cell = (row: HTMLElement, header: string) =>
+      within(row).getAllByRole('cell')[headers.indexOf(header)]!;
+    // The post by its name, as the other lists; its local only when no post names it.
+    expect(cell(list[0]!, 'Posto')).toHaveTextContent(/^Posto Asa Sul$/);
+    expect(list[0]).not.toHaveTextContent('DF.POSTO01-S1');
+    expect(cell(list[1]!, 'Posto')).toHaveTextContent(/^DF.POSTO99-S2$/);
+    // "Rosto não encontrado", the words of the exam page's capture badges, not "—".
+    expect(cell(list[0]!, 'Menor semelhança')).toHaveTextContent(/^Rosto não encontrado$/);
+    expect(cell(list[1]!, 'Menor semelhança')).toHaveTextContent(/^Sem foto de referência$/);
+    // A CPF never breaks; a long auditor name wraps whole instead of ending in "…".
+    expect(cell(list[0]!, 'CPF')).toHaveStyle({ whiteSpace: 'nowrap' });
+    const holder = within(cell(list[2]!, 'Situação')).getByText(
+      'Com Maria Aparecida dos Santos Auditora',
+    );
+    expect(holder).toHaveStyle({ whiteSpace: 'normal' });
+  });
+
+  it('where the table would scroll sideways, each exam is a card with the same facts', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === NARROW_TABLES_QUERY,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }));
+    stubServer({
+      [`GET ${QUEUE_PATH}`]: () =>
+        json(
+          200,
+          queuePage([
+            OTHER,
+            queueItemOf({ id: 'e-x', candidateName: 'Xis', faceState: 'no_face' }),
+          ]),
+        ),
+      'GET /api/SchedulingLocal': () => json(200, POSTS),
+    });
+    renderPage();
+    const cards = await screen.findAllByTestId('audit-queue-card');
+    expect(screen.queryByTestId('audit-queue')).toBeNull();
+    expect(cards).toHaveLength(2);
+    expect(cards[0]).toHaveTextContent('Ana Com Outra');
+    expect(cards[0]).toHaveTextContent('Posto Asa Sul');
+    expect(cards[0]).toHaveTextContent('Similaridade alta');
+    expect(cards[0]).toHaveTextContent('Com Bia Auditora');
+    expect(cards[1]).toHaveTextContent('Rosto não encontrado');
+    expect(
+      within(cards[0]!).getByRole('button', { name: 'Auditar o exame de Ana Com Outra' }),
+    ).toBeVisible();
   });
 
   const FILTERS: Array<[string, () => Promise<void>, Record<string, string>]> = [

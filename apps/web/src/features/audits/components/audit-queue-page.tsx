@@ -6,34 +6,28 @@
  * shows the auditor alert.
  */
 import {
-  Badge,
   Button,
   Checkbox,
   Group,
   Paper,
   SegmentedControl,
   Select,
-  Table,
+  Stack,
   Text,
 } from '@mantine/core';
-import { maskCpf } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { SimilarityBadge } from '../../../components/face/similarity-badge';
-import { ACTIONS_COLUMN, ListPage, usePaging } from '../../../components/list-page';
+import { ListPageHeader, usePaging } from '../../../components/list-page';
+import { PaginationFooter } from '../../../components/pagination-footer';
 import { PeriodPicker, type PeriodValue } from '../../../components/period-picker';
+import { QueryContent } from '../../../components/query-content';
 import { useAppState } from '../../../lib/app-store';
 import { unitPostsQuery } from '../../../lib/unit-posts';
+import { useWideTables } from '../../../lib/use-wide-tables';
 import { auditQueueQuery, type AuditQueueParams } from '../api/audits';
-import { formatSimilarity } from './audit-photos';
-
-const OUTCOME_LABELS = {
-  approved: 'aprovação',
-  reproved: 'reprovação',
-  disqualified: 'desclassificação',
-} as const;
+import { QueueCards, QueueTable } from './audit-queue-list';
 
 export function AuditQueuePage() {
   const role = useAppState((state) => state.user?.roleDescription);
@@ -65,167 +59,120 @@ export function AuditQueuePage() {
       paging.setPage(1);
     };
 
-  return (
-    <ListPage
-      title="Fila de auditoria"
-      description="Exames finalizados aguardando auditoria na unidade, do mais antigo ao mais novo."
-      action={
-        role === 'auditor' && (
-          <Group gap="xs">
-            <Button component={Link} to="/minha-auditoria" variant="default">
-              Minha auditoria
-            </Button>
-            <Button component={Link} to="/minha-auditoria-de-fotos" variant="default">
-              Minha auditoria de fotos
-            </Button>
-          </Group>
-        )
-      }
-      filters={
-        <Paper withBorder p="md" radius="md">
-          <Group align="flex-end" gap="sm" wrap="wrap">
-            <PeriodPicker value={period} onChange={changed(setPeriod)} maw={260} />
-            <Select
-              label="Posto"
-              placeholder="Todos"
-              data={(posts.data?.items ?? []).map((local) => ({
-                value: local.identifier,
-                label: local.description,
-              }))}
-              value={post}
-              onChange={changed(setPost)}
-              searchable
-              clearable
-              w={240}
-            />
-            <Select
-              label="Ordem"
-              data={[
-                { value: 'oldest', label: 'Mais antigo primeiro' },
-                { value: 'similarity', label: 'Menor semelhança facial primeiro' },
-              ]}
-              value={sort}
-              onChange={(value) =>
-                changed(setSort)((value as AuditQueueParams['sort']) ?? 'oldest')
-              }
-              allowDeselect={false}
-              w={270}
-            />
-            <div>
-              <Text size="sm" fw={500} mb={4} id="audit-stage-label">
-                Etapa
-              </Text>
-              <SegmentedControl
-                aria-labelledby="audit-stage-label"
-                data={[
-                  { value: 'all', label: 'Todas' },
-                  { value: 'decision', label: 'Decisão' },
-                  { value: 'confirmation', label: 'Confirmação' },
-                ]}
-                value={stage}
-                onChange={(value) => changed(setStage)(value as AuditQueueParams['stage'])}
-              />
-            </div>
-            <Checkbox
-              label="Só com ocorrências"
-              checked={withOccurrences}
-              onChange={(event) => changed(setWithOccurrences)(event.currentTarget.checked)}
-              mb={8}
-            />
-            <Checkbox
-              label="Só os livres"
-              checked={onlyFree}
-              onChange={(event) => changed(setOnlyFree)(event.currentTarget.checked)}
-              mb={8}
-            />
-          </Group>
-        </Paper>
-      }
+  const wide = useWideTables();
+  const list = (
+    <QueryContent
       query={queue}
       loadingLabel="Carregando a fila de auditoria"
+      isEmpty={(page) => page.items.length === 0}
       empty="Nenhum exame aguardando auditoria com esses filtros."
-      columns={[
-        'Data',
-        'Candidato',
-        'CPF',
-        'Posto',
-        'Ocorrências',
-        'Capturas',
-        'Menor semelhança',
-        'Situação',
-        ACTIONS_COLUMN,
-      ]}
-      minWidth={1100}
-      table={{ 'data-testid': 'audit-queue' }}
-      noun={['exame', 'exames']}
-      paging={paging}
-      row={(item) => (
-        <>
-          <Table.Td>{dayjs(item.schedulingDate).format('DD/MM/YYYY HH:mm')}</Table.Td>
-          <Table.Td>
-            <Text size="sm" fw={500}>
-              {item.candidateName}
+    >
+      {(page) => {
+        const props = {
+          items: page.items,
+          audits: role === 'auditor',
+          busy: queue.isFetching,
+          onOpen: (item: { id: string }) => void navigate(`/auditoria/${item.id}`),
+        };
+        return wide ? <QueueTable {...props} /> : <QueueCards {...props} />;
+      }}
+    </QueryContent>
+  );
+
+  return (
+    <Stack gap="md">
+      <ListPageHeader
+        title="Fila de auditoria"
+        description="Exames finalizados aguardando auditoria na unidade, do mais antigo ao mais novo."
+        action={
+          role === 'auditor' && (
+            <Group gap="xs">
+              <Button component={Link} to="/minha-auditoria" variant="default">
+                Minha auditoria
+              </Button>
+              <Button component={Link} to="/minha-auditoria-de-fotos" variant="default">
+                Minha auditoria de fotos
+              </Button>
+            </Group>
+          )
+        }
+      />
+      <Paper withBorder p="md" radius="md">
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <PeriodPicker value={period} onChange={changed(setPeriod)} maw={260} />
+          <Select
+            label="Posto"
+            placeholder="Todos"
+            data={(posts.data?.items ?? []).map((local) => ({
+              value: local.identifier,
+              label: local.description,
+            }))}
+            value={post}
+            onChange={changed(setPost)}
+            searchable
+            clearable
+            w={240}
+            maw="100%"
+          />
+          <Select
+            label="Ordem"
+            data={[
+              { value: 'oldest', label: 'Mais antigo primeiro' },
+              { value: 'similarity', label: 'Menor semelhança facial primeiro' },
+            ]}
+            value={sort}
+            onChange={(value) => changed(setSort)((value as AuditQueueParams['sort']) ?? 'oldest')}
+            allowDeselect={false}
+            w={270}
+            maw="100%"
+          />
+          <div>
+            <Text size="sm" fw={500} mb={4} id="audit-stage-label">
+              Etapa
             </Text>
-            <Text size="xs" c="dimmed">
-              {item.schedulingId}
-            </Text>
-          </Table.Td>
-          <Table.Td>{maskCpf(item.candidateCpf)}</Table.Td>
-          <Table.Td>{item.schedulingLocal ?? '—'}</Table.Td>
-          <Table.Td>
-            {item.occurrences > 0 ? (
-              <Badge color="orange" variant="light">
-                {item.occurrences}
-              </Badge>
-            ) : (
-              '—'
-            )}
-          </Table.Td>
-          <Table.Td>{item.photos}</Table.Td>
-          <Table.Td>
-            {item.faceMinLevel === null ? (
-              '—'
-            ) : (
-              <Group gap={4} wrap="nowrap">
-                <SimilarityBadge level={item.faceMinLevel} />
-                {/* The number is sent to ADMIN only. */}
-                {item.faceMinSimilarity !== null && (
-                  <Text size="xs">{formatSimilarity(item.faceMinSimilarity)}</Text>
-                )}
-              </Group>
-            )}
-          </Table.Td>
-          <Table.Td>
-            {item.awaitingConfirmation ? (
-              <Badge color="indigo" variant="light">
-                Confirmar {OUTCOME_LABELS[item.awaitingConfirmation.outcome]} de{' '}
-                {item.awaitingConfirmation.auditorName}
-              </Badge>
-            ) : null}
-            {item.claim ? (
-              <Badge color={item.claim.mine ? 'teal' : 'yellow'} variant="light">
-                {item.claim.mine ? 'Com você' : `Com ${item.claim.auditorName}`}
-              </Badge>
-            ) : (
-              !item.awaitingConfirmation && (
-                <Badge color="gray" variant="light">
-                  Livre
-                </Badge>
-              )
-            )}
-          </Table.Td>
-          <Table.Td>
-            <Button
-              size="xs"
-              variant={role === 'auditor' ? 'filled' : 'default'}
-              onClick={() => void navigate(`/auditoria/${item.id}`)}
-              aria-label={`${role === 'auditor' ? 'Auditar' : 'Ver'} o exame de ${item.candidateName}`}
-            >
-              {role === 'auditor' ? 'Auditar' : 'Ver'}
-            </Button>
-          </Table.Td>
-        </>
+            <SegmentedControl
+              aria-labelledby="audit-stage-label"
+              data={[
+                { value: 'all', label: 'Todas' },
+                { value: 'decision', label: 'Decisão' },
+                { value: 'confirmation', label: 'Confirmação' },
+              ]}
+              value={stage}
+              onChange={(value) => changed(setStage)(value as AuditQueueParams['stage'])}
+            />
+          </div>
+          <Checkbox
+            label="Só com ocorrências"
+            checked={withOccurrences}
+            onChange={(event) => changed(setWithOccurrences)(event.currentTarget.checked)}
+            mb={8}
+          />
+          <Checkbox
+            label="Só os livres"
+            checked={onlyFree}
+            onChange={(event) => changed(setOnlyFree)(event.currentTarget.checked)}
+            mb={8}
+          />
+        </Group>
+      </Paper>
+      {/* Cards stand on their own; the table sits in a panel. */}
+      {wide ? (
+        <Paper withBorder radius="md">
+          {list}
+        </Paper>
+      ) : (
+        list
       )}
-    />
+      {queue.data && (
+        <PaginationFooter
+          total={queue.data.total}
+          page={paging.page}
+          pageSize={paging.pageSize}
+          noun={['exame', 'exames']}
+          onPage={paging.setPage}
+          onPageSize={paging.setPageSize}
+        />
+      )}
+    </Stack>
   );
 }

@@ -11,7 +11,7 @@ import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
 import { MyAuditPage } from './my-audit-page';
 import { json, stubServer } from '../../../test/stub-server';
-import { AUDITOR, claimOf } from '../test-data';
+import { AUDITOR, claimOf } from '../../../test/audit-data';
 
 const MINE: MyAudit = {
   holding: [

@@ -10,7 +10,7 @@ import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
 import { MyPhotoAuditPage } from './my-photo-audit-page';
 import { json, stubServer } from '../../../test/stub-server';
-import { AUDITOR } from '../test-data';
+import { AUDITOR } from '../../../test/audit-data';
 
 const MINE: MyPhotoAudit = [
   {

@@ -21,7 +21,7 @@ import {
   EXAM_ID,
   claimOf,
   detailOf,
-} from '../test-data';
+} from '../../../test/audit-data';
 
 const markPath = (photoId: string) => `${DETAIL_PATH}/photos/${photoId}/mark`;
 

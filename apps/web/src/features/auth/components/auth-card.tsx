@@ -7,7 +7,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useAppState } from '../../../lib/app-store';
 import { logoUrl } from '../../../lib/themes';
-import { identityErrorText } from '../identity-errors';
+import { identityErrorText, isAccountDisabled } from '../identity-errors';
 
 export function AuthCard({
   title,
@@ -60,18 +60,24 @@ export function AuthForm({
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        {error && (
-          <Alert
-            color="red"
-            icon={<IconAlertCircle size={18} />}
-            role="alert"
-            data-testid={errorTestId}
-          >
-            {identityErrorText(error)}
-          </Alert>
-        )}
+        {error && <IdentityErrorAlert error={error} testId={errorTestId} />}
         {children}
       </Stack>
     </form>
+  );
+}
+
+/** A failed identity call, in its pt-BR text; a disabled account is named as such. */
+export function IdentityErrorAlert({ error, testId }: { error: Error; testId: string }) {
+  return (
+    <Alert
+      color="red"
+      icon={<IconAlertCircle size={18} />}
+      title={isAccountDisabled(error) ? 'Conta desativada' : undefined}
+      role="alert"
+      data-testid={testId}
+    >
+      {identityErrorText(error)}
+    </Alert>
   );
 }

@@ -58,4 +58,26 @@ describe('login page', () => {
     expect(screen.queryByTestId('login-error')).toBeNull();
     expect(appStore.getState().user?.email).toBe(user.email);
   });
+
+  it('a disabled account, after its right password: names it and whom to ask, not "wrong password"', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(
+          JSON.stringify({ Error: AUTH_ERRORS['user-disabled'].message, code: 'user-disabled' }),
+          { status: 403 },
+        ),
+    );
+    const { router } = renderLogin();
+    await fillAndSubmit();
+    const alert = await screen.findByTestId('login-error');
+    expect(alert).toHaveTextContent('Conta desativada');
+    expect(alert).toHaveTextContent(
+      'Esta conta está desativada. Para voltar a usá-la, peça ao administrador da sua unidade que a reative.',
+    );
+    expect(alert).not.toHaveTextContent(AUTH_ERRORS['invalid-credentials'].message);
+    expect(router.state.location.pathname).toBe('/login');
+    expect(appStore.getState().user).toBeNull();
+  });
 });

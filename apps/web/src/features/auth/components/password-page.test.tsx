@@ -1,3 +1,4 @@
+import { AUTH_ERRORS } from '@exame/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -80,6 +81,38 @@ describe('password page', () => {
       token: 'abcdefghijklmnopqrstuvwxyz0123456789',
       password: 'qzvbnmtrX1',
     });
+  });
+
+  it('a valid link of a disabled account: says so and whom to ask, and the form goes away', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubGlobal('fetch', async (url: string) =>
+      url.endsWith('password-policy')
+        ? new Response(JSON.stringify(policy), { status: 200 })
+        : new Response(
+            JSON.stringify({ Error: AUTH_ERRORS['user-disabled'].message, code: 'user-disabled' }),
+            { status: 403 },
+          ),
+    );
+    renderRoutes(
+      [
+        { path: '/reset-password/:cpf', element: <PasswordPage purpose="reset" /> },
+        { path: '/login', element: <p>login</p> },
+      ],
+      '/reset-password/52998224725#token=abcdefghijklmnopqrstuvwxyz0123456789',
+    );
+    const input = await screen.findByLabelText(/^Nova senha/);
+    await userEvent.type(input, 'Qzvbnmtr1');
+    await userEvent.type(screen.getByLabelText(/^Confirme a nova senha/), 'Qzvbnmtr1');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Salvar senha' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar senha' }));
+
+    const alert = await screen.findByTestId('password-error');
+    expect(alert).toHaveTextContent('Conta desativada');
+    expect(alert).toHaveTextContent('administrador da sua unidade');
+    expect(alert).not.toHaveTextContent('inválido');
+    expect(screen.queryByLabelText(/^Nova senha/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Salvar senha' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Voltar ao login' })).toHaveAttribute('href', '/login');
   });
 
   it('without a token explains the link is invalid and offers a new one', async () => {

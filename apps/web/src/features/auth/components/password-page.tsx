@@ -13,7 +13,8 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { loadCommonPasswordCheck, passwordPolicyQuery, setPasswordWithLink } from '../api/password';
-import { AuthCard, AuthForm } from './auth-card';
+import { isAccountDisabled } from '../identity-errors';
+import { AuthCard, AuthForm, IdentityErrorAlert } from './auth-card';
 import { ForgotPasswordButton } from './forgot-password';
 import { PasswordChecklist } from './password-checklist';
 import { textField } from '../../../lib/forms';
@@ -90,6 +91,14 @@ export function PasswordPage({ purpose }: { purpose: 'reset' | 'register' }) {
           </Alert>
           <Button component={Link} to="/login">
             Ir para o login
+          </Button>
+        </>
+      ) : isAccountDisabled(save.error) ? (
+        // The link was valid, the account is disabled: no password to type until it is enabled.
+        <>
+          <IdentityErrorAlert error={save.error} testId="password-error" />
+          <Button component={Link} to="/login" variant="default">
+            Voltar ao login
           </Button>
         </>
       ) : !token ? (

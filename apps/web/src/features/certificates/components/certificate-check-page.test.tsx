@@ -205,4 +205,50 @@ describe('certificate check page', () => {
     expect(within(check).queryByText('Local da sala')).toBeNull();
     await waitFor(() => expect(check).toHaveTextContent('Ana Aprovada'));
   });
+
+  it('a new code refused under the field clears the answer about the previous one', async () => {
+    stubServer({
+      [`GET ${VERIFY}`]: () =>
+        json(404, {
+          Error: CERTIFICATE_ERRORS.CERTIFICATE_NOT_FOUND.message,
+          code: 'CERTIFICATE_NOT_FOUND',
+        }),
+    });
+    const { router } = renderPage(`/certificate?code=${CODE}`);
+    await screen.findByTestId('certificate-check-error', {}, ANSWERED);
+    const field = screen.getByRole('textbox', { name: 'Código do certificado' });
+    await userEvent.clear(field);
+    await userEvent.paste('123');
+    await userEvent.click(screen.getByRole('button', { name: 'Conferir' }));
+    expect(
+      await screen.findByText('O código tem 16 letras e números, como 7KQ2-9XHM-D4TB-W1RZ.'),
+    ).toBeInTheDocument();
+    expect(field).toBeInvalid();
+    expect(screen.queryByTestId('certificate-check-error')).toBeNull();
+    expect(screen.queryByText('Certificado não encontrado')).toBeNull();
+    expect(router.state.location.search).toBe('');
+  });
+
+  it("the district variant names the certificate's own unit: a DEMO certificate is not the district's", async () => {
+    const demo: CertificateCheck = {
+      ...VALID,
+      content: {
+        ...VALID.content,
+        schedulingId: 'DEMO-000123',
+        federativeUnit: 'DEMO',
+        unitName: 'Demonstração',
+      },
+    };
+    const calls = stubServer({ [`GET ${VERIFY}`]: () => json(200, demo) });
+    renderPage(`/certificate/DEMO-000123?code=${CODE}`);
+    await screen.findByTestId('certificate-check', {}, ANSWERED);
+    await waitFor(() =>
+      expect(screen.getByTestId('certificate-unit')).toHaveTextContent(
+        'Demonstração · Exame teórico de trânsito',
+      ),
+    );
+    expect(document.body).not.toHaveTextContent(/Distrito Federal/i);
+    // One request serves the heading and the answer.
+    expect(verifyCalls(calls)).toHaveLength(1);
+  });
 });

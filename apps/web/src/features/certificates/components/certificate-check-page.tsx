@@ -4,8 +4,9 @@
  * certificate's code — typed, or read from its QR code, which opens this page
  * with `?code=` — sees whether it is authentic and still valid, with only
  * what a third party may see (the CPF masked). A revoked certificate says so,
- * since when and why. The DF variant has the district's own heading and
- * checks that the code belongs to the scheduling in its address.
+ * since when and why. The DF variant has a heading of its own, naming the
+ * unit of the certificate found (a DEMO certificate is not the district's),
+ * and checks that the code belongs to the scheduling in its address.
  */
 import {
   Alert,
@@ -121,12 +122,20 @@ export function CertificateCheckPage() {
   const [typed, setTyped] = useState(fromAddress);
   const [error, setError] = useState<string | null>(null);
   const valid = certificateCodeSchema.safeParse(fromAddress);
+  // The answer for the code in the address (the same cache entry as <Check>): its unit heads the DF variant.
+  const found = useQuery({
+    ...certificateCheckQuery(valid.data ?? '', schedulingId),
+    enabled: federalDistrict && valid.success,
+  });
+  const unitName = federalDistrict && valid.success ? found.data?.content.unitName : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = certificateCodeSchema.safeParse(typed);
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? 'Código inválido.');
+      // The answer about the previous code does not stay under the new error.
+      if (params.has('code')) setParams({}, { replace: true });
       return;
     }
     setError(null);
@@ -142,8 +151,8 @@ export function CertificateCheckPage() {
             <div>
               {federalDistrict ? (
                 <>
-                  <Text size="xs" fw={700} c="blue.9" tt="uppercase">
-                    Distrito Federal · Exame teórico de trânsito
+                  <Text size="xs" fw={700} c="blue.9" tt="uppercase" data-testid="certificate-unit">
+                    {unitName ? `${unitName} · ` : ''}Exame teórico de trânsito
                   </Text>
                   <Title order={1} size="h2">
                     {CERTIFICATE_DF_TITLE}

@@ -14,6 +14,7 @@ import type {
   CheckInResponse,
   CheckOutRequest,
   ForceCloseRequest,
+  MyOpenCheckIn,
   UnitSettings,
   UnitSettingsUpdate,
   UpdateCheckInRequest,
@@ -29,7 +30,7 @@ export { requestFaceChallenge } from '../../../lib/face-challenge';
 export const checkInKeys = {
   all: ['check-ins'] as const,
   config: (unit: string) => ['check-ins', 'config', unit] as const,
-  open: (viewerCpf: string, post: string) => ['check-ins', 'open', viewerCpf, post] as const,
+  mine: ['check-ins', 'mine'] as const,
   record: (id: string) => ['check-ins', 'record', id] as const,
   exams: (id: string, page: number, pageSize: number) =>
     ['check-ins', 'exams', id, page, pageSize] as const,
@@ -49,21 +50,16 @@ export function checkInConfigQuery(unit: string) {
   });
 }
 
-/** The open record of an examiner at a post, or null when there is none (404). */
-export function openCheckInQuery(viewerCpf: string, post: string) {
+/**
+ * The signed-in examiner's open records, from the server: the room screen and
+ * the transfer find the room after a new sign-in or on another device, whatever
+ * the browser kept (the one they are in the room of comes first).
+ */
+export function myOpenCheckInsQuery() {
   return queryOptions({
-    queryKey: checkInKeys.open(viewerCpf, post),
-    queryFn: async ({ signal }) => {
-      try {
-        return await api.get<CheckInRecord>('api/SchedulingLocalCheckIn/findCheckIn', {
-          query: { viewerCpf, schedulingLocal: post },
-          signal,
-        });
-      } catch (error) {
-        if ((error as { status?: number }).status === 404) return null;
-        throw error;
-      }
-    },
+    queryKey: checkInKeys.mine,
+    queryFn: ({ signal }) =>
+      api.get<MyOpenCheckIn[]>('api/SchedulingLocalCheckIn/myOpenCheckIns', { signal }),
   });
 }
 
@@ -118,10 +114,16 @@ export function searchCheckInsQuery(params: CheckInSearchParams) {
   });
 }
 
+/**
+ * Examiner 2's e-mail and password, for one admission: opening a room at the
+ * post `schedulingLocal`, or joining / receiving the open record `checkInId`.
+ */
 export function confirmSecondExaminer(input: {
   email: string;
   password: string;
   firstViewerCpf?: string;
+  schedulingLocal?: string;
+  checkInId?: string;
 }) {
   return api.post<ViewerCheckinResponse>('api/Auth/viewer-checkin', input);
 }
@@ -144,7 +146,7 @@ export function validateExaminerFace(input: {
     challengeId: input.capture.challengeId,
     image: input.capture.image,
     frames: input.capture.frames,
-    // The examiner's own password, when the capture flow asked for it (issue 29).
+    // The examiner's own password, when the capture flow asked for it.
     password: input.capture.password,
     uf: input.uf,
     local: input.local,

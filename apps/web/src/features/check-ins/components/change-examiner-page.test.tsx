@@ -1,9 +1,11 @@
 /**
  * Passing the room to another examiner (`/change-examiner`) in a unit without
- * face validation: without an open record the page points to Sala de prova;
- * with one it lists the examiners in the room, the one who leaves is chosen,
- * the one who arrives logs in with e-mail and password, and the transfer
- * names the record, who leaves and the proof of who arrives.
+ * face validation: the room comes from the server (`myOpenCheckIns`), with no
+ * post kept in the browser (a new sign-in); without an open record the page
+ * points to Sala de prova; with one it lists the examiners in the room (the
+ * signed-in examiner leaves unless another is chosen), the one who arrives
+ * logs in with e-mail and password, and the transfer names the record, who
+ * leaves and the proof of who arrives.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -77,7 +79,8 @@ function record(overrides: Partial<CheckInRecord> = {}): CheckInRecord {
 
 function base(extra: Record<string, (call: Call) => Response> = {}) {
   return {
-    'GET /api/SchedulingLocalCheckIn/findCheckIn': () => json(200, record()),
+    'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () =>
+      json(200, [{ record: record(), viewerId: 'v2', inRoom: true }]),
     'POST /api/Auth/viewer-checkin': () =>
       json(200, {
         user: arriving,
@@ -101,7 +104,7 @@ function renderPage() {
 /** The global alert modal showing `title`. */
 async function alertTitled(title: string) {
   const alert = await screen.findByTestId('alert-modal');
-  expect(within(alert).getByText(title, { selector: '#alert-modal-title' })).toBeInTheDocument();
+  expect(within(alert).getByTestId('alert-modal-title')).toHaveTextContent(title);
   return alert;
 }
 
@@ -122,8 +125,8 @@ async function logInArriving(leaving: RegExp) {
 
 describe('change examiner page (unit without face validation)', () => {
   beforeEach(() => {
+    // A new sign-in: the post the browser kept was cleared at logout.
     appStore.setUser(examiner);
-    appStore.setSchedulingLocal('SP.POSTO01', 'Posto Sé');
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => {
@@ -131,9 +134,10 @@ describe('change examiner page (unit without face validation)', () => {
     appStore.clearSession();
   });
 
-  it('without a post chosen it points to Sala de prova and asks nothing', async () => {
-    appStore.setSchedulingLocal(null, null);
-    const calls = stubServer(base());
+  it('without an open record it points to Sala de prova', async () => {
+    const calls = stubServer(
+      base({ 'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () => json(200, []) }),
+    );
     renderPage();
     expect(await screen.findByText(/Você não tem uma entrada aberta/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sala de prova' })).toHaveAttribute(
@@ -144,37 +148,34 @@ describe('change examiner page (unit without face validation)', () => {
     expect(
       screen.getByText('Passe a sala a outro examinador da unidade, que entra com e-mail e senha.'),
     ).toBeInTheDocument();
-    expect(calls).toEqual([]);
+    expect(calls.map((call) => call.path)).toEqual(['/api/SchedulingLocalCheckIn/myOpenCheckIns']);
+    expect(screen.queryByRole('radio')).toBeNull();
   });
 
-  it('without an open record it points to Sala de prova', async () => {
-    const calls = stubServer(
+  it('a room the examiner already left (the other is still in) is not theirs to hand over', async () => {
+    stubServer(
       base({
-        'GET /api/SchedulingLocalCheckIn/findCheckIn': () =>
-          json(404, { Error: 'Registro de entrada não encontrado.', code: 'CHECKIN_NOT_FOUND' }),
+        'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () =>
+          json(200, [{ record: record(), viewerId: 'v0', inRoom: false }]),
       }),
     );
     renderPage();
     expect(await screen.findByText(/Você não tem uma entrada aberta/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Sala de prova' })).toHaveAttribute(
-      'href',
-      '/viewer-checkin',
-    );
-    expect(calls[0]?.query).toEqual({ viewerCpf: '52998224725', schedulingLocal: 'SP.POSTO01' });
     expect(screen.queryByRole('radio')).toBeNull();
   });
 
-  it('lists the examiners in the room; the first is the one who leaves until another is chosen', async () => {
-    stubServer(base());
+  it('after a new sign-in (no post kept) lists the examiners in the room; the signed-in one leaves until another is chosen', async () => {
+    const calls = stubServer(base());
     renderPage();
     const group = await screen.findByRole('radiogroup', { name: 'Examinador que entrega a sala' });
     expect(within(group).getAllByRole('radio')).toHaveLength(2);
     expect(
-      within(group).getByRole('radio', { name: 'Carla Examinadora (CPF ***.982.247-**)' }),
+      within(group).getByRole('radio', { name: 'Diego Fiscal (CPF ***.533.447-**)' }),
     ).toBeChecked();
     expect(
-      within(group).getByRole('radio', { name: 'Diego Fiscal (CPF ***.533.447-**)' }),
+      within(group).getByRole('radio', { name: 'Carla Examinadora (CPF ***.982.247-**)' }),
     ).not.toBeChecked();
+    expect(calls[0]?.query).toEqual({});
     expect(within(group).queryByText(/Bia Saiu/)).toBeNull();
     expect(screen.getByText('Posto Sé')).toBeInTheDocument();
     // Custody is per room: the room the record holds is named.
@@ -212,7 +213,8 @@ describe('change examiner page (unit without face validation)', () => {
 
     modal = await logInArriving(/^Diego Fiscal/);
     expect(posts(calls, '/api/Auth/viewer-checkin').map((call) => call.body)).toEqual([
-      { email: 'eva@sp.gov.br', password: 'Segredo#123' },
+      // For this record only (the confirmation is used once, by the transfer).
+      { email: 'eva@sp.gov.br', password: 'Segredo#123', checkInId: RECORD_ID },
     ]);
     // No face validation outside DF.
     expect(within(modal).queryByRole('button', { name: /Validar o rosto/ })).toBeNull();

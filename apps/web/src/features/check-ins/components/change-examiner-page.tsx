@@ -18,7 +18,7 @@ import { useAppState, type ProctoringIdentity } from '../../../lib/app-store';
 import { api } from '../../../lib/api';
 import {
   checkInKeys,
-  openCheckInQuery,
+  myOpenCheckInsQuery,
   requestFaceChallenge,
   validateExaminerFace,
 } from '../api/check-ins';
@@ -29,10 +29,8 @@ import type { CheckInRecord } from '@exame/shared';
 
 export function ChangeExaminerPage() {
   const user = useAppState((state) => state.user);
-  const cpfViewer = useAppState((state) => state.cpfViewer);
-  const post = useAppState((state) => state.schedulingLocal);
-  const viewerCpf = cpfViewer ?? user?.cpf ?? '';
-  const open = useQuery({ ...openCheckInQuery(viewerCpf, post ?? ''), enabled: Boolean(post) });
+  // The room comes from the server, whatever post the browser kept (none after a new sign-in).
+  const mine = useQuery(myOpenCheckInsQuery());
   return (
     <Stack gap="md" maw={900}>
       <div>
@@ -42,18 +40,22 @@ export function ChangeExaminerPage() {
           {user?.federativeUnit === FACE_VALIDATION_UNIT ? ' e valida o rosto' : ''}.
         </Text>
       </div>
-      {!post ? (
-        <NoOpenRoom />
-      ) : (
-        <QueryContent
-          query={open}
-          loadingLabel="Carregando a sala"
-          isEmpty={(record) => record === null}
-          empty={<NoOpenRoom />}
-        >
-          {(record) => record && <Transfer record={record} />}
-        </QueryContent>
-      )}
+      <QueryContent
+        query={mine}
+        loadingLabel="Carregando a sala"
+        // Only a room the examiner is in can be handed over (the server checks it too).
+        isEmpty={(own) => !own.some((entry) => entry.inRoom)}
+        empty={<NoOpenRoom />}
+      >
+        {(own) => {
+          const entry = own.find((candidate) => candidate.inRoom);
+          return (
+            entry && (
+              <Transfer key={entry.record.id} record={entry.record} ownViewerId={entry.viewerId} />
+            )
+          );
+        }}
+      </QueryContent>
     </Stack>
   );
 }
@@ -67,12 +69,21 @@ function NoOpenRoom() {
   );
 }
 
-function Transfer({ record }: { record: CheckInRecord }) {
+function Transfer({
+  record,
+  ownViewerId,
+}: {
+  record: CheckInRecord;
+  /** The signed-in examiner's entry: the one who hands the room over, unless they choose. */
+  ownViewerId: string | null;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { showAlert } = useAlert();
   const inRoom = record.viewers.filter((viewer) => !viewer.checkOutDate && !viewer.removedAt);
-  const [fromId, setFromId] = useState<string | null>(inRoom[0]?.id ?? null);
+  const [fromId, setFromId] = useState<string | null>(
+    inRoom.find((viewer) => viewer.id === ownViewerId)?.id ?? inRoom[0]?.id ?? null,
+  );
   const [receiving, setReceiving] = useState<ProctoringIdentity | null>(null);
   const [face, setFace] = useState<BiometricViewerCheckinResponse | null>(null);
   const [modalOpen, setModalOpen] = useState(false);
@@ -185,6 +196,7 @@ function Transfer({ record }: { record: CheckInRecord }) {
           title="Transferir a sala"
           headings={['Entrega a sala', 'Recebe a sala']}
           first={{ name: from.name, cpf: from.cpf }}
+          target={{ checkInId: record.id }}
           second={receiving}
           onSecondChange={(next) => {
             setReceiving(next);

@@ -1,9 +1,9 @@
 /**
  * Pieces of a check-in record shown on the examiner's room screen and in the
  * ADMIN and AUDITOR detail: its state, its examiners with their captures,
- * the exams of the post and day, and its history.
+ * and its history (the exams of the post and day: check-in-exams.tsx).
  */
-import { Badge, Group, Image, Paper, Stack, Table, Text, ThemeIcon, Timeline } from '@mantine/core';
+import { Badge, Group, Image, Paper, Stack, Text, ThemeIcon, Timeline } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCamera,
@@ -16,21 +16,22 @@ import {
   ADMITTED_BY_LABELS,
   CHECK_IN_EVENT_LABELS,
   CHECK_IN_STATUS_LABELS,
-  EXAM_RESULT_LABELS,
-  EXAM_STATUS_LABELS,
   type CheckInRecord,
   type CheckInStatus,
   type AdmittedBy,
   type CheckInViewer,
 } from '@exame/shared';
-import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
-import { ListPage, usePaging } from '../../../components/list-page';
-import { checkInExamsQuery } from '../api/check-ins';
 
 export const formatTime = (iso: string) => dayjs(iso).format('HH:mm');
 export const formatDateTime = (iso: string) => dayjs(iso).format('DD/MM/YYYY HH:mm');
+
+/** A record's room and post, as a person names them ("Sala 1 — Posto Centro"). */
+export const roomOf = (record: Pick<CheckInRecord, 'examRoom' | 'schedulingLocalDescription'>) =>
+  record.examRoom
+    ? `${record.examRoom.name} — ${record.schedulingLocalDescription}`
+    : record.schedulingLocalDescription;
 
 /** How long from `from` to `to` (or now), in hours and minutes. */
 export function formatDuration(from: string, to: string | null, now: Date = new Date()): string {
@@ -110,10 +111,11 @@ export function ViewerCard({ viewer, actions }: { viewer: CheckInViewer; actions
   const inRoom = viewer.checkOutDate === null && viewer.removedAt === null;
   return (
     <Paper withBorder radius="md" p="sm" data-testid="check-in-viewer">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Group align="flex-start" wrap="nowrap">
+      {/* On a narrow screen the state and the actions go below the examiner, never cut. */}
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Group align="flex-start" wrap="nowrap" style={{ minWidth: 0 }}>
           <Capture url={viewer.faceUrl} label={`Captura de entrada de ${viewer.name}`} />
-          <Stack gap={2}>
+          <Stack gap={2} style={{ minWidth: 0 }}>
             <Text fw={600}>{viewer.name}</Text>
             <Text size="sm" c="dimmed">
               CPF {viewer.cpf}
@@ -154,53 +156,6 @@ export function ViewerCard({ viewer, actions }: { viewer: CheckInViewer; actions
         </Stack>
       </Group>
     </Paper>
-  );
-}
-
-/** The exams of the record's post on its day, page by page (refreshed every minute). */
-export function CheckInExams({ record }: { record: CheckInRecord }) {
-  const paging = usePaging(20);
-  const exams = useQuery(checkInExamsQuery(record.id, paging.page, paging.pageSize));
-  return (
-    <ListPage
-      embedded
-      header={
-        <Text fw={600} component="h3" m={0}>
-          Exames do posto no dia
-        </Text>
-      }
-      query={exams}
-      loadingLabel="Carregando exames do dia"
-      empty="Nenhum exame agendado neste posto no dia da entrada."
-      paging={paging}
-      noun={['exame', 'exames']}
-      columns={[
-        'Horário',
-        'Agendamento',
-        'Candidato',
-        'CPF',
-        'Sala / estação',
-        'Situação',
-        'Resultado',
-      ]}
-      minWidth={820}
-      table={{ 'data-testid': 'check-in-exams' }}
-      row={(exam) => (
-        <>
-          <Table.Td>{formatTime(exam.schedulingDate)}</Table.Td>
-          <Table.Td>{exam.schedulingId}</Table.Td>
-          <Table.Td>{exam.candidateName}</Table.Td>
-          <Table.Td style={{ whiteSpace: 'nowrap' }}>{exam.cpf}</Table.Td>
-          <Table.Td>{[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}</Table.Td>
-          <Table.Td>
-            <Badge variant="light" color="gray">
-              {EXAM_STATUS_LABELS[exam.status]}
-            </Badge>
-          </Table.Td>
-          <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
-        </>
-      )}
-    />
   );
 }
 

@@ -38,13 +38,13 @@ import {
   searchCheckInsQuery,
 } from '../api/check-ins';
 import {
-  CheckInExams,
   CheckInHistory,
   CheckInStatusBadge,
   formatDateTime,
   formatDuration,
   ViewerCard,
 } from './check-in-parts';
+import { CheckInExams } from './check-in-exams';
 import { UnitSettings } from './unit-settings';
 
 type StatusFilter = 'all' | 'open' | 'closed';

@@ -33,13 +33,14 @@ import {
   validateExaminerFace,
 } from '../api/check-ins';
 import {
-  CheckInExams,
   CheckInHistory,
   CheckInStatusBadge,
   formatDuration,
   formatTime,
+  roomOf,
   ViewerCard,
 } from './check-in-parts';
+import { CheckInExams } from './check-in-exams';
 
 /** The time open, refreshed every 30 s. */
 function useNow(intervalMs = 30_000): Date {
@@ -139,9 +140,7 @@ export function OpenRoom({
           <Stack gap={2}>
             <Group gap="xs">
               <Title order={2} size="h3">
-                {record.examRoom
-                  ? `${record.examRoom.name} — ${record.schedulingLocalDescription}`
-                  : record.schedulingLocalDescription}
+                {roomOf(record)}
               </Title>
               <CheckInStatusBadge status={record.status} />
             </Group>

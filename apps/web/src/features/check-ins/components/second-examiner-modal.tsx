@@ -68,6 +68,11 @@ export type SecondExaminerModalProps = {
   };
   /** Examiner 1's CPF when it is not the signed-in user's (`cpfViewer`). */
   firstViewerCpf?: string;
+  /**
+   * What examiner 2's confirmation is for (it is used once, there only): the
+   * post where the room opens, or the open record they join or receive.
+   */
+  target: { schedulingLocal: string } | { checkInId: string };
   /** The headings of the two sides (spec 2: 'Examinador 1' and 'Examinador 2'). */
   headings?: readonly [string, string];
   /** Footer actions; with none, a single Ok closes the modal. */
@@ -92,6 +97,7 @@ export function SecondExaminerModal(props: SecondExaminerModalProps) {
         email: email.trim(),
         password,
         firstViewerCpf: props.firstViewerCpf,
+        ...props.target,
       }),
     onSuccess: (answer) => {
       setError(null);

@@ -1,7 +1,7 @@
 /**
  * "Configurações da unidade" on the ADMIN's check-ins page: whether an
  * examiner who is not signed in may enter a room by face alone, without
- * typing their own password (issue 29; off by default). Turning it on asks
+ * typing their own password (off by default). Turning it on asks
  * for a confirmation that says the risk; turning it off does not. The unit
  * is always the ADMIN's own (the server takes it from the session).
  */

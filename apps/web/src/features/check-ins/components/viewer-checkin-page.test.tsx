@@ -1,5 +1,6 @@
 /**
  * The room screen of an examiner of a unit without face validation: the
+ * open record comes from the server after a new sign-in (no post kept), the
  * post is kept, the notice 'Aviso' comes first, the second-examiner modal
  * follows spec 2, 4 and 5 (Enviar, Limpar, the texts, 'Atenção' for a
  * half-filled form, the action 300 ms after closing), a refused check-in
@@ -107,8 +108,8 @@ function base(extra: Record<string, (call: Call) => Response> = {}) {
   return {
     'GET /api/SchedulingLocalCheckIn/getConfig': () => json(200, CONFIG),
     'GET /api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/SP': () => json(200, POSTS),
-    'GET /api/SchedulingLocalCheckIn/findCheckIn': () =>
-      json(404, { Error: 'Registro de entrada não encontrado.', code: 'CHECKIN_NOT_FOUND' }),
+    // No open record, unless the test says otherwise.
+    'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () => json(200, []),
     // A post without rooms, unless the test says otherwise.
     'GET /api/ExamRoom': () => json(200, []),
     ...extra,
@@ -125,7 +126,7 @@ function renderPage() {
 /** The global alert modal showing `title`. */
 async function alertTitled(title: string) {
   const alert = await screen.findByTestId('alert-modal');
-  expect(within(alert).getByText(title, { selector: '#alert-modal-title' })).toBeInTheDocument();
+  expect(within(alert).getByTestId('alert-modal-title')).toHaveTextContent(title);
   return alert;
 }
 
@@ -257,6 +258,13 @@ describe('viewer check-in page (unit without face validation)', () => {
     await userEvent.type(within(modal).getByLabelText('Senha'), 'Certa#123');
     await userEvent.click(within(modal).getByRole('button', { name: 'Enviar' }));
     await within(modal).findByTestId('second-examiner');
+    // The confirmation is asked for this post (the server binds it there, for one use).
+    expect(
+      calls.filter((call) => call.path === '/api/Auth/viewer-checkin').map((call) => call.body),
+    ).toEqual([
+      { email: 'diego@sp.gov.br', password: 'Errada#123', schedulingLocal: 'SP.POSTO01' },
+      { email: 'diego@sp.gov.br', password: 'Certa#123', schedulingLocal: 'SP.POSTO01' },
+    ]);
     await userEvent.click(within(modal).getByRole('button', { name: 'Abrir a sala' }));
     await waitFor(() => expect(calls.some((call) => call.path.endsWith('/checkIn'))).toBe(true));
     expect(calls.find((call) => call.path.endsWith('/checkIn'))?.body).toMatchObject({
@@ -298,13 +306,17 @@ describe('viewer check-in page (unit without face validation)', () => {
     expect(localStorage.getItem('cpfViewer')).toBe('52998224725');
   });
 
-  it('a refused check-in is a red toast "Erro" with the server’s text, and the record it met is kept', async () => {
-    const open = record();
+  it('a refused check-in is a red toast "Erro" with the server’s text; the record it met is named by room, post and time, never by its id', async () => {
+    const open = record({
+      examRoom: { id: 'a0000000-0000-4000-8000-000000000009', name: 'Sala 3', code: 'S3' },
+    });
+    const text =
+      'Carla Examinadora já tem uma entrada aberta em Sala 3 (S3), no posto Posto Sé (SP.POSTO01), desde 08:15 de 05/05/2026. Registre a saída antes de abrir outra.';
     stubServer(
       base({
         'POST /api/SchedulingLocalCheckIn/checkIn': () =>
           json(409, {
-            Error: 'Carla Examinadora já tem uma entrada aberta no posto SP.POSTO02.',
+            Error: text,
             code: 'CHECKIN_ALREADY_OPEN',
             id: open.id,
             checkInDate: open.checkInDate,
@@ -317,12 +329,15 @@ describe('viewer check-in page (unit without face validation)', () => {
     renderPage();
     const modal = await openModal();
     await userEvent.click(within(modal).getByRole('button', { name: 'Abrir a sala' }));
-    expect(
-      await screen.findByText('Carla Examinadora já tem uma entrada aberta no posto SP.POSTO02.'),
-    ).toBeInTheDocument();
-    expect(screen.getByText('Erro')).toBeInTheDocument();
     const kept = await screen.findByTestId('kept-check-in');
-    expect(kept).toHaveTextContent(open.id);
+    expect(screen.getByText('Erro')).toBeInTheDocument();
+    // The toast and the kept notice say the same: which room, which post, since when.
+    expect(screen.getAllByText(text)).toHaveLength(2);
+    expect(kept).toHaveTextContent('Sala 3 (S3)');
+    expect(kept).toHaveTextContent('Posto Sé (SP.POSTO01)');
+    expect(kept).toHaveTextContent('desde 08:15 de 05/05/2026');
+    expect(kept).not.toHaveTextContent(open.id);
+    expect(document.body).not.toHaveTextContent(open.id);
     await userEvent.click(within(kept).getByRole('button', { name: 'Ver a entrada aberta' }));
     expect(await screen.findByTestId('open-room')).toBeInTheDocument();
   });
@@ -380,11 +395,64 @@ describe('viewer check-in page (unit without face validation)', () => {
     });
   });
 
-  it('the open record: examiners by check-in date, time open, and closing after a confirmation', async () => {
-    const open = record();
+  it('after a new sign-in (no post kept) the open record comes from the server, and the post follows it', async () => {
+    appStore.setSchedulingLocal(null, null);
     const calls = stubServer(
       base({
-        'GET /api/SchedulingLocalCheckIn/findCheckIn': () => json(200, open),
+        'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () =>
+          json(200, [{ record: record(), viewerId: 'v1', inRoom: true }]),
+        'GET /api/SchedulingLocalCheckIn/exams': () =>
+          json(200, { items: [], total: 0, page: 1, pageSize: 20 }),
+      }),
+    );
+    renderPage();
+    const room = await screen.findByTestId('open-room');
+    expect(within(room).getByRole('button', { name: 'Encerrar a sala' })).toBeInTheDocument();
+    expect(
+      screen.queryByText('Escolha o posto de atendimento da sala para registrar a entrada.'),
+    ).toBeNull();
+    await waitFor(() => expect(localStorage.getItem('EP_SCHEDULING_LOCAL')).toBe('SP.POSTO01'));
+    expect(localStorage.getItem('schedulingLocalDescription')).toBe('Posto Sé');
+    expect(screen.getByRole('combobox', { name: 'Posto de atendimento' })).toBeDisabled();
+    // Nothing of the post was needed to find it.
+    expect(calls.some((call) => call.path.endsWith('/findCheckIn'))).toBe(false);
+  });
+
+  it('another open record of the examiner (they left it, the other is still in) can be shown', async () => {
+    const other = record({
+      id: 'c0ffee00-0000-4000-8000-000000000002',
+      examRoom: { id: 'a0000000-0000-4000-8000-000000000001', name: 'Sala 1', code: 'S1' },
+    });
+    stubServer(
+      base({
+        'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () =>
+          json(200, [
+            { record: record(), viewerId: 'v1', inRoom: true },
+            { record: other, viewerId: 'v1', inRoom: false },
+          ]),
+        'GET /api/SchedulingLocalCheckIn/exams': () =>
+          json(200, { items: [], total: 0, page: 1, pageSize: 20 }),
+      }),
+    );
+    renderPage();
+    const others = await screen.findByTestId('other-open-rooms');
+    expect(others).toHaveTextContent('Sala 1 — Posto Sé');
+    expect(others).toHaveTextContent('a sua saída já foi registrada');
+    await userEvent.click(within(others).getByRole('button', { name: /Ver a sala Sala 1/ }));
+    expect(
+      await within(screen.getByTestId('open-room')).findByRole('heading', {
+        name: /Sala 1 — Posto Sé/,
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('the open record: examiners by check-in date, time open, and closing after a confirmation', async () => {
+    const open = record();
+    let openNow = true;
+    const calls = stubServer(
+      base({
+        'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () =>
+          json(200, openNow ? [{ record: open, viewerId: 'v1', inRoom: true }] : []),
         'GET /api/SchedulingLocalCheckIn/exams': () =>
           json(200, {
             items: [
@@ -404,8 +472,10 @@ describe('viewer check-in page (unit without face validation)', () => {
             page: 1,
             pageSize: 20,
           }),
-        'POST /api/SchedulingLocalCheckIn/checkOut': () =>
-          json(200, record({ status: 'closed', checkOutDate: new Date().toISOString() })),
+        'POST /api/SchedulingLocalCheckIn/checkOut': () => {
+          openNow = false;
+          return json(200, record({ status: 'closed', checkOutDate: new Date().toISOString() }));
+        },
       }),
     );
     renderPage();
@@ -436,8 +506,7 @@ describe('viewer check-in page (DF): the separate viewer identity types their ow
         json(200, { ...CONFIG, federativeUnit: 'DF', faceValidationRequired: true, ...config }),
       'GET /api/SchedulingLocalCheckIn/schedulingLocalsByFederativeUnit/DF': () =>
         json(200, [{ ...POSTS[0], identifier: 'DF.POSTO01', federativeUnit: 'DF' }]),
-      'GET /api/SchedulingLocalCheckIn/findCheckIn': () =>
-        json(404, { Error: 'Registro de entrada não encontrado.', code: 'CHECKIN_NOT_FOUND' }),
+      'GET /api/SchedulingLocalCheckIn/myOpenCheckIns': () => json(200, []),
       'GET /api/ExamRoom': () => json(200, []),
       'POST /api/BiopassID/Challenge': () => json(201, fakeChallenge(['left', 'up'])),
       'POST /api/Auth/biometric-viewer-checkin': () =>

@@ -6,21 +6,23 @@
 import type { LocalReport, ReportOccurrencePage } from '@exame/shared';
 import { keepPreviousData, queryOptions, skipToken } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import type { ReportPeriod } from '../../../lib/report-queries';
 
-export type Period = { startDate: string; endDate: string };
-
-export function periodQuery(period: Period) {
+export function periodQuery(period: ReportPeriod) {
   return { startDate: period.startDate, endDate: period.endDate };
 }
 
-export function fetchExamReport(period: Period, signal?: AbortSignal): Promise<LocalReport[]> {
+export function fetchExamReport(
+  period: ReportPeriod,
+  signal?: AbortSignal,
+): Promise<LocalReport[]> {
   return api.get<LocalReport[]>('api/ExamReport', { query: periodQuery(period), signal });
 }
 
 /** The counters of every post and when they were loaded (kept while the next period loads). */
 export type DashboardReport = { locals: LocalReport[]; loadedAt: number };
 
-export type OccurrenceParams = Period & {
+export type OccurrenceParams = ReportPeriod & {
   localId: string | null;
   page: number;
   pageSize: number;
@@ -30,7 +32,7 @@ export type OccurrenceParams = Period & {
 
 export const dashboardKeys = {
   all: ['dashboard'] as const,
-  report: (period: Period | null) => ['dashboard', 'report', period] as const,
+  report: (period: ReportPeriod | null) => ['dashboard', 'report', period] as const,
   occurrences: (params: OccurrenceParams) => ['dashboard', 'occurrences', params] as const,
 };
 
@@ -41,7 +43,7 @@ export const dashboardKeys = {
  * tick of the timer is the retry. A reload asked for while one is in
  * progress joins it (spec 4): TanStack Query runs one fetch per key.
  */
-export function dashboardReportQuery(period: Period | null, refreshSeconds: number) {
+export function dashboardReportQuery(period: ReportPeriod | null, refreshSeconds: number) {
   return queryOptions({
     queryKey: dashboardKeys.report(period),
     queryFn: period

@@ -1,4 +1,10 @@
-import { emptyCounters, type LocalReport, type Role } from '@exame/shared';
+/**
+ * The dashboard: one card per post named by its name and its own identifier,
+ * the summary, search and filters, the exams behind a counter, the load
+ * failure, the refresh timer, how much of a counter came from the delivery
+ * system's metadata, and a chart that names every post.
+ */
+import { emptyCounters, emptyMetadataCounts, type LocalReport, type Role } from '@exame/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +15,9 @@ import { DashboardPage } from './dashboard-page';
 const LOCALS: LocalReport[] = [
   {
     id: 'DF.POSTO01',
+    identifier: 'DEMO.POSTO01',
     name: 'Posto Centro',
+    fromMetadata: emptyMetadataCounts(),
     report: {
       ...emptyCounters(),
       total: 12,
@@ -21,7 +29,9 @@ const LOCALS: LocalReport[] = [
   },
   {
     id: 'DF.POSTO02',
+    identifier: 'DEMO.POSTO02',
     name: 'Posto São Sebastião',
+    fromMetadata: emptyMetadataCounts(),
     report: { ...emptyCounters(), total: 5, scheduled: 5 },
   },
 ];
@@ -174,6 +184,78 @@ describe('dashboard page', () => {
     expect(request?.url.searchParams.get('startDate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await userEvent.click(screen.getByRole('button', { name: 'Fechar a lista de exames' }));
     expect(screen.queryByText('Ana Lima')).toBeNull();
+  });
+
+  it('names each post by its name and its own identifier, never by the report id', async () => {
+    signIn('ADMIN');
+    stubApi(() => new Response(JSON.stringify(LOCALS), { status: 200 }));
+    renderDashboard();
+    const [first] = await screen.findAllByTestId('local-card');
+    expect(within(first!).getByText('DEMO.POSTO01')).toBeVisible();
+    await userEvent.click(within(first!).getByRole('button', { name: /^Ocorrências/ }));
+    expect(screen.getByTestId('selected-local')).toHaveTextContent(
+      'Posto selecionado: Posto Centro (DEMO.POSTO01)',
+    );
+    // The report id stays in the API and the addresses, out of the text people read.
+    expect(document.body).not.toHaveTextContent('DF.POSTO');
+    // The search finds a post by the identifier on screen.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Buscar posto' }), 'demo.posto02');
+    expect(screen.getAllByTestId('local-card').map((card) => card.dataset.localId)).toEqual([
+      'DF.POSTO02',
+    ]);
+  });
+
+  it('says how much of a counter came from the metadata where the numbers do not add up', async () => {
+    signIn('ADMIN');
+    // 9 finished and 10 pending audit: 5 of those came from the exams' metadata.
+    const sobradinho: LocalReport = {
+      id: 'DF.POSTO03',
+      identifier: 'DEMO.POSTO03',
+      name: 'Posto Sobradinho',
+      report: { ...emptyCounters(), total: 11, finished: 9, pendingAudit: 10, absence: 2 },
+      fromMetadata: { ...emptyMetadataCounts(), pendingAudit: 5, absence: 1 },
+    };
+    stubApi(() => new Response(JSON.stringify([...LOCALS, sobradinho]), { status: 200 }));
+    renderDashboard();
+    await screen.findAllByTestId('local-card');
+    const tile = screen.getByTestId('resume-pendingAudit');
+    expect(tile).toHaveTextContent(/^Pendentes de auditoria105 dos metadados$/);
+    expect(within(screen.getByTestId('resume-finished')).queryByTestId('tile-metadata')).toBeNull();
+    expect(screen.getByTestId('resume-absence')).toHaveTextContent('1 dos metadados');
+    expect(screen.getByTestId('metadata-note')).toHaveTextContent(
+      /mais pendentes de auditoria do que finalizados/,
+    );
+    const card = screen
+      .getAllByTestId('local-card')
+      .find((entry) => entry.dataset.localId === 'DF.POSTO03')!;
+    expect(within(card).getByTestId('card-metadata')).toHaveTextContent(
+      'Dos metadados do sistema de provas: 5 em Pendentes de auditoria, 1 em Ausentes.',
+    );
+    // A post without metadata says nothing more.
+    const centro = screen
+      .getAllByTestId('local-card')
+      .find((entry) => entry.dataset.localId === 'DF.POSTO01')!;
+    expect(within(centro).queryByTestId('card-metadata')).toBeNull();
+  });
+
+  it('the chart names every post', async () => {
+    signIn('ADMIN');
+    const many: LocalReport[] = Array.from({ length: 8 }, (_, index) => ({
+      id: `DF.POSTO0${index + 1}`,
+      identifier: `DEMO.POSTO0${index + 1}`,
+      name: index === 7 ? 'Posto Centro' : `Posto ${index + 1}`,
+      report: { ...emptyCounters(), total: index + 1 },
+      fromMetadata: emptyMetadataCounts(),
+    }));
+    many[0] = { ...many[0]!, name: 'Posto Centro' };
+    stubApi(() => new Response(JSON.stringify(many), { status: 200 }));
+    renderDashboard();
+    const chart = await screen.findByRole('img', { name: /^Gráfico de total de exames por posto/ });
+    const label = chart.getAttribute('aria-label') ?? '';
+    for (const local of many.slice(1, 7)) expect(label).toContain(`${local.name}, `);
+    // Two posts of the same name are told apart by their identifiers.
+    expect(label).toContain('Posto Centro (DEMO.POSTO01), 1');
+    expect(label).toContain('Posto Centro (DEMO.POSTO08), 8');
   });
 
   it('a failed load opens the alert titled "Erro" with the spec message', async () => {

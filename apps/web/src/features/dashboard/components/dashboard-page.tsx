@@ -4,8 +4,6 @@
  * refresh timer. The screen state and the counters come from `useDashboard`;
  * this component only renders them.
  */
-import '@mantine/charts/styles.css';
-import { BarChart } from '@mantine/charts';
 import {
   Alert,
   Button,
@@ -23,9 +21,12 @@ import {
 import { IconAlertCircle, IconSearch, IconX } from '@tabler/icons-react';
 import {
   ALL_EXAMS_FILTER,
+  METADATA_COUNTERS,
+  METADATA_COUNTERS_NOTE,
   REPORT_COUNTER_LABELS,
   REPORT_COUNTERS,
   type LocalReport,
+  type MetadataCounter,
   type ReportCounter,
 } from '@exame/shared';
 import dayjs from 'dayjs';
@@ -37,8 +38,9 @@ import { PeriodPicker } from '../../../components/period-picker';
 import { useAppState } from '../../../lib/app-store';
 import { counterOfFilter, FILTER_OPTIONS } from '../dashboard-state';
 import { useDashboard } from '../use-dashboard';
-import { COUNTER_COLORS, numberFormat } from './counter-style';
+import { numberFormat } from './counter-style';
 import { CounterTile, LocalCard } from './local-card';
+import { PostsChart } from './posts-chart';
 import { OccurrencesList } from './occurrences-list';
 import { RefreshTimer } from './refresh-timer';
 import { textField } from '../../../lib/forms';
@@ -68,10 +70,11 @@ export function DashboardPage() {
   const highlighted = counterOfFilter(state.filterName);
   const period = state.period;
   const reportQuery = period ? `?startDate=${period.startDate}&endDate=${period.endDate}` : '';
-  const chartData = visibleLocals.map((local) => ({
-    posto: local.name,
-    [REPORT_COUNTER_LABELS[highlighted]]: local.report[highlighted],
-  }));
+  const isMetadataCounter = (counter: ReportCounter): counter is MetadataCounter =>
+    (METADATA_COUNTERS as readonly string[]).includes(counter);
+  const usesMetadata = METADATA_COUNTERS.some(
+    (counter) => dashboard.resumeFromMetadata[counter] > 0,
+  );
 
   const pickCounter = (counter: ReportCounter) =>
     dashboard.setFilter(
@@ -145,12 +148,15 @@ export function DashboardPage() {
         <Text size="sm" c="dimmed" mb={6} id="resumo-titulo">
           Resumo do período, todos os postos — selecione um contador para filtrar os postos
         </Text>
-        <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
+        <SimpleGrid cols={{ base: 2, xs: 3, md: 5 }} spacing="xs">
           {REPORT_COUNTERS.map((counter) => (
             <CounterTile
               key={counter}
               counter={counter}
               value={dashboard.resume[counter]}
+              fromMetadata={
+                isMetadataCounter(counter) ? dashboard.resumeFromMetadata[counter] : undefined
+              }
               active={
                 counter === 'total'
                   ? state.filterName === ALL_EXAMS_FILTER
@@ -160,6 +166,11 @@ export function DashboardPage() {
             />
           ))}
         </SimpleGrid>
+        {usesMetadata && (
+          <Text size="xs" c="dimmed" mt={6} data-testid="metadata-note">
+            {METADATA_COUNTERS_NOTE}
+          </Text>
+        )}
       </section>
 
       <div aria-live="polite" className="visually-hidden">
@@ -188,38 +199,7 @@ export function DashboardPage() {
         </Paper>
       ) : (
         <>
-          {chartData.length > 0 && (
-            <Paper
-              withBorder
-              radius="md"
-              p="md"
-              component="section"
-              aria-labelledby="grafico-titulo"
-            >
-              <Title order={3} size="h5" mb="sm" id="grafico-titulo">
-                {REPORT_COUNTER_LABELS[highlighted]} por posto
-              </Title>
-              <BarChart
-                h={220}
-                data={chartData}
-                dataKey="posto"
-                series={[
-                  {
-                    name: REPORT_COUNTER_LABELS[highlighted],
-                    color: COUNTER_COLORS[highlighted],
-                  },
-                ]}
-                valueFormatter={(value) => numberFormat.format(value)}
-                tickLine="y"
-                gridAxis="y"
-                withBarValueLabel
-                maxBarWidth={48}
-                // A chart is an image to assistive technology: role img carries its name.
-                role="img"
-                aria-label={`Gráfico de ${REPORT_COUNTER_LABELS[highlighted].toLowerCase()} por posto`}
-              />
-            </Paper>
-          )}
+          {visibleLocals.length > 0 && <PostsChart locals={visibleLocals} counter={highlighted} />}
           {visibleLocals.length === 0 ? (
             <Paper withBorder radius="md" p="xl">
               <Text ta="center" c="dimmed">
@@ -257,7 +237,7 @@ export function DashboardPage() {
         <Paper withBorder radius="md" p="sm" data-testid="selected-local">
           <Group justify="space-between" wrap="wrap" gap="xs">
             <Text size="sm">
-              Posto selecionado: <b>{selected.name}</b> ({selected.id}) ·{' '}
+              Posto selecionado: <b>{selected.name}</b> ({selected.identifier ?? 'sem posto'}) ·{' '}
               {numberFormat.format(selected.report.total)} exames
               {selected.report.total === 0 ? ' no período' : ''}
             </Text>

@@ -1,9 +1,14 @@
-/** One service post on the dashboard: its counters, a chart of its results and its actions. */
+/**
+ * One service post on the dashboard: its name and its own identifier, its
+ * counters (with how much of them came from the delivery system's metadata),
+ * a chart of its results and its actions.
+ */
 import { DonutChart } from '@mantine/charts';
 import {
   Badge,
   Button,
   Card,
+  Flex,
   Group,
   SimpleGrid,
   Stack,
@@ -13,6 +18,8 @@ import {
 } from '@mantine/core';
 import { IconFileAnalytics, IconListDetails } from '@tabler/icons-react';
 import {
+  fromMetadataText,
+  METADATA_COUNTERS,
   REPORT_COUNTER_LABELS,
   REPORT_COUNTERS,
   type LocalReport,
@@ -20,6 +27,15 @@ import {
 } from '@exame/shared';
 import { Link } from 'react-router';
 import { COUNTER_COLORS, numberFormat } from './counter-style';
+
+/** "Dos metadados: 5 em Pendentes de auditoria, 1 em Ausentes", or null when none came that way. */
+export function metadataLine(local: Pick<LocalReport, 'fromMetadata'>): string | null {
+  const parts = METADATA_COUNTERS.filter((counter) => local.fromMetadata[counter] > 0).map(
+    (counter) =>
+      `${numberFormat.format(local.fromMetadata[counter])} em ${REPORT_COUNTER_LABELS[counter]}`,
+  );
+  return parts.length === 0 ? null : `Dos metadados do sistema de provas: ${parts.join(', ')}.`;
+}
 
 const RESULT_COUNTERS = ['approved', 'reproved', 'disqualified'] as const;
 
@@ -62,7 +78,7 @@ export function LocalCard({
             {local.name}
           </Text>
           <Text size="xs" c="dimmed" truncate="end">
-            {local.id}
+            {local.identifier ?? 'Sem posto'}
           </Text>
         </div>
         <Badge size="lg" variant="light" color="brand">
@@ -70,7 +86,12 @@ export function LocalCard({
           {numberFormat.format(local.report.total)}
         </Badge>
       </Group>
-      <Group align="center" wrap="nowrap" gap="md">
+      {/* On a phone the counters go under the chart, so that their names are not cut. */}
+      <Flex
+        direction={{ base: 'column', xs: 'row' }}
+        align={{ base: 'stretch', xs: 'center' }}
+        gap="md"
+      >
         <Stack gap={2} align="center" miw={110}>
           <DonutChart
             size={96}
@@ -156,7 +177,12 @@ export function LocalCard({
             </Group>
           ))}
         </SimpleGrid>
-      </Group>
+      </Flex>
+      {metadataLine(local) && (
+        <Text size="xs" c="dimmed" mt={6} data-testid="card-metadata">
+          {metadataLine(local)}
+        </Text>
+      )}
       <Group justify="space-between" mt="sm" gap="xs">
         <Button
           size="xs"
@@ -188,12 +214,20 @@ export function LocalCard({
 export type CounterTileProps = {
   counter: ReportCounter;
   value: number;
+  /** How much of the value came from the delivery system's metadata. */
+  fromMetadata?: number;
   active: boolean;
   onClick: () => void;
 };
 
 /** A summary counter; pressing it filters the posts by that counter. */
-export function CounterTile({ counter, value, active, onClick }: CounterTileProps) {
+export function CounterTile({
+  counter,
+  value,
+  fromMetadata = 0,
+  active,
+  onClick,
+}: CounterTileProps) {
   return (
     <UnstyledButton
       onClick={onClick}
@@ -214,6 +248,11 @@ export function CounterTile({ counter, value, active, onClick }: CounterTileProp
       <Text size="xl" fw={700} lh={1.3}>
         {numberFormat.format(value)}
       </Text>
+      {fromMetadata > 0 && (
+        <Text size="xs" c={active ? undefined : 'dimmed'} lh={1.2} data-testid="tile-metadata">
+          {fromMetadataText(fromMetadata)}
+        </Text>
+      )}
     </UnstyledButton>
   );
 }

@@ -1,10 +1,13 @@
 /** The occurrences of the period's exams, newest first, for every post or the selected one. */
-import { Badge, Group, Pagination, Paper, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import type { ReportOccurrencePage } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { QueryContent } from '../../../components/query-content';
-import { occurrencesQuery, type Period } from '../api/dashboard';
+import { useWideTables } from '../../../lib/use-wide-tables';
+import type { ReportPeriod } from '../../../lib/report-queries';
+import { occurrencesQuery } from '../api/dashboard';
 
 const PAGE_SIZE = 10;
 
@@ -15,7 +18,7 @@ export function occurrenceTypeLabel(type: string): string {
 }
 
 export type OccurrencesListProps = {
-  period: Period | null;
+  period: ReportPeriod | null;
   local: { id: string; name: string } | null;
   version: number;
 };
@@ -28,6 +31,7 @@ export function OccurrencesList(props: OccurrencesListProps) {
 
 function OccurrencesPage({ period, local, version }: OccurrencesListProps) {
   const [page, setPage] = useState(1);
+  const wide = useWideTables();
   const query = useQuery({
     ...occurrencesQuery({
       startDate: period?.startDate ?? '',
@@ -66,43 +70,13 @@ function OccurrencesPage({ period, local, version }: OccurrencesListProps) {
           empty={`Nenhuma ocorrência registrada no período${local ? ' para este posto' : ''}.`}
           compact
         >
-          {(page) => (
-            <Table.ScrollContainer minWidth={720}>
-              <Table striped verticalSpacing="xs" aria-busy={query.isFetching}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Data e hora</Table.Th>
-                    <Table.Th>Posto</Table.Th>
-                    <Table.Th>Candidato</Table.Th>
-                    <Table.Th>Tipo</Table.Th>
-                    <Table.Th>Descrição</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {page.items.map((occurrence) => (
-                    <Table.Tr key={occurrence.id}>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        {dayjs(occurrence.occurredAt).format('DD/MM/YYYY HH:mm')}
-                      </Table.Td>
-                      <Table.Td>{occurrence.localName}</Table.Td>
-                      <Table.Td>
-                        {occurrence.candidateName}
-                        <Text size="xs" c="dimmed">
-                          {occurrence.schedulingId}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color="orange">
-                          {occurrenceTypeLabel(occurrence.type)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{occurrence.description}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
+          {(page) =>
+            wide ? (
+              <OccurrenceTable items={page.items} busy={query.isFetching} />
+            ) : (
+              <OccurrenceCards items={page.items} />
+            )
+          }
         </QueryContent>
       )}
       {data && data.total > PAGE_SIZE && (
@@ -117,5 +91,86 @@ function OccurrencesPage({ period, local, version }: OccurrencesListProps) {
         </Group>
       )}
     </Paper>
+  );
+}
+
+type Occurrence = ReportOccurrencePage['items'][number];
+
+function when(occurrence: Occurrence): string {
+  return dayjs(occurrence.occurredAt).format('DD/MM/YYYY HH:mm');
+}
+
+function OccurrenceTable({ items, busy }: { items: readonly Occurrence[]; busy: boolean }) {
+  return (
+    <Table striped verticalSpacing="xs" aria-busy={busy} data-testid="occurrences-table">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Data e hora</Table.Th>
+          <Table.Th>Posto</Table.Th>
+          <Table.Th>Candidato</Table.Th>
+          <Table.Th>Tipo</Table.Th>
+          <Table.Th>Descrição</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {items.map((occurrence) => (
+          <Table.Tr key={occurrence.id}>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(occurrence)}</Table.Td>
+            <Table.Td>{occurrence.localName}</Table.Td>
+            <Table.Td>
+              {occurrence.candidateName}
+              <Text size="xs" c="dimmed">
+                {occurrence.schedulingId}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color="orange">
+                {occurrenceTypeLabel(occurrence.type)}
+              </Badge>
+            </Table.Td>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>{occurrence.description}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Where the table would scroll sideways (tablets, phones): one card per occurrence. */
+function OccurrenceCards({ items }: { items: readonly Occurrence[] }) {
+  return (
+    <Stack gap="xs" component="ul" p={0} m={0} data-testid="occurrences-cards">
+      {items.map((occurrence) => (
+        <Paper
+          key={occurrence.id}
+          component="li"
+          withBorder
+          radius="sm"
+          p="xs"
+          style={{ listStyle: 'none', minWidth: 0 }}
+        >
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Text size="sm" fw={600}>
+              {when(occurrence)}
+            </Text>
+            <Badge variant="light" color="orange" maw="100%">
+              {occurrenceTypeLabel(occurrence.type)}
+            </Badge>
+          </Group>
+          <Text size="sm">
+            {occurrence.candidateName}{' '}
+            <Text span size="xs" c="dimmed">
+              {occurrence.schedulingId}
+            </Text>
+          </Text>
+          <Text size="xs" c="dimmed">
+            {occurrence.localName}
+          </Text>
+          <Text size="sm" mt={4} style={{ overflowWrap: 'anywhere' }}>
+            {occurrence.description}
+          </Text>
+        </Paper>
+      ))}
+    </Stack>
   );
 }

@@ -10,20 +10,13 @@ import type {
   DemoContactInput,
   DemoVerification,
   DemoWipeResult,
-  VerifyRequest,
 } from '@exame/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { demoCandidatePath, demoKeys } from '../../../lib/demo-candidates';
-import type { Capture } from '../../../lib/face-capture';
-import { getDeviceId } from '../../../lib/storage';
+import { demoCandidatePath, demoKeys } from './demo-candidates';
+import { verifyBody, type FaceTakeInput } from '../../../lib/face-take';
 
-export {
-  demoCandidatePath,
-  demoCandidateQuery,
-  demoKeys,
-  enrolDemoFace,
-} from '../../../lib/demo-candidates';
+export { demoCandidatePath, demoCandidateQuery, demoKeys, enrolDemoFace } from './demo-candidates';
 export { requestFaceChallenge } from '../../../lib/face-challenge';
 export type { DemoCandidate, DemoVerification, DemoWipeResult };
 
@@ -50,21 +43,8 @@ export function saveDemoContact(cpf: string, input: DemoContactInput) {
 }
 
 /** The second capture against the enrolment: the body of `api/BiopassID/Verify`, the whole take. */
-export function verifyDemoFace(input: {
-  cpf: string;
-  capture: Capture;
-  uf: string;
-  local: string | null;
-}) {
-  const body: VerifyRequest = {
-    cpf: input.cpf,
-    challengeId: input.capture.challengeId,
-    image: input.capture.image,
-    frames: input.capture.frames,
-    uf: input.uf,
-    local: input.local,
-    deviceId: getDeviceId(),
-  };
+export function verifyDemoFace(input: FaceTakeInput) {
+  const body = verifyBody(input);
   return api.post<DemoVerification>(demoCandidatePath(input.cpf, '/verify'), body);
 }
 

@@ -10,7 +10,7 @@ import { demoCandidateInputSchema, formatCpf, type DemoCandidateInput } from '@e
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { DemoSteps } from '../../../components/demo-steps';
+import { DemoSteps } from './demo-steps';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { textField, validateForm, type FieldErrors, type FormValidation } from '../../../lib/forms';

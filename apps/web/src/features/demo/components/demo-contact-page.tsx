@@ -34,7 +34,7 @@ import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BackHome } from '../../../components/back-home';
-import { DemoSteps } from '../../../components/demo-steps';
+import { DemoSteps } from './demo-steps';
 import { toast } from '../../../components/toast';
 import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
 import { demoCandidateQuery, demoKeys, saveDemoContact, type DemoCandidate } from '../api/demo';

@@ -2,7 +2,7 @@
  * `/demo-finished/` (admin-guarded), step 4 of the demonstration: the demo
  * candidates (name, masked CPF, consent, enrolment, last verification);
  * `?cpf=` preselects one. "Verificar rosto" opens the facial-validation
- * capture (the guided take of a challenge, issue 29) and sends it to
+ * capture (the guided take of a challenge) and sends it to
  * `POST api/Demo/candidates/:cpf/verify`; the result panel shows what the
  * verification found. "Limpar dados de demonstração" asks first, then
  * `DELETE api/Demo/data`. Another unit's ADMIN sees the server's 403.
@@ -29,7 +29,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { BackHome } from '../../../components/back-home';
-import { DemoSteps } from '../../../components/demo-steps';
+import { DemoSteps } from './demo-steps';
 import { FacialValidationModal } from '../../../components/face/facial-validation-modal';
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';

@@ -14,7 +14,7 @@ export const formatScore = (value: number) =>
 
 const yesNo = (value: boolean) => (value ? 'Sim' : 'Não');
 
-/** The take's checks (issue 29): one face, one continuous take, the movements asked, a real head's depth. */
+/** The take's checks: one face, one continuous take, the movements asked, a real head's depth. */
 const LIVENESS_CHECKS = [
   ['sameFace', 'Mesmo rosto'],
   ['continuous', 'Filmagem contínua'],

@@ -4,20 +4,22 @@
  * deleted: decisions that used it keep naming it, so it is only taken out
  * of the auditors' choice.
  */
-import { Button, Checkbox, Group, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Checkbox, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import {
   createDisqualificationReasonSchema,
   type CreateDisqualificationReasonInput,
   type DisqualificationReason,
 } from '@exame/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { AppModal } from '../../../components/app-modal';
+import {
+  CatalogueStateCells,
+  FormButtons,
+  useCatalogueEditing,
+} from '../../../components/catalogue-editing';
 import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
-import { StateBadge } from '../../../components/state-badge';
-import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
 import { createReason, reasonKeys, reasonListQuery, updateReason } from '../api/reasons';
@@ -82,14 +84,7 @@ function ReasonForm({
           maxLength={300}
           required
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancelar
-          </Button>
-          <Button type="submit" loading={saving}>
-            Salvar
-          </Button>
-        </Group>
+        <FormButtons saving={saving} onCancel={onCancel} />
       </Stack>
     </form>
   );
@@ -99,58 +94,27 @@ export function DisqualificationReasonsPage() {
   const paging = usePagedSearch(20);
   const { debouncedSearch, page, pageSize } = paging;
   const [onlyActive, setOnlyActive] = useState(false);
-  const [editing, setEditing] = useState<DisqualificationReason | 'new' | null>(null);
-  const queryClient = useQueryClient();
-  const { showAlert } = useAlert();
   const list = useQuery(reasonListQuery({ page, pageSize, search: debouncedSearch, onlyActive }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: reasonKeys.all });
-
-  const toggle = useMutation({
-    mutationFn: (reason: DisqualificationReason) =>
-      updateReason(reason.id, { isActive: !reason.isActive }),
-    onSuccess: async (reason) => {
-      toast.success(
-        reason.isActive
-          ? `A justificativa ${reason.code} foi reativada.`
-          : `A justificativa ${reason.code} foi desativada.`,
-      );
-      await refresh();
-    },
-    onError: (error) => toast.error(error.message),
-  });
-  const confirmToggle = (reason: DisqualificationReason) =>
-    showAlert({
-      icon: 'warning',
+  const editor = useCatalogueEditing<DisqualificationReason, ReasonInput>({
+    queryKey: reasonKeys.all,
+    create: createReason,
+    update: updateReason,
+    toggleQuestion: (reason) => ({
       title: reason.isActive ? 'Desativar justificativa' : 'Reativar justificativa',
       message: reason.isActive
         ? `A justificativa ${reason.code} deixa de ser oferecida aos auditores. As decisões que já a usaram continuam com ela.`
         : `A justificativa ${reason.code} volta a ser oferecida aos auditores.`,
-      actions: [
-        { label: 'Cancelar' },
-        {
-          label: reason.isActive ? 'Desativar' : 'Reativar',
-          color: reason.isActive ? 'red' : undefined,
-          onClick: () => toggle.mutate(reason),
-        },
-      ],
-    });
-
-  const save = useMutation({
-    mutationFn: ({ id, input }: { id: string | null; input: ReasonInput }) =>
-      id === null ? createReason(input) : updateReason(id, input),
-    onSuccess: async (reason, { id }) => {
-      toast.success(`A justificativa ${reason.code} foi ${id === null ? 'criada' : 'atualizada'}.`);
-      setEditing(null);
-      await refresh();
-    },
-    onError: (error) => {
-      if (!codeErrorOf(error)) toast.error(error.message);
-    },
+      confirm: reason.isActive ? 'Desativar' : 'Reativar',
+    }),
+    toggled: (reason) =>
+      reason.isActive
+        ? `A justificativa ${reason.code} foi reativada.`
+        : `A justificativa ${reason.code} foi desativada.`,
+    saved: (reason, created) =>
+      `A justificativa ${reason.code} foi ${created ? 'criada' : 'atualizada'}.`,
+    fieldErrorOf: codeErrorOf,
   });
-  const edit = (target: DisqualificationReason | 'new' | null) => {
-    save.reset();
-    setEditing(target);
-  };
+  const { editing, edit } = editor;
 
   return (
     <ListPage
@@ -196,11 +160,9 @@ export function DisqualificationReasonsPage() {
                   ? { code: '', text: '' }
                   : { code: editing.code, text: editing.text }
               }
-              saving={save.isPending}
-              serverError={codeErrorOf(save.error)}
-              onSubmit={(input) =>
-                save.mutate({ id: editing === 'new' ? null : editing.id, input })
-              }
+              saving={editor.saving}
+              serverError={editor.fieldError}
+              onSubmit={editor.submit}
               onCancel={() => edit(null)}
             />
           )}
@@ -214,26 +176,12 @@ export function DisqualificationReasonsPage() {
           <Table.Td>
             <Text size="sm">{reason.text}</Text>
           </Table.Td>
-          <Table.Td>
-            <StateBadge active={reason.isActive} labels={['Ativa', 'Inativa']} />
-          </Table.Td>
-          <Table.Td>
-            <Group gap="xs" justify="flex-end" wrap="nowrap">
-              <Button size="xs" variant="default" onClick={() => edit(reason)}>
-                Editar
-                <Text span className="visually-hidden">{` ${reason.code}`}</Text>
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                color={reason.isActive ? 'red' : 'teal'}
-                onClick={() => confirmToggle(reason)}
-              >
-                {reason.isActive ? 'Desativar' : 'Reativar'}
-                <Text span className="visually-hidden">{` ${reason.code}`}</Text>
-              </Button>
-            </Group>
-          </Table.Td>
+          <CatalogueStateCells
+            item={reason}
+            name={reason.code}
+            labels={['Ativa', 'Inativa']}
+            editor={editor}
+          />
         </>
       )}
     />

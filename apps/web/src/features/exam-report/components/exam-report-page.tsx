@@ -3,30 +3,24 @@
  * the report of one post, or of every post (`all`), for a period. Each number
  * opens the exams behind it; the CSV and XLSX downloads carry the same numbers.
  * The period lives in the address (`?startDate=&endDate=`), so the dashboard
- * links here with its own period.
+ * links here with its own period. The address keeps the API's report id of a
+ * post; the screen names it by its name and its own identifier.
  */
+import { Alert, Anchor, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import {
-  Anchor,
-  Button,
-  Container,
-  Group,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
-import { IconArrowLeft, IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
+  IconArrowLeft,
+  IconFileSpreadsheet,
+  IconFileTypeCsv,
+  IconInfoCircle,
+} from '@tabler/icons-react';
 import {
   ALL_LOCALS_ID,
   dayInZone,
+  METADATA_COUNTERS,
+  METADATA_COUNTERS_NOTE,
   parsePeriodDate,
-  REPORT_COUNTER_LABELS,
-  REPORT_COUNTERS,
   type LocalReport,
   type LocalReportDetail,
-  type ReportCounter,
   type ReportExportFormat,
 } from '@exame/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -36,10 +30,10 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { PeriodPicker } from '../../../components/period-picker';
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
+import { useWideTables } from '../../../lib/use-wide-tables';
 import { downloadReport, localReportQuery, type ReportPeriod } from '../api/exam-report';
 import { CounterExams } from '../../../components/counter-exams';
-
-const numberFormat = new Intl.NumberFormat('pt-BR');
+import { ReportCards, ReportTable, type CounterSelection } from './report-counters';
 
 function dayParam(value: string | null): string | null {
   if (!value) return null;
@@ -53,12 +47,20 @@ function formatDay(day: string): string {
 
 /** The rows of the table: each post, and for every post together a last `Total` row. */
 function rowsOf(localId: string, data: LocalReportDetail): LocalReport[] {
-  return localId === ALL_LOCALS_ID
-    ? [...data.locals, { id: ALL_LOCALS_ID, name: 'Total', report: data.report }]
-    : data.locals;
+  const total: LocalReport = {
+    id: ALL_LOCALS_ID,
+    identifier: null,
+    name: 'Total',
+    report: data.report,
+    fromMetadata: data.fromMetadata,
+  };
+  return localId === ALL_LOCALS_ID ? [...data.locals, total] : data.locals;
 }
 
-export type CounterSelection = { local: LocalReport; counter: ReportCounter };
+/** Whether any number on screen took a part from the delivery system's metadata. */
+function usesMetadata(data: LocalReportDetail): boolean {
+  return METADATA_COUNTERS.some((counter) => data.fromMetadata[counter] > 0);
+}
 
 export function ExamReportPage() {
   const { id = ALL_LOCALS_ID } = useParams();
@@ -91,6 +93,7 @@ export function ExamReportPage() {
 
   const data = report.data;
   const isAll = id === ALL_LOCALS_ID;
+  const wide = useWideTables();
 
   return (
     <Container size="xl" py="md">
@@ -110,8 +113,8 @@ export function ExamReportPage() {
               {isAll ? 'Todos os postos' : (data?.name ?? id)}
             </Title>
             <Text c="dimmed" size="sm">
-              {isAll ? '' : `${id} · `}Período de {formatDay(startDate)} a {formatDay(endDate)}{' '}
-              (datas inclusivas, horário de Brasília)
+              {isAll || !data?.identifier ? '' : `${data.identifier} · `}Período de{' '}
+              {formatDay(startDate)} a {formatDay(endDate)} (datas inclusivas, horário de Brasília)
             </Text>
           </div>
           <Group gap="xs">
@@ -152,70 +155,29 @@ export function ExamReportPage() {
             isEmpty={(detail) => rowsOf(id, detail).length === 0}
             empty="Nenhum exame no período selecionado."
           >
-            {(detail) => (
-              <Table.ScrollContainer minWidth={1100}>
-                <Table
-                  striped
-                  withTableBorder
-                  verticalSpacing="xs"
-                  aria-busy={report.isFetching}
-                  data-testid="report-table"
-                >
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Posto</Table.Th>
-                      <Table.Th>Nome</Table.Th>
-                      {REPORT_COUNTERS.map((counter) => (
-                        <Table.Th key={counter} ta="right">
-                          {REPORT_COUNTER_LABELS[counter]}
-                        </Table.Th>
-                      ))}
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rowsOf(id, detail).map((local) => {
-                      const isTotal = isAll && local.id === ALL_LOCALS_ID;
-                      return (
-                        <Table.Tr
-                          key={local.id}
-                          fw={isTotal ? 700 : undefined}
-                          data-local-id={isTotal ? 'total' : local.id}
-                        >
-                          <Table.Td>{isTotal ? 'Total' : local.id}</Table.Td>
-                          <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                            {isTotal ? 'Todos os postos' : local.name}
-                          </Table.Td>
-                          {REPORT_COUNTERS.map((counter) => {
-                            const active =
-                              selection?.local.id === local.id && selection.counter === counter;
-                            return (
-                              <Table.Td key={counter} ta="right" data-counter={counter}>
-                                <UnstyledButton
-                                  onClick={() => setSelection({ local, counter })}
-                                  aria-pressed={active}
-                                  aria-label={`${REPORT_COUNTER_LABELS[counter]} de ${isTotal ? 'todos os postos' : local.name}: ${local.report[counter]}. Ver os exames`}
-                                  px={6}
-                                  style={{
-                                    borderRadius: 4,
-                                    fontWeight: active ? 700 : undefined,
-                                    textDecoration: 'underline dotted',
-                                    background: active
-                                      ? 'var(--mantine-primary-color-light)'
-                                      : undefined,
-                                  }}
-                                >
-                                  {numberFormat.format(local.report[counter])}
-                                </UnstyledButton>
-                              </Table.Td>
-                            );
-                          })}
-                        </Table.Tr>
-                      );
-                    })}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
+            {(detail) => {
+              const props = {
+                rows: rowsOf(id, detail),
+                selection,
+                onSelect: setSelection,
+                busy: report.isFetching,
+              };
+              return (
+                <Stack gap="sm">
+                  {usesMetadata(detail) && (
+                    <Alert
+                      color="blue"
+                      variant="light"
+                      icon={<IconInfoCircle size={18} />}
+                      data-testid="metadata-note"
+                    >
+                      {METADATA_COUNTERS_NOTE}
+                    </Alert>
+                  )}
+                  {wide ? <ReportTable {...props} /> : <ReportCards {...props} />}
+                </Stack>
+              );
+            }}
           </QueryContent>
         </Paper>
 

@@ -116,6 +116,7 @@ function board(overrides: Partial<RoomBoard> = {}): RoomBoard {
     exams: [ANA, BRUNO, CAIO, DORA],
     unplaced: [],
     canAct: true,
+    certificateExamIds: [],
     ...overrides,
   };
 }
@@ -180,7 +181,7 @@ const buttonNames = (element: HTMLElement) =>
 /** The global alert modal showing `title`. */
 async function alertTitled(title: string) {
   const alert = await screen.findByTestId('alert-modal');
-  expect(within(alert).getByText(title, { selector: '#alert-modal-title' })).toBeInTheDocument();
+  expect(within(alert).getByTestId('alert-modal-title')).toHaveTextContent(title);
   return alert;
 }
 

@@ -4,7 +4,9 @@
  * certificate (`POST api/Certificate/<examId>`) and shows it (code,
  * examiners, auditor, QR code), an exam in analysis waits for the audit, a
  * disqualified one has none, a refusal is a red toast with the server's
- * text, and an AUDITOR only reads. The sheet's missing room local and
+ * text, an examiner has the button only for the exams whose room they held
+ * while the exam ran (the board's `certificateExamIds`), and an AUDITOR only
+ * reads. The sheet's missing room local and
  * "Abrir PDF" are in certificate-modal.test.tsx.
  */
 import { cleanup, screen, within } from '@testing-library/react';
@@ -100,6 +102,8 @@ const BOARD: RoomBoard = {
   exams: EXAMS,
   unplaced: [],
   canAct: true,
+  // The server's answer for this examiner: the released results of the room they held.
+  certificateExamIds: [APPROVED.id, REPROVED.id],
 };
 
 const CERTIFICATE_ID = 'c0000000-0000-4000-8000-000000000001';
@@ -247,6 +251,24 @@ describe('finished exams: certificates', () => {
     expect(within(toast).getByText('Erro')).toBeInTheDocument();
     expect(toast.style.getPropertyValue('--notification-color')).toContain('red');
     expect(screen.queryByRole('dialog', { name: 'Certificado' })).toBeNull();
+  });
+
+  it('an examiner sees the button only where the server says they held the room while the exam ran', async () => {
+    stubServer(
+      base({
+        [`GET /api/ExamRoom/${ROOM_ID}/board`]: () =>
+          json(200, { ...BOARD, certificateExamIds: [APPROVED.id] }),
+      }),
+    );
+    renderPage();
+    expect(
+      within(await certificateCell('Ana Aprovada')).getByRole('button', {
+        name: 'Certificado de Ana Aprovada',
+      }),
+    ).toBeInTheDocument();
+    const other = await certificateCell('Rui Reprovado');
+    expect(other).toHaveTextContent(/^—$/);
+    expect(within(other).queryByRole('button')).toBeNull();
   });
 
   it('an AUDITOR sees the column without the button', async () => {

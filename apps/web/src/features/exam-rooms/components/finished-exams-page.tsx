@@ -2,23 +2,24 @@
  * `/finished-exam-view` (title 'Emissão de certificados'): the finished exams
  * of the examiner's room and day, and the certificate of each exam whose
  * result was released (approved or reproved): issued once, shown with its
- * code and QR code, and opened as a PDF.
+ * code and QR code, and opened as a PDF. The action is offered where the
+ * server will accept it (the board's `certificateExamIds`: ADMIN any, an
+ * examiner the exams whose room they held while the exam ran).
  */
-import { Alert, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { IconCertificate } from '@tabler/icons-react';
 import type { BoardExam, Certificate } from '@exame/shared';
 import { DatePickerInput } from '@mantine/dates';
-import { dayInZone, EXAM_RESULT_LABELS, STATION_STATUS_LABELS } from '@exame/shared';
+import { dayInZone, EXAM_RESULT_LABELS } from '@exame/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
-import { StationStatusIcon } from '../../../components/station-status';
 import { useAppState } from '../../../lib/app-store';
 import { boardQuery, issueCertificate, roomsQuery } from '../api/exam-rooms';
 import { CertificateModal } from './certificate-modal';
+import { RoomExamList } from './room-exam-list';
 
 /** The certificate cell: the action for a released result, or why there is none. */
 function CertificateCell({
@@ -49,7 +50,16 @@ function CertificateCell({
       </Text>
     );
   }
-  if (!canIssue) return <Text size="sm">—</Text>;
+  if (!canIssue) {
+    return (
+      <Text
+        size="sm"
+        title="Só o administrador ou um examinador que estava na sala durante o exame emite este certificado."
+      >
+        —
+      </Text>
+    );
+  }
   return (
     <Button
       size="xs"
@@ -97,7 +107,7 @@ export function FinishedExamsPage() {
           value={roomId}
           onChange={(value) => setParams(value ? { room: value } : {}, { replace: true })}
           error={rooms.isError ? rooms.error.message : undefined}
-          w={360}
+          w={{ base: '100%', xs: 360 }}
         />
         <DatePickerInput
           label="Dia"
@@ -140,56 +150,29 @@ function FinishedExams({ roomId, day }: { roomId: string; day: string | null }) 
         empty="Nenhum exame finalizado nesta sala no dia."
       >
         {(data) => (
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped data-testid="finished-exams">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Horário</Table.Th>
-                  <Table.Th>Estação</Table.Th>
-                  <Table.Th>Candidato</Table.Th>
-                  <Table.Th>Agendamento</Table.Th>
-                  <Table.Th>Situação</Table.Th>
-                  <Table.Th>Resultado</Table.Th>
-                  <Table.Th>Certificado</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.exams
-                  .filter((exam) => exam.status === 'done')
-                  .map((exam) => (
-                    <Table.Tr key={exam.id}>
-                      <Table.Td>{dayjs(exam.schedulingDate).format('HH:mm')}</Table.Td>
-                      <Table.Td>{exam.station ?? '—'}</Table.Td>
-                      <Table.Td>
-                        {exam.candidateName}{' '}
-                        <Text span size="xs" c="dimmed">
-                          {exam.candidateCpf}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Link to={`/exames/${encodeURIComponent(exam.schedulingId)}`}>
-                          {exam.schedulingId}
-                        </Link>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={6} wrap="nowrap">
-                          <StationStatusIcon status={exam.stationStatus} size={22} decorative />
-                          <Text size="sm">{STATION_STATUS_LABELS[exam.stationStatus]}</Text>
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Table.Td>
-                      <Table.Td>
-                        <CertificateCell
-                          exam={exam}
-                          canIssue={canIssue}
-                          onIssued={setCertificate}
-                        />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <RoomExamList
+            exams={data.exams.filter((exam) => exam.status === 'done')}
+            testId="finished-exams"
+            label="Exames finalizados da sala no dia"
+            extra={[
+              {
+                header: 'Resultado',
+                cell: (exam) => (
+                  <Text size="sm">{exam.result ? EXAM_RESULT_LABELS[exam.result] : '—'}</Text>
+                ),
+              },
+              {
+                header: 'Certificado',
+                cell: (exam) => (
+                  <CertificateCell
+                    exam={exam}
+                    canIssue={canIssue && data.certificateExamIds.includes(exam.id)}
+                    onIssued={setCertificate}
+                  />
+                ),
+              },
+            ]}
+          />
         )}
       </QueryContent>
     </>

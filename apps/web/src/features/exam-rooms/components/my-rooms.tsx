@@ -3,12 +3,13 @@
  * each with its board, and the way to check out (the room screen).
  */
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconDoorExit, IconLayoutGrid } from '@tabler/icons-react';
+import { IconDoorExit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { Link } from 'react-router';
 import { QueryContent } from '../../../components/query-content';
 import { roomsQuery } from '../api/exam-rooms';
+import { OpenBoardButton } from './open-board-button';
 
 export function MyRooms() {
   const rooms = useQuery(roomsQuery(null, false, true));
@@ -39,15 +40,7 @@ export function MyRooms() {
                   </Text>
                 )}
                 <Group gap="xs" mt="sm">
-                  <Button
-                    size="xs"
-                    component={Link}
-                    to={`/exam-room/${room.id}`}
-                    leftSection={<IconLayoutGrid size={14} aria-hidden />}
-                  >
-                    Abrir quadro
-                    <Text span className="visually-hidden">{` da ${room.name}`}</Text>
-                  </Button>
+                  <OpenBoardButton room={room} />
                   <Button
                     size="xs"
                     variant="light"

@@ -2,7 +2,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Card,
   Center,
   Grid,
@@ -15,7 +14,7 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft, IconCamera, IconFlag } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowLeft, IconCamera } from '@tabler/icons-react';
 import {
   EXAM_HISTORY_SOURCE_LABELS,
   EXAM_RESULT_LABELS,
@@ -29,7 +28,8 @@ import dayjs from 'dayjs';
 import { Link, useParams } from 'react-router';
 import { examDetailQuery } from '../api/exams';
 import { ExamStatusBadge } from './exam-status';
-import { Field } from '../../../components/field';
+import { ExamFacts } from '../../../components/exam-facts';
+import { OccurrencesCard } from '../../../components/occurrences-card';
 
 function statusLabel(value: string | null): string {
   return value ? (EXAM_STATUS_LABELS[value as ExamStatus] ?? value) : '—';
@@ -90,22 +90,7 @@ export function ExamDetailPage() {
             <Title order={3} size="h5" mb="sm">
               Candidato e prova
             </Title>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-              <Field label="CPF">{maskCpf(exam.candidateCpf)}</Field>
-              <Field label="RENACH">{exam.candidateRenach ?? '—'}</Field>
-              <Field label="Data agendada">{format(exam.schedulingDate)}</Field>
-              <Field label="Posto">{exam.schedulingLocalName ?? exam.schedulingLocal ?? '—'}</Field>
-              <Field label="Sala / estação">
-                {[exam.room, exam.station].filter(Boolean).join(' · ') || '—'}
-              </Field>
-              <Field label="Início / fim">
-                {format(exam.startedAt)} · {format(exam.finishedAt)}
-              </Field>
-              <Field label="Resultado">{resultLabel(exam.result) ?? '—'}</Field>
-              <Field label="Nota">
-                {exam.score === null ? '—' : exam.score.toLocaleString('pt-BR')}
-              </Field>
-            </SimpleGrid>
+            <ExamFacts exam={exam} cpf={maskCpf(exam.candidateCpf)} />
             <Title order={4} size="h6" mt="md" mb={4}>
               Sala e examinadores
             </Title>
@@ -159,43 +144,7 @@ export function ExamDetailPage() {
           </Card>
         </Grid.Col>
       </Grid>
-      <Card withBorder radius="md" padding="lg">
-        <Title order={3} size="h5" mb="sm">
-          Ocorrências
-        </Title>
-        {occurrences.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            Nenhuma ocorrência registrada.
-          </Text>
-        ) : (
-          <Stack gap="sm" data-testid="occurrences">
-            {occurrences.map((occurrence) => (
-              <Group key={occurrence.id} align="flex-start" wrap="nowrap" gap="md">
-                <IconFlag size={18} aria-hidden />
-                <div style={{ flex: 1 }}>
-                  <Group gap="xs">
-                    <Badge variant="light" color="orange">
-                      {occurrence.type}
-                    </Badge>
-                    <Text size="xs" c="dimmed">
-                      {format(occurrence.occurredAt)}
-                    </Text>
-                  </Group>
-                  <Text size="sm">{occurrence.description}</Text>
-                </div>
-                {occurrence.photoUrl && (
-                  <Image
-                    src={occurrence.photoUrl}
-                    w={120}
-                    radius="sm"
-                    alt={`Foto da ocorrência: ${occurrence.description}`}
-                  />
-                )}
-              </Group>
-            ))}
-          </Stack>
-        )}
-      </Card>
+      <OccurrencesCard occurrences={occurrences} />
       <Card withBorder radius="md" padding="lg">
         <Group gap="xs" mb="sm">
           <IconCamera size={18} aria-hidden />

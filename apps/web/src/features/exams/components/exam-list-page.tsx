@@ -9,6 +9,8 @@ import {
   IconSelector,
 } from '@tabler/icons-react';
 import {
+  addDays,
+  dayInZone,
   EXAM_RESULT_LABELS,
   EXAM_RESULTS,
   EXAM_STATUS_LABELS,
@@ -17,7 +19,7 @@ import {
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ListPage, usePagedSearch } from '../../../components/list-page';
 import { useAppState } from '../../../lib/app-store';
@@ -60,15 +62,23 @@ function SortHeader({
 
 type ChoiceFilters = Pick<ExamListParams, 'schedulingLocal' | 'status' | 'result'>;
 
+/**
+ * The period the list opens on: the last 30 days up to today (São Paulo),
+ * newest first, so the first rows are today's exams; the days ahead are
+ * one change of the period away.
+ */
+export function defaultExamPeriod(now: Date = new Date()): [string, string] {
+  const today = dayInZone(now);
+  return [addDays(today, -30), today];
+}
+
 const STATUS_OPTIONS = EXAM_STATUSES.map((value) => ({ value, label: EXAM_STATUS_LABELS[value] }));
 const RESULT_OPTIONS = EXAM_RESULTS.map((value) => ({ value, label: EXAM_RESULT_LABELS[value] }));
 
 export function ExamListPage() {
   const role = useAppState((state) => state.user?.roleDescription);
-  const [range, setRange] = useState<[string | null, string | null]>([
-    dayjs().subtract(30, 'day').format('YYYY-MM-DD'),
-    dayjs().add(7, 'day').format('YYYY-MM-DD'),
-  ]);
+  const [range, setRange] = useState<[string | null, string | null]>(() => defaultExamPeriod());
+  const periodId = useId();
   const [choices, setChoices] = useState<ChoiceFilters>({
     schedulingLocal: [],
     status: [],
@@ -138,6 +148,9 @@ export function ExamListPage() {
         <Paper withBorder p="md" radius="md">
           <Group align="flex-end" gap="sm" wrap="wrap">
             <DatePickerInput
+              // One id for the field and its calendar: the calendar (a dialog) is named by the field.
+              id={periodId}
+              popoverProps={{ id: periodId }}
               type="range"
               label="Período"
               placeholder="Escolha o período"

@@ -1,17 +1,20 @@
 /** `scheduling-locals` (ADMIN): list, search, create, edit, deactivate and reactivate service posts. */
-import { Button, Group, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Stack, Table, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import {
   createSchedulingLocalSchema,
   localIdentifierProblem,
   type SchedulingLocal,
 } from '@exame/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { AppModal } from '../../../components/app-modal';
+import {
+  CatalogueStateCells,
+  FormButtons,
+  useCatalogueEditing,
+} from '../../../components/catalogue-editing';
 import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
-import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
 import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
@@ -22,7 +25,6 @@ import {
   updateLocal,
   type LocalInput,
 } from '../api/locals';
-import { StateBadge } from '../../../components/state-badge';
 
 const fields = createSchedulingLocalSchema.shape;
 
@@ -105,14 +107,7 @@ function LocalForm({
           error={errors.address}
           maxLength={fields.address.unwrap().unwrap().maxLength ?? undefined}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancelar
-          </Button>
-          <Button type="submit" loading={saving}>
-            Salvar
-          </Button>
-        </Group>
+        <FormButtons saving={saving} onCancel={onCancel} />
       </Stack>
     </form>
   );
@@ -121,60 +116,27 @@ function LocalForm({
 export function SchedulingLocalsPage() {
   const paging = usePagedSearch(20);
   const { debouncedSearch, page, pageSize } = paging;
-  const [editing, setEditing] = useState<SchedulingLocal | 'new' | null>(null);
   const unit = useAppState((state) => state.user?.federativeUnit ?? '');
-  const queryClient = useQueryClient();
-  const { showAlert } = useAlert();
   const list = useQuery(localListQuery({ page, pageSize, search: debouncedSearch }));
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: localKeys.all });
-  const toggle = useMutation({
-    mutationFn: (local: SchedulingLocal) => updateLocal(local.id, { isActive: !local.isActive }),
-    onSuccess: async (local) => {
-      toast.success(
-        local.isActive
-          ? `${local.description} foi reativado.`
-          : `${local.description} foi desativado.`,
-      );
-      await refresh();
-    },
-    onError: (error) => toast.error(error.message),
-  });
-
-  const confirmToggle = (local: SchedulingLocal) =>
-    showAlert({
-      icon: 'warning',
+  const editor = useCatalogueEditing<SchedulingLocal, LocalInput>({
+    queryKey: localKeys.all,
+    create: createLocal,
+    update: updateLocal,
+    toggleQuestion: (local) => ({
       title: local.isActive ? 'Desativar posto' : 'Reativar posto',
       message: local.isActive
         ? 'O posto deixa de aparecer para a entrada nas salas de prova. Os exames já registrados continuam nos relatórios.'
         : 'O posto volta a aparecer para a entrada nas salas de prova.',
-      actions: [
-        { label: 'Cancelar' },
-        {
-          label: local.isActive ? 'Desativar' : 'Reativar',
-          color: local.isActive ? 'red' : undefined,
-          onClick: () => toggle.mutate(local),
-        },
-      ],
-    });
-
-  const saveLocal = useMutation({
-    mutationFn: ({ id, input }: { id: string | null; input: LocalInput }) =>
-      id === null ? createLocal(input) : updateLocal(id, input),
-    onSuccess: async (local, { id }) => {
-      toast.success(`${local.description} foi ${id === null ? 'criado' : 'atualizado'}.`);
-      setEditing(null);
-      await refresh();
-    },
-    // The form shows the identifier's problems under the field; the rest is a toast.
-    onError: (error) => {
-      if (!identifierErrorOf(error)) toast.error(error.message);
-    },
+      confirm: local.isActive ? 'Desativar' : 'Reativar',
+    }),
+    toggled: (local) =>
+      local.isActive
+        ? `${local.description} foi reativado.`
+        : `${local.description} foi desativado.`,
+    saved: (local, created) => `${local.description} foi ${created ? 'criado' : 'atualizado'}.`,
+    fieldErrorOf: identifierErrorOf,
   });
-  const edit = (target: SchedulingLocal | 'new' | null) => {
-    saveLocal.reset();
-    setEditing(target);
-  };
+  const { editing, edit } = editor;
 
   return (
     <ListPage
@@ -210,11 +172,9 @@ export function SchedulingLocalsPage() {
                       address: editing.address,
                     }
               }
-              saving={saveLocal.isPending}
-              serverError={identifierErrorOf(saveLocal.error)}
-              onSubmit={(input) =>
-                saveLocal.mutate({ id: editing === 'new' ? null : editing.id, input })
-              }
+              saving={editor.saving}
+              serverError={editor.fieldError}
+              onSubmit={editor.submit}
               onCancel={() => edit(null)}
             />
           )}
@@ -227,24 +187,12 @@ export function SchedulingLocalsPage() {
           <Table.Td>{local.description}</Table.Td>
           <Table.Td ff="monospace">{local.identifier}</Table.Td>
           <Table.Td>{local.address ?? '—'}</Table.Td>
-          <Table.Td>
-            <StateBadge active={local.isActive} labels={['Ativo', 'Inativo']} />
-          </Table.Td>
-          <Table.Td>
-            <Group gap="xs" justify="flex-end" wrap="nowrap">
-              <Button size="xs" variant="default" onClick={() => edit(local)}>
-                Editar
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                color={local.isActive ? 'red' : 'teal'}
-                onClick={() => confirmToggle(local)}
-              >
-                {local.isActive ? 'Desativar' : 'Reativar'}
-              </Button>
-            </Group>
-          </Table.Td>
+          <CatalogueStateCells
+            item={local}
+            name={local.description}
+            labels={['Ativo', 'Inativo']}
+            editor={editor}
+          />
         </>
       )}
     />

@@ -1,0 +1,195 @@
+/**
+ * Reading check-in records: a record as the API shows it (CPFs masked,
+ * captures by signed address, the history in words), one record, the open
+ * record of an examiner at a post, the unit's records, and the exams of a
+ * record's post. Examiners see the records they are (or were) in; ADMIN and
+ * AUDITOR see every record of the unit; another unit's record is not found.
+ */
+import {
+  ADMITTED_BY,
+  dayInZone,
+  maskCpf,
+  pageReply,
+  resolveOpenPeriod,
+  resolvePeriod,
+  type CheckInExam,
+  type CheckInRecord,
+  type CheckInSummary,
+  type Page,
+} from '@exame/shared';
+import type { SessionUser } from '../../lib/actors';
+import { AppError } from '../../lib/app-error';
+import { faceUrl } from './check-in-face-images';
+import {
+  findCheckIn,
+  findOpenRecordByViewer,
+  isViewerOf,
+  listEvents,
+  listExamsOfPost,
+  listViewers,
+  searchCheckIns,
+  type CheckInSearch,
+  type CheckInWithNames,
+} from './check-ins.repository';
+import { checkInError, SEES_EVERY_RECORD, type CheckInDeps } from './check-in-rules';
+
+/** A record as the API shows it: CPFs masked, captures by signed address, the history in words. */
+export async function toRecord(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  record: CheckInWithNames,
+): Promise<CheckInRecord> {
+  const [viewers, events] = await Promise.all([
+    listViewers(deps.db, record.id),
+    listEvents(deps.db, record.id),
+  ]);
+  return {
+    id: record.id,
+    federativeUnit: record.federativeUnit,
+    schedulingLocal: record.schedulingLocal,
+    schedulingLocalDescription: record.schedulingLocalDescription,
+    examRoom: record.examRoom,
+    status: record.status,
+    checkInDate: record.openedAt.toISOString(),
+    checkOutDate: record.closedAt?.toISOString() ?? null,
+    openedBy: { id: record.openedBy, name: record.openedByName },
+    deviceId: record.deviceId,
+    closeReason: record.closeReason,
+    faceValidationRequired: record.faceValidationRequired,
+    viewers: viewers.map((viewer) => ({
+      id: viewer.id,
+      userId: viewer.userId,
+      name: viewer.name,
+      cpf: maskCpf(viewer.cpf),
+      faceUrl: faceUrl(deps, viewer.faceKey, actor.id),
+      checkInDate: viewer.checkInDate.toISOString(),
+      checkOutValidated: viewer.checkOutValidated,
+      checkOutDate: viewer.checkOutDate?.toISOString() ?? null,
+      checkOutFaceUrl: faceUrl(deps, viewer.checkOutFaceKey, actor.id),
+      removedAt: viewer.removedAt?.toISOString() ?? null,
+      admittedBy: viewer.admittedBy ?? null,
+    })),
+    history: events.map((event) => ({
+      type: event.type,
+      at: event.at.toISOString(),
+      actorName: event.actorName,
+      subject: event.subject,
+      reason: event.reason,
+      transferredFrom:
+        event.type === 'examiner_transfer' && typeof event.details.from === 'string'
+          ? event.details.from
+          : null,
+      admittedBy: ADMITTED_BY.find((way) => way === event.details.admittedBy) ?? null,
+    })),
+  };
+}
+
+/** A record the actor may see: any of the unit for ADMIN and AUDITOR, their own for examiners. */
+export async function visibleRecord(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  id: string,
+): Promise<CheckInWithNames> {
+  const record = await findCheckIn(deps.db, actor.federativeUnit, id);
+  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
+  if (SEES_EVERY_RECORD.includes(actor.role)) return record;
+  if (record.openedBy === actor.id || (await isViewerOf(deps.db, id, actor.id))) return record;
+  throw checkInError('CHECKIN_NOT_FOUND');
+}
+
+/** `GET findCheckInById/{id}`. */
+export async function getCheckIn(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { id: string },
+): Promise<CheckInRecord> {
+  return toRecord(deps, actor, await visibleRecord(deps, actor, input.id));
+}
+
+/** `GET findCheckIn?viewerCpf&schedulingLocal`: the open record of that examiner at that post. */
+export async function findOpenCheckIn(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  input: { viewerCpf: string; schedulingLocal: string },
+): Promise<CheckInRecord> {
+  const id = await findOpenRecordByViewer(
+    deps.db,
+    actor.federativeUnit,
+    input.viewerCpf,
+    input.schedulingLocal,
+  );
+  if (!id) throw checkInError('CHECKIN_NOT_FOUND');
+  return getCheckIn(deps, actor, { id });
+}
+
+/** `GET searchCheckIn`: the records of the unit (ADMIN and AUDITOR), newest first. */
+export async function searchRecords(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  query: Omit<CheckInSearch, 'start' | 'endExclusive'> & { startDate?: string; endDate?: string },
+): Promise<Page<CheckInSummary>> {
+  const period = resolveOpenPeriod(query.startDate, query.endDate);
+  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  const found = await searchCheckIns(deps.db, actor.federativeUnit, {
+    ...query,
+    start: period.start,
+    endExclusive: period.endExclusive,
+  });
+  return pageReply(query, {
+    total: found.total,
+    items: found.items.map((record) => ({
+      id: record.id,
+      schedulingLocal: record.schedulingLocal,
+      schedulingLocalDescription: record.schedulingLocalDescription,
+      examRoomName: record.examRoom?.name ?? null,
+      status: record.status,
+      checkInDate: record.openedAt.toISOString(),
+      checkOutDate: record.closedAt?.toISOString() ?? null,
+      viewers: record.viewers.map((viewer) => ({
+        name: viewer.name,
+        cpf: maskCpf(viewer.cpf),
+        checkOutDate: viewer.checkOutDate?.toISOString() ?? null,
+        checkOutValidated: viewer.checkOutValidated,
+      })),
+    })),
+  });
+}
+
+/** `GET exams?checkInId`: the exams of the record's post on the day it was opened (São Paulo). */
+export async function listRecordExams(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  query: { checkInId: string; page: number; pageSize: number },
+): Promise<Page<CheckInExam>> {
+  const record = await visibleRecord(deps, actor, query.checkInId);
+  const day = dayInZone(record.openedAt);
+  const period = resolvePeriod(day, day);
+  if (!period.ok) throw AppError.badRequest(period.code, period.message);
+  const found = await listExamsOfPost(
+    deps.db,
+    actor.federativeUnit,
+    { identifier: record.schedulingLocal, start: period.start, endExclusive: period.endExclusive },
+    query,
+  );
+  return pageReply(query, {
+    total: found.total,
+    items: found.items.map((exam) => ({
+      id: exam.id,
+      cpf: maskCpf(exam.candidateCpf),
+      schedulingId: exam.schedulingId,
+      candidateName: exam.candidateName,
+      schedulingDate: exam.schedulingDate.toISOString(),
+      status: exam.status,
+      result: exam.result,
+      room: exam.room,
+      station: exam.station,
+    })),
+  });
+}
+
+/** The record as it stands after a change, as the API shows it. */
+export async function recordAfterChange(deps: CheckInDeps, actor: SessionUser, id: string) {
+  const record = await findCheckIn(deps.db, actor.federativeUnit, id);
+  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
+  return toRecord(deps, actor, record);
+}

@@ -1,0 +1,68 @@
+/**
+ * The SQL of how the report names a post: the local-id rule of spec 7
+ * (`localIdOf` of packages/shared), the post's own identifier behind an
+ * exam's local (`postIdentifierOf`), and the scheduling local that names
+ * each local id.
+ */
+import {
+  CE_LOCAL_PREFIX,
+  LOCAL_ID_TARGET_PREFIX,
+  UNKNOWN_LOCAL_ID,
+  type ReportScope,
+} from '@exame/shared';
+import { sql, type SQL } from 'drizzle-orm';
+import { literal, type Bind, type Executor } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
+
+/** `localIdOf` of packages/shared, in SQL, over a text column. */
+export function localIdSql(scope: ReportScope, column: SQL, bind: Bind = literal): SQL {
+  if (scope.unit === 'CE') {
+    return sql`(case when ${column} is null or ${column} = '' then ${UNKNOWN_LOCAL_ID}::text
+      when starts_with(${column}, ${CE_LOCAL_PREFIX}::text) then ${column}
+      else ${CE_LOCAL_PREFIX}::text || ${column} end)`;
+  }
+  const prefix = sql`${bind('prefix', scope.prefix)}::text`;
+  return sql`coalesce(nullif(split_part(
+      case when starts_with(${column}, ${prefix})
+        then ${LOCAL_ID_TARGET_PREFIX}::text || substr(${column}, char_length(${prefix}) + 1)
+        else ${column} end,
+      '-', 1), ''), ${UNKNOWN_LOCAL_ID}::text)`;
+}
+
+/** `postIdentifierOf` of packages/shared, in SQL: the post's own identifier behind a local. */
+export function postIdentifierSql(scope: ReportScope, column: SQL, bind: Bind = literal): SQL {
+  if (scope.unit === 'CE') return sql`nullif(${column}, '')`;
+  const prefix = sql`${bind('prefix', scope.prefix)}::text`;
+  return sql`nullif(case when starts_with(${column}, ${prefix})
+      then ${prefix} || split_part(substr(${column}, char_length(${prefix}) + 1), '-', 1)
+      else split_part(${column}, '-', 1) end, '')`;
+}
+
+/**
+ * Names of local ids: the first scheduling local (code-point order of the
+ * identifier) of the unit mapping to each id, with that identifier.
+ */
+export function namesCte(scope: ReportScope, bind: Bind = literal): SQL {
+  return sql`names as (
+    select distinct on (local_id) local_id, identifier, description
+    from (
+      select ${localIdSql(scope, sql`l.identifier`, bind)} as local_id, l.identifier, l.description
+      from scheduling_locals l
+      where l.federative_unit = ${bind('unit', scope.unit)}
+    ) mapped
+    order by local_id, identifier collate "C"
+  )`;
+}
+
+/** The scheduling local that names one local id, from the unit's scheduling locals. */
+export async function findNamingLocal(
+  db: Executor,
+  scope: ReportScope,
+  localId: string,
+): Promise<{ identifier: string; description: string } | null> {
+  const [row] = await selectRows<{ identifier: string; description: string }>(
+    db,
+    sql`with ${namesCte(scope)} select identifier, description from names where local_id = ${localId}`,
+  );
+  return row ?? null;
+}

@@ -1,0 +1,103 @@
+/**
+ * A production start (NODE_ENV=production) of the real server process, on the
+ * embedded database (or on PostgreSQL with TEST_DATABASE_URL), with nothing
+ * said about the demonstration or the API document: no demo accounts are
+ * created and no shared password is printed, no DEMO sample data is seeded,
+ * and /docs answers 404 like any unknown path; the first ADMIN (of
+ * ADMIN_FEDERATIVE_UNIT) signs in. Stopped gracefully, the database is read
+ * to count who was created.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client';
+import { selectRows } from '../../src/db/select-rows';
+import {
+  createProcessDatabase,
+  signInAdmin,
+  startServerProcess,
+  type ServerProcess,
+} from '../faults/server-process';
+import { engineName } from '../helper';
+
+/** Starting the server (migrations, the face engine's warm-up) takes a while on a busy machine. */
+const SLOW = 240_000;
+
+describe(`production start without SEED_DEMO nor API_DOCS (${engineName})`, () => {
+  let dataDir = '';
+  let database: Awaited<ReturnType<typeof createProcessDatabase>>;
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-production-start-'));
+    database = await createProcessDatabase();
+  });
+  afterAll(async () => {
+    server?.kill('SIGKILL');
+    await server?.exited;
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'creates no demo accounts, prints no shared password and does not serve /docs',
+    async () => {
+      server = await startServerProcess({
+        dataDir,
+        databaseUrl: database.url,
+        env: {
+          NODE_ENV: 'production',
+          TRUST_PROXY: 'none',
+          FILE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+          MAIL_OUTBOX_ONLY: 'true',
+        },
+        unset: ['SEED_DEMO'],
+      });
+      const started = server;
+      // The banner follows the listen by a moment.
+      for (let wait = 0; !started.output().includes('E-mails:') && wait < 100; wait += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const output = started.output();
+      expect(output).toContain('documento da API desligado');
+      expect(output).not.toContain('@demo.exame.local');
+      expect(output).toMatch(/ADMIN\s+DF\s+admin@falhas\.exame\.local/);
+
+      for (const url of ['/docs', '/docs/', '/docs/json', '/docs/static/index.html']) {
+        const response = await fetch(`${started.baseUrl}${url}`);
+        expect(response.status, url).toBe(404);
+        expect(await response.text(), url).not.toMatch(/swagger|openapi/i);
+      }
+      // The first ADMIN is there and signs in.
+      await signInAdmin(started.baseUrl);
+
+      started.kill('SIGTERM');
+      expect((await started.exited).code).toBe(0);
+      server = undefined;
+
+      const opened = await openDatabase(
+        database.url
+          ? { kind: 'postgres', url: database.url, poolSize: 1 }
+          : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') },
+      );
+      try {
+        const users = await selectRows<{ email: string; unit: string }>(
+          opened.db,
+          sql`select email, federative_unit as unit from users order by email`,
+        );
+        expect(users).toEqual([{ email: 'admin@falhas.exame.local', unit: 'DF' }]);
+        const [demoExams] = await selectRows<{ n: number }>(
+          opened.db,
+          sql`select count(*)::int as n from exams where federative_unit = 'DEMO'`,
+        );
+        expect(demoExams?.n).toBe(0);
+      } finally {
+        await opened.close();
+      }
+    },
+    SLOW,
+  );
+});

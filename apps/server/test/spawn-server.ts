@@ -1,0 +1,94 @@
+/**
+ * The real server process (the entry point of `npm start`) on a free port,
+ * waited for until `/health/ready` answers: the one start helper of the
+ * fault tests and of the end-to-end specs. It reads nothing of the process's
+ * environment but PATH and HOME; the caller states every variable.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type SpawnedServer = {
+  baseUrl: string;
+  port: number;
+  pid: number;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Whether the process has ended. */
+  ended: () => boolean;
+  kill: (signal: NodeJS.Signals) => void;
+};
+
+/** Starts `apps/server/src/main.ts` with `env` (plus PATH, HOME, HOST and PORT). */
+export async function spawnServer(options: {
+  env: Record<string, string>;
+  readyTimeoutMs: number;
+}): Promise<SpawnedServer> {
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')],
+    {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + options.readyTimeoutMs;
+  for (;;) {
+    if (ended()) throw new Error(`O servidor saiu ao iniciar:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/health/ready`);
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `O servidor não ficou pronto em ${Math.round(options.readyTimeoutMs / 1000)} s:\n${output}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    port,
+    pid: child.pid ?? 0,
+    output: () => output,
+    exited,
+    ended,
+    kill: (signal) => {
+      if (!ended()) child.kill(signal);
+    },
+  };
+}
