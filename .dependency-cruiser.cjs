@@ -12,7 +12,7 @@
  *
  * Modules import each other only through a module's `*.service.ts` files
  * and in one direction (MODULE_ORDER). SQL only in repositories. Web:
- * packages/shared <- apps/web/src/{lib,components,...} <- features/<name>
+ * packages/shared <- apps/web/src/{api,lib,components,...} <- features/<name>
  * <- app/; a feature never imports another feature.
  *
  * Test files (`*.test.ts(x)`) may reach across layers (they build the app
@@ -237,7 +237,7 @@ module.exports = {
     {
       name: 'web-base-imports-feature-or-app',
       comment:
-        'apps/web/src/{lib,components,...} import no feature and not the app (app/, main.tsx).',
+        'apps/web/src/{api,lib,components,...} import no feature and not the app (app/, main.tsx).',
       severity: 'error',
       from: { path: WEB, pathNot: [WEB_FEATURES, WEB_APP, WEB_TEST_SUPPORT] },
       to: { path: [WEB_FEATURES, WEB_APP] },
@@ -252,7 +252,7 @@ module.exports = {
     {
       name: 'web-feature-imports-other-feature',
       comment:
-        'A feature never imports another feature; move what both need to lib/ or components/.',
+        'A feature never imports another feature; move what both need to api/, lib/ or components/.',
       severity: 'error',
       from: { path: `${WEB_FEATURES}([^/]+)/` },
       to: { path: WEB_FEATURES, pathNot: `${WEB_FEATURES}$1/` },

@@ -28,7 +28,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useRef } from 'react';
-import { counterExamsQuery, type ReportPeriod } from '../lib/report-queries';
+import { counterExamsQuery, type ReportPeriod } from '../api/report-queries';
 import { useWideTables } from '../lib/use-wide-tables';
 import { usePaging } from './list-page';
 import { PaginationFooter } from './pagination-footer';

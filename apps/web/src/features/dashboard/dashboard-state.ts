@@ -18,7 +18,7 @@ import {
   type LocalReport,
   type ReportCounter,
 } from '@exame/shared';
-import type { ReportPeriod } from '../../lib/report-queries';
+import type { ReportPeriod } from '../../api/report-queries';
 
 /** Refresh every 5 minutes until the person sets another interval. */
 export const DEFAULT_TIMER_SECONDS = 300;

@@ -24,7 +24,7 @@ import { PaginationFooter } from '../../../components/pagination-footer';
 import { PeriodPicker, type PeriodValue } from '../../../components/period-picker';
 import { QueryContent } from '../../../components/query-content';
 import { useAppState } from '../../../lib/app-store';
-import { unitPostsQuery } from '../../../lib/unit-posts';
+import { unitPostsQuery } from '../../../api/unit-posts';
 import { useWideTables } from '../../../lib/use-wide-tables';
 import { auditQueueQuery, type AuditQueueParams } from '../api/audits';
 import { QueueCards, QueueTable } from './audit-queue-list';

@@ -22,7 +22,7 @@ import {
   requestFaceChallenge,
   validateExaminerFace,
 } from '../api/check-ins';
-import { roomKeys } from '../../../lib/unit-rooms';
+import { roomKeys } from '../../../api/unit-rooms';
 import { formatTime } from './check-in-parts';
 import { SecondExaminerModal, type SecondExaminerForm } from './second-examiner-modal';
 import type { CheckInRecord } from '@exame/shared';

@@ -29,7 +29,7 @@ import { PeriodPicker, type PeriodValue } from '../../../components/period-picke
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
-import { activePostsQuery } from '../../../lib/unit-posts';
+import { activePostsQuery } from '../../../api/unit-posts';
 import { textField, validateForm } from '../../../lib/forms';
 import {
   checkInKeys,

@@ -26,7 +26,7 @@ import { useFacialValidation } from '../../../components/face/use-facial-validat
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
 import { appStore, useAppState } from '../../../lib/app-store';
-import { roomsQuery } from '../../../lib/unit-rooms';
+import { roomsQuery } from '../../../api/unit-rooms';
 import {
   checkInKeys,
   openRoom,

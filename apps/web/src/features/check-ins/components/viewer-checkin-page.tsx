@@ -16,7 +16,7 @@ import type { CheckInRecord, MyOpenCheckIn } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { appStore, useAppState } from '../../../lib/app-store';
-import { activePostsQuery } from '../../../lib/unit-posts';
+import { activePostsQuery } from '../../../api/unit-posts';
 import { checkInConfigQuery, checkInRecordQuery, myOpenCheckInsQuery } from '../api/check-ins';
 import { formatTime, roomOf } from './check-in-parts';
 import { OpenRoom } from './open-room';

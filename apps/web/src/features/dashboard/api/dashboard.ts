@@ -6,7 +6,7 @@
 import type { LocalReport, ReportOccurrencePage } from '@exame/shared';
 import { keepPreviousData, queryOptions, skipToken } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { ReportPeriod } from '../../../lib/report-queries';
+import type { ReportPeriod } from '../../../api/report-queries';
 
 export function periodQuery(period: ReportPeriod) {
   return { startDate: period.startDate, endDate: period.endDate };

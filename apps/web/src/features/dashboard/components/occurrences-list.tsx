@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { QueryContent } from '../../../components/query-content';
 import { useWideTables } from '../../../lib/use-wide-tables';
-import type { ReportPeriod } from '../../../lib/report-queries';
+import type { ReportPeriod } from '../../../api/report-queries';
 import { occurrencesQuery } from '../api/dashboard';
 
 const PAGE_SIZE = 10;

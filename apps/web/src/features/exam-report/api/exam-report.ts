@@ -10,7 +10,7 @@ import {
   reportLocalPath,
   reportPeriodParams,
   type ReportPeriod,
-} from '../../../lib/report-queries';
+} from '../../../api/report-queries';
 
 export type { ReportPeriod };
 

@@ -13,10 +13,10 @@ import type {
 } from '@exame/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import { roomKeys } from '../../../lib/unit-rooms';
+import { roomKeys } from '../../../api/unit-rooms';
 
 // The keys and the room list live in lib (the check-in screens read them too).
-export { roomKeys, roomsQuery } from '../../../lib/unit-rooms';
+export { roomKeys, roomsQuery } from '../../../api/unit-rooms';
 
 export function boardQuery(id: string, day: string | null) {
   return queryOptions({

@@ -24,7 +24,7 @@ import { useState } from 'react';
 import { ListPageHeader } from '../../../components/list-page';
 import { QueryContent } from '../../../components/query-content';
 import { useAppState } from '../../../lib/app-store';
-import { activePostsQuery } from '../../../lib/unit-posts';
+import { activePostsQuery } from '../../../api/unit-posts';
 import { roomsQuery } from '../api/exam-rooms';
 import { ExamsWithoutRoom } from './exams-without-room';
 import { RoomForm } from './room-form';

@@ -23,7 +23,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ListPage, usePagedSearch } from '../../../components/list-page';
 import { useAppState } from '../../../lib/app-store';
-import { unitPostsQuery } from '../../../lib/unit-posts';
+import { unitPostsQuery } from '../../../api/unit-posts';
 import { examListQuery, type ExamListParams } from '../api/exams';
 import { ExamStatusBadge } from './exam-status';
 import { ImportExamsButton } from './import-exams';

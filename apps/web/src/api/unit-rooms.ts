@@ -6,7 +6,7 @@
  */
 import type { ExamRoom } from '@exame/shared';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from './api';
+import { api } from '../lib/api';
 
 export const roomKeys = {
   all: ['exam-rooms'] as const,

@@ -6,7 +6,7 @@
  */
 import type { SchedulingLocal, SchedulingLocalPage } from '@exame/shared';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from './api';
+import { api } from '../lib/api';
 
 export const unitPostsQuery = queryOptions({
   queryKey: ['scheduling-locals', 'options'] as const,

@@ -5,7 +5,7 @@
  */
 import type { ReportCounter, ReportExamPage } from '@exame/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from './api';
+import { api } from '../lib/api';
 
 export type ReportPeriod = { startDate: string; endDate: string };
 
