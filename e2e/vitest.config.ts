@@ -6,6 +6,8 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['specs/**/*.e2e.test.ts'],
     environment: 'node',
+    // Seeded data folders shared by the specs of a run (support/server.ts).
+    globalSetup: ['support/global-setup.ts'],
     // One browser and one server at a time: the machine has two cores.
     fileParallelism: false,
     testTimeout: 120_000,

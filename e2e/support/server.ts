@@ -2,11 +2,12 @@
  * Starts the real server (the same entry point as `npm start`) on a free
  * port with its own data folder, and waits until it is ready.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnServer } from '../../apps/server/test/spawn-server';
+import { inject } from 'vitest';
+import { spawnServer, type SpawnedServer } from '../../apps/server/test/spawn-server';
 
 export { freePort } from '../../apps/server/test/spawn-server';
 
@@ -21,25 +22,84 @@ export type RunningServer = {
   stop: () => Promise<number | null>;
 };
 
+/**
+ * The settings that decide what a first start writes (db/seed/first-start.ts);
+ * the others only configure the running server.
+ */
+const FIRST_START_SETTINGS = [
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+  'ADMIN_FEDERATIVE_UNIT',
+  'SEED_DEMO',
+];
+
+/**
+ * The name of the seeded data folder a server with `env` starts from, or null
+ * when it does not start from one (a PostgreSQL database, or a file key of its
+ * own). The São Paulo day is part of it: the demonstration's exams are of today.
+ */
+function templateName(env: Record<string, string>): string | null {
+  if (env.DATABASE_URL !== undefined || env.FILE_ENCRYPTION_KEY !== undefined) return null;
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(
+    new Date(),
+  );
+  const settings = FIRST_START_SETTINGS.map((name) => `${name}=${env[name] ?? ''}`);
+  return createHash('sha256')
+    .update([day, ...settings].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+async function stopped(child: SpawnedServer): Promise<number | null> {
+  if (!child.ended()) {
+    child.kill('SIGTERM');
+    await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    child.kill('SIGKILL');
+  }
+  return child.ended() ? (await child.exited).code : null;
+}
+
+/**
+ * The seeded data folder for `env`, made on first use: a server started on an
+ * empty folder migrates and seeds, stops, and its folder is kept for the next
+ * specs of the run with the same first-start settings.
+ */
+async function seededTemplate(name: string, env: Record<string, string>): Promise<string> {
+  const template = path.join(inject('dataTemplates'), name);
+  if (fs.existsSync(template)) return template;
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-e2e-seed-'));
+  const child = await spawnServer({ env: { ...env, DATA_DIR: folder }, readyTimeoutMs: 90_000 });
+  const code = await stopped(child);
+  if (code !== 0)
+    throw new Error(`O servidor que semeia os dados não parou bem:\n${child.output()}`);
+  fs.renameSync(folder, template);
+  return template;
+}
+
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
     throw new Error('A aplicação web não foi gerada: rode `npm run build` antes dos testes e2e.');
   }
+  const settings: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    // What production must state: clients connect directly, a key from outside
+    // DATA_DIR, and mail read from the outbox unless a spec gives an SMTP server.
+    TRUST_PROXY: 'none',
+    MAIL_OUTBOX_ONLY: 'true',
+    // Production seeds the demonstration only when asked: the specs use it unless they say not.
+    SEED_DEMO: 'true',
+    ...env,
+  };
+  const name = templateName(settings);
+  settings.FILE_ENCRYPTION_KEY ??=
+    name === null ? randomBytes(32).toString('base64') : inject('runFileKey');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-e2e-'));
+  if (name !== null) {
+    fs.cpSync(await seededTemplate(name, settings), dataDir, { recursive: true });
+  }
   const child = await spawnServer({
-    env: {
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // What production must state: clients connect directly, a key from outside
-      // DATA_DIR, and mail read from the outbox unless a spec gives an SMTP server.
-      TRUST_PROXY: 'none',
-      FILE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      MAIL_OUTBOX_ONLY: 'true',
-      // Production seeds the demonstration only when asked: the specs use it unless they say not.
-      SEED_DEMO: 'true',
-      ...env,
-    },
+    env: { ...settings, DATA_DIR: dataDir },
     readyTimeoutMs: 90_000,
   });
   return {
@@ -48,12 +108,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     dataDir,
     output: child.output,
     stop: async () => {
-      if (!child.ended()) {
-        child.kill('SIGTERM');
-        await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-        child.kill('SIGKILL');
-      }
-      const code = child.ended() ? (await child.exited).code : null;
+      const code = await stopped(child);
       fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

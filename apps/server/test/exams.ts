@@ -19,14 +19,34 @@ export async function createApiKeyFor(
   return response.json() as { key: string; apiKey: { id: string; prefix: string } };
 }
 
-/** `POST api/Integration/exams` with an integration key; anything but 200 fails the test. */
-export async function pushExams(app: FastifyInstance, apiKey: string, exams: object[]) {
-  const response = await app.inject({
+/** `POST api/SchedulingLocal`: a post of the caller's unit (the response, whatever it is). */
+export function createPost(
+  app: FastifyInstance,
+  auth: { authorization: string },
+  identifier: string,
+  description = `Posto ${identifier}`,
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/SchedulingLocal',
+    headers: auth,
+    payload: { identifier, description },
+  });
+}
+
+/** `POST api/Integration/exams` with an integration key: the response, whatever it is. */
+export function postExams(app: FastifyInstance, apiKey: string, exams: object[]) {
+  return app.inject({
     method: 'POST',
     url: '/api/Integration/exams',
     headers: { 'x-api-key': apiKey },
     payload: { exams },
   });
+}
+
+/** `POST api/Integration/exams` with an integration key; anything but 200 fails the test. */
+export async function pushExams(app: FastifyInstance, apiKey: string, exams: object[]) {
+  const response = await postExams(app, apiKey, exams);
   if (response.statusCode !== 200)
     throw new Error(`exames: ${response.statusCode} ${response.body}`);
   return response.json() as BatchResult;

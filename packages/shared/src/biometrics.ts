@@ -122,6 +122,22 @@ export function isCallerUnit(uf: string | null | undefined, callerUnit: string):
   return uf === undefined || uf === null || uf.trim().toUpperCase() === callerUnit;
 }
 
+/** What the liveness check of a verification saw. */
+export const livenessSchema = z.object({
+  checked: z.boolean(),
+  passed: z.boolean().nullable(),
+  /** The take's checks: one face, one continuous take, the movements asked, with depth. */
+  checks: z
+    .object({
+      sameFace: z.boolean(),
+      continuous: z.boolean(),
+      followed: z.boolean(),
+      depth: z.boolean(),
+    })
+    .nullable(),
+  note: z.string(),
+});
+
 export const verifyResponseSchema = z.object({
   verificationId: z.string(),
   cpf: z.string(),
@@ -136,22 +152,7 @@ export const verifyResponseSchema = z.object({
   distance: z.number().optional(),
   similarity: z.number().optional(),
   threshold: z.number().optional(),
-  liveness: z
-    .object({
-      checked: z.boolean(),
-      passed: z.boolean().nullable(),
-      /** The take's checks: one face, one continuous take, the movements asked, with depth. */
-      checks: z
-        .object({
-          sameFace: z.boolean(),
-          continuous: z.boolean(),
-          followed: z.boolean(),
-          depth: z.boolean(),
-        })
-        .nullable(),
-      note: z.string(),
-    })
-    .optional(),
+  liveness: livenessSchema.optional(),
 });
 export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
 

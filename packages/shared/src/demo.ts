@@ -10,7 +10,7 @@
  * only, and its ADMIN can wipe it.
  */
 import { z } from 'zod';
-import { enrolRequestSchema, verifyRequestSchema } from './biometrics';
+import { enrolRequestSchema, livenessSchema, verifyRequestSchema } from './biometrics';
 import { cpfSchema } from './cpf';
 import { errorCatalogue } from './errors';
 
@@ -101,19 +101,7 @@ export const demoVerificationSchema = z.object({
   distance: z.number(),
   similarity: z.number(),
   threshold: z.number(),
-  liveness: z.object({
-    checked: z.boolean(),
-    passed: z.boolean().nullable(),
-    checks: z
-      .object({
-        sameFace: z.boolean(),
-        continuous: z.boolean(),
-        followed: z.boolean(),
-        depth: z.boolean(),
-      })
-      .nullable(),
-    note: z.string(),
-  }),
+  liveness: livenessSchema,
   message: z.string(),
   at: z.string(),
 });

@@ -5,8 +5,9 @@
  * so the decisions that used it keep naming it.
  */
 import { z } from 'zod';
+import { catalogueEntryFields, catalogueQuerySchema } from './catalogue';
 import { errorCatalogue } from './errors';
-import { pageOf, pageQueryParams } from './pagination';
+import { pageOf } from './pagination';
 
 export const REASON_CODE_PATTERN = /^[A-Za-z0-9._-]{1,20}$/;
 
@@ -38,24 +39,15 @@ export const disqualificationReasonSchema = z.object({
   federativeUnit: z.string(),
   code: z.string(),
   text: z.string(),
-  isActive: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...catalogueEntryFields,
 });
 export type DisqualificationReason = z.infer<typeof disqualificationReasonSchema>;
 
 export const disqualificationReasonPageSchema = pageOf(disqualificationReasonSchema);
 export type DisqualificationReasonPage = z.infer<typeof disqualificationReasonPageSchema>;
 
-export const disqualificationReasonQuerySchema = z.object({
-  ...pageQueryParams({ maxSize: 200 }),
-  /** Code or text. */
-  search: z.string().trim().max(120).optional(),
-  onlyActive: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true'),
-});
+/** `search` looks in the code and the text. */
+export const disqualificationReasonQuerySchema = catalogueQuerySchema;
 export type DisqualificationReasonQuery = z.input<typeof disqualificationReasonQuerySchema>;
 
 export const createDisqualificationReasonSchema = z.object({ code, text });

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { errorCatalogue } from './errors';
-import { EXAM_RESULTS, EXAM_STATUSES } from './exams';
+import { maskedExamFields } from './exams';
 import { pageOf, pageQueryParams } from './pagination';
 import { periodQuerySchema, type PeriodQuery } from './period';
 
@@ -310,14 +310,7 @@ export const localReportDetailSchema = z.object({
 export type LocalReportDetail = z.infer<typeof localReportDetailSchema>;
 
 export const reportExamSchema = z.object({
-  id: z.string(),
-  schedulingId: z.string(),
-  candidateName: z.string(),
-  /** Masked (`***.456.789-**`): the report never needs the full CPF. */
-  candidateCpf: z.string(),
-  schedulingDate: z.string(),
-  status: z.enum(EXAM_STATUSES),
-  result: z.enum(EXAM_RESULTS).nullable(),
+  ...maskedExamFields,
   schedulingLocal: z.string().nullable(),
   localId: z.string(),
   localName: z.string(),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { errorCatalogue } from './errors';
-import { EXAM_RESULTS, EXAM_STATUSES, type ExamResult, type ExamStatus } from './exams';
+import { maskedExamFields, type ExamResult, type ExamStatus } from './exams';
 
 export const ROOM_CODE_PATTERN = /^[A-Za-z0-9_.]{1,20}$/;
 
@@ -198,14 +198,7 @@ export function stationStatusOf(exam: {
 /* ------------------------------------------------------------------------ */
 
 export const boardExamSchema = z.object({
-  id: z.string(),
-  schedulingId: z.string(),
-  candidateName: z.string(),
-  /** Masked. */
-  candidateCpf: z.string(),
-  schedulingDate: z.string(),
-  status: z.enum(EXAM_STATUSES),
-  result: z.enum(EXAM_RESULTS).nullable(),
+  ...maskedExamFields,
   interrupted: z.boolean(),
   stationStatus: z.enum(STATION_STATUSES),
   station: z.string().nullable(),

@@ -96,6 +96,21 @@ export function checkResultTransition(
   };
 }
 
+/**
+ * The first fields of an exam in the lists a unit's screens show (the
+ * report's, the room board's): the CPF comes masked (`***.456.789-**`).
+ */
+export const maskedExamFields = {
+  id: z.string(),
+  schedulingId: z.string(),
+  candidateName: z.string(),
+  /** Masked: these lists never need the full CPF. */
+  candidateCpf: z.string(),
+  schedulingDate: z.string(),
+  status: z.enum(EXAM_STATUSES),
+  result: z.enum(EXAM_RESULTS).nullable(),
+};
+
 export const examSchema = z.object({
   id: z.string(),
   schedulingId: z.string(),

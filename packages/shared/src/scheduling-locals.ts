@@ -8,8 +8,9 @@
  * its identifiers may (`CE.FORTALEZA-CENTRO`).
  */
 import { z } from 'zod';
+import { catalogueEntryFields, catalogueQuerySchema } from './catalogue';
 import { errorCatalogue } from './errors';
-import { pageOf, pageQueryParams } from './pagination';
+import { pageOf } from './pagination';
 
 export const LOCAL_IDENTIFIER_MIN = 2;
 export const LOCAL_IDENTIFIER_MAX = 80;
@@ -64,23 +65,15 @@ export const schedulingLocalSchema = z.object({
   description: z.string(),
   federativeUnit: z.string(),
   address: z.string().nullable(),
-  isActive: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...catalogueEntryFields,
 });
 export type SchedulingLocal = z.infer<typeof schedulingLocalSchema>;
 
 export const schedulingLocalPageSchema = pageOf(schedulingLocalSchema);
 export type SchedulingLocalPage = z.infer<typeof schedulingLocalPageSchema>;
 
-export const schedulingLocalQuerySchema = z.object({
-  ...pageQueryParams({ maxSize: 200 }),
-  search: z.string().trim().max(120).optional(),
-  onlyActive: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((value) => value === 'true'),
-});
+/** `search` looks in the name and the identifier. */
+export const schedulingLocalQuerySchema = catalogueQuerySchema;
 
 export const createSchedulingLocalSchema = z.object({
   identifier: localIdentifierSchema,

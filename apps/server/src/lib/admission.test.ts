@@ -3,6 +3,15 @@ import { AppError } from './app-error';
 import { createAdmission } from './admission';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** A line with one place at a time. */
+const onePlace = (options: { maxQueued: number; maxWaitMs: number; initialHoldMs?: number }) =>
+  createAdmission({ maxActive: 1, ...options });
+/** The error a request for a place ends with (null: it was admitted). */
+const refusalOf = (admission: ReturnType<typeof createAdmission>) =>
+  admission.acquire().then(
+    () => null,
+    (error: unknown) => error as AppError,
+  );
 
 describe('database admission line', () => {
   it('admits up to maxActive at once and the next ones in arrival order', async () => {
@@ -30,14 +39,11 @@ describe('database admission line', () => {
   });
 
   it('refuses at once with SERVER_BUSY, 503 and Retry-After when the line is full', async () => {
-    const admission = createAdmission({ maxActive: 1, maxQueued: 1, maxWaitMs: 10_000 });
+    const admission = onePlace({ maxQueued: 1, maxWaitMs: 10_000 });
     const held = await admission.acquire();
     const waiting = admission.acquire();
     const started = Date.now();
-    const refused = await admission.acquire().then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const refused = await refusalOf(admission);
     expect(Date.now() - started).toBeLessThan(50);
     expect(refused).toBeInstanceOf(AppError);
     const error = refused as AppError;
@@ -51,21 +57,13 @@ describe('database admission line', () => {
   });
 
   it('refuses at once a request that at the recent pace would wait longer than maxWaitMs', async () => {
-    const admission = createAdmission({
-      maxActive: 1,
-      maxQueued: 100,
-      maxWaitMs: 100,
-      initialHoldMs: 60,
-    });
+    const admission = onePlace({ maxQueued: 100, maxWaitMs: 100, initialHoldMs: 60 });
     const held = await admission.acquire();
     // One ahead of it would take about 60 ms: it waits.
     const waiting = admission.acquire();
     // Two ahead, about 120 ms: refused now, with a Retry-After of at least a second.
     const started = Date.now();
-    const refused = await admission.acquire().then(
-      () => null,
-      (error: unknown) => error as AppError,
-    );
+    const refused = await refusalOf(admission);
     expect(Date.now() - started).toBeLessThan(50);
     expect(refused?.code).toBe('SERVER_BUSY');
     expect(refused?.headers['retry-after']).toBe('1');
@@ -75,18 +73,10 @@ describe('database admission line', () => {
 
   it('refuses a request that waited longer than maxWaitMs', async () => {
     // The recent pace promised a short wait (1 ms), but the place is held longer.
-    const admission = createAdmission({
-      maxActive: 1,
-      maxQueued: 5,
-      maxWaitMs: 40,
-      initialHoldMs: 1,
-    });
+    const admission = onePlace({ maxQueued: 5, maxWaitMs: 40, initialHoldMs: 1 });
     const held = await admission.acquire();
     const started = Date.now();
-    const refused = await admission.acquire().then(
-      () => null,
-      (error: unknown) => error as AppError,
-    );
+    const refused = await refusalOf(admission);
     expect(refused?.code).toBe('SERVER_BUSY');
     expect(Date.now() - started).toBeGreaterThanOrEqual(35);
     expect(admission.stats()).toMatchObject({ active: 1, queued: 0 });
@@ -94,7 +84,7 @@ describe('database admission line', () => {
   });
 
   it('a client that leaves while waiting gives its place in line up', async () => {
-    const admission = createAdmission({ maxActive: 1, maxQueued: 5, maxWaitMs: 10_000 });
+    const admission = onePlace({ maxQueued: 5, maxWaitMs: 10_000 });
     const held = await admission.acquire();
     const left = new AbortController();
     const gone = admission.acquire(left.signal).catch((error: unknown) => error);

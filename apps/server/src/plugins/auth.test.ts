@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helper';
-import { lastMailTo, seedSignedIn } from '../../test/identity';
+import { seedSignedIn } from '../../test/identity';
+import { changePasswordByLink, logout, setRegisterStatus, setRole } from '../../test/sessions';
 
 describe('session tokens', () => {
   let t: TestApp;
@@ -72,49 +73,23 @@ describe('session tokens', () => {
     const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
 
     const loggedOut = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
-    await t.app.inject({ method: 'POST', url: '/api/Auth/logout', headers: loggedOut.auth });
+    await logout(t.app, loggedOut.auth);
     expect((await me(loggedOut.auth.authorization)).statusCode).toBe(401);
 
     const disabled = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
-    const disable = await t.app.inject({
-      method: 'PUT',
-      url: `/api/User/${disabled.user.id}/enableDisable`,
-      headers: admin.auth,
-      payload: { registerStatus: 'disabled' },
-    });
+    const disable = await setRegisterStatus(t.app, admin.auth, disabled.user.id, 'disabled');
     expect(disable.statusCode).toBe(200);
     expect((await me(disabled.auth.authorization)).statusCode).toBe(401);
     // Enabling again does not bring the old session back.
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/User/${disabled.user.id}/enableDisable`,
-      headers: admin.auth,
-      payload: { registerStatus: 'enabled' },
-    });
+    await setRegisterStatus(t.app, admin.auth, disabled.user.id, 'enabled');
     expect((await me(disabled.auth.authorization)).statusCode).toBe(401);
 
     const promoted = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
-    const role = await t.app.inject({
-      method: 'PUT',
-      url: `/api/User/${promoted.user.id}/role`,
-      headers: admin.auth,
-      payload: { role: 'auditor' },
-    });
-    expect(role.statusCode).toBe(200);
+    expect((await setRole(t.app, admin.auth, promoted.user.id, 'auditor')).statusCode).toBe(200);
     expect((await me(promoted.auth.authorization)).statusCode).toBe(401);
 
     const changed = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/User/reset/${changed.user.email}`,
-      remoteAddress: '10.30.0.1',
-    });
-    const link = (await lastMailTo(t.app, changed.user.email))?.link;
-    await t.app.inject({
-      method: 'PATCH',
-      url: '/api/User/password',
-      payload: { cpf: changed.user.cpf, token: link?.token, password: 'Trocada#2026' },
-    });
+    await changePasswordByLink(t.app, changed.user, 'Trocada#2026', '10.30.0.1');
     expect((await me(changed.auth.authorization)).statusCode).toBe(401);
 
     // The admin's own session was not touched.

@@ -6,35 +6,30 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureReferenceData } from '../db/seed/reference-data';
 import { revokeUserSessions } from '../modules/auth/sessions.repository';
+import { buildTestApp, openSameDatabase, type TestApp } from '../../test/helper';
+import { seedSignedIn } from '../../test/identity';
 import {
-  buildTestApp,
-  createTestDatabase,
-  openSameDatabase,
-  type TestApp,
-  type TestDatabase,
-} from '../../test/helper';
-import { lastMailTo, seedSignedIn } from '../../test/identity';
+  changePasswordByLink,
+  logout,
+  me as meOf,
+  buildRecordingApp,
+  sessionReadsIn,
+  setRegisterStatus,
+  setRole,
+} from '../../test/sessions';
 
 describe('session cache', () => {
   const statements: string[] = [];
-  let database: TestDatabase;
   let t: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase({ onQuery: (query) => statements.push(query) });
-    await ensureReferenceData(database.db);
-    t = await buildTestApp({ database, config: { sessionCacheMs: 5_000 } });
+    t = await buildRecordingApp(statements, { config: { sessionCacheMs: 5_000 } });
   });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  afterAll(() => t.close());
 
-  const me = (auth: { authorization: string }) =>
-    t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: auth });
-  const sessionReads = () => statements.filter((query) => /from "sessions"/.test(query)).length;
+  const me = (auth: { authorization: string }) => meOf(t.app, auth);
+  const sessionReads = () => sessionReadsIn(statements);
 
   /** Statements sent while `run` runs. */
   async function sent(run: () => Promise<unknown>): Promise<string[]> {
@@ -46,7 +41,7 @@ describe('session cache', () => {
   it('a cached session costs no statement; the reads cost one each', async () => {
     const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     const first = await sent(() => me(admin.auth));
-    expect(first.filter((query) => /from "sessions"/.test(query))).toHaveLength(1);
+    expect(sessionReadsIn(first)).toBe(1);
     const reads = sessionReads();
     const again = await sent(() => me(admin.auth));
     expect(sessionReads()).toBe(reads);
@@ -54,23 +49,12 @@ describe('session cache', () => {
     expect(again).toHaveLength(1);
 
     // The main authenticated reads: one statement each (page and total together).
-    const exams = await sent(() =>
-      t.app.inject({ method: 'GET', url: '/api/Exam', headers: admin.auth }),
-    );
-    expect(exams).toHaveLength(1);
-    const users = await sent(() =>
-      t.app.inject({ method: 'GET', url: '/api/User', headers: admin.auth }),
-    );
+    const read = (url: string) =>
+      sent(() => t.app.inject({ method: 'GET', url, headers: admin.auth }));
+    expect(await read('/api/Exam')).toHaveLength(1);
     // Only the admin in the unit: no other person's CPF read, so no cpf_view record either.
-    expect(users).toHaveLength(1);
-    const report = await sent(() =>
-      t.app.inject({
-        method: 'GET',
-        url: '/api/ExamReport?startDate=2026-01-01&endDate=2026-01-31',
-        headers: admin.auth,
-      }),
-    );
-    expect(report).toHaveLength(1);
+    expect(await read('/api/User')).toHaveLength(1);
+    expect(await read('/api/ExamReport?startDate=2026-01-01&endDate=2026-01-31')).toHaveLength(1);
     expect(sessionReads()).toBe(reads);
   });
 
@@ -78,12 +62,7 @@ describe('session cache', () => {
     const user = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     expect((await me(user.auth)).statusCode).toBe(200);
     expect((await me(user.auth)).statusCode).toBe(200);
-    const logout = await t.app.inject({
-      method: 'POST',
-      url: '/api/Auth/logout',
-      headers: user.auth,
-    });
-    expect(logout.statusCode).toBeLessThan(300);
+    expect((await logout(t.app, user.auth)).statusCode).toBeLessThan(300);
     expect((await me(user.auth)).statusCode).toBe(401);
   });
 
@@ -92,24 +71,13 @@ describe('session cache', () => {
 
     const disabled = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     expect((await me(disabled.auth)).statusCode).toBe(200);
-    const disable = await t.app.inject({
-      method: 'PUT',
-      url: `/api/User/${disabled.user.id}/enableDisable`,
-      headers: admin.auth,
-      payload: { registerStatus: 'disabled' },
-    });
+    const disable = await setRegisterStatus(t.app, admin.auth, disabled.user.id, 'disabled');
     expect(disable.statusCode).toBe(200);
     expect((await me(disabled.auth)).statusCode).toBe(401);
 
     const promoted = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     expect((await me(promoted.auth)).statusCode).toBe(200);
-    const role = await t.app.inject({
-      method: 'PUT',
-      url: `/api/User/${promoted.user.id}/role`,
-      headers: admin.auth,
-      payload: { role: 'ADMIN' },
-    });
-    expect(role.statusCode).toBe(200);
+    expect((await setRole(t.app, admin.auth, promoted.user.id, 'ADMIN')).statusCode).toBe(200);
     // The cached VIEWER session does not carry on, let alone as ADMIN.
     expect((await me(promoted.auth)).statusCode).toBe(401);
     expect(
@@ -118,17 +86,7 @@ describe('session cache', () => {
 
     const changed = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     expect((await me(changed.auth)).statusCode).toBe(200);
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/User/reset/${changed.user.email}`,
-      remoteAddress: '10.40.0.1',
-    });
-    const link = (await lastMailTo(t.app, changed.user.email))?.link;
-    const set = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/User/password',
-      payload: { cpf: changed.user.cpf, token: link?.token, password: 'Trocada#2026x' },
-    });
+    const set = await changePasswordByLink(t.app, changed.user, 'Trocada#2026x', '10.40.0.1');
     expect(set.statusCode).toBeLessThan(300);
     expect((await me(changed.auth)).statusCode).toBe(401);
 
@@ -139,7 +97,7 @@ describe('session cache', () => {
     const user = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     expect((await me(user.auth)).statusCode).toBe(200);
     // Another instance's transaction: the same statements, on its own connection.
-    const other = await openSameDatabase(database);
+    const other = await openSameDatabase(t.database);
     try {
       await other.db.transaction((tx) => revokeUserSessions(tx, user.user.id, 'disabled'));
     } finally {
@@ -156,8 +114,7 @@ describe('session cache TTL', () => {
   });
   afterAll(() => t.close());
 
-  const me = (auth: { authorization: string }) =>
-    t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: auth });
+  const me = (auth: { authorization: string }) => meOf(t.app, auth);
 
   it('bounds what a change without notice (a manual UPDATE) can miss', async () => {
     const user = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
@@ -192,7 +149,7 @@ describe('session cache and the session lifetime', () => {
 
   it('a cached session still ends at its absolute lifetime', async () => {
     const user = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
-    const me = () => t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: user.auth });
+    const me = () => meOf(t.app, user.auth);
     expect((await me()).statusCode).toBe(200);
     expect((await me()).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
@@ -203,28 +160,18 @@ describe('session cache and the session lifetime', () => {
 
 describe('session cache off (SESSION_CACHE_SECONDS=0)', () => {
   const statements: string[] = [];
-  let database: TestDatabase;
   let t: TestApp;
   beforeAll(async () => {
-    database = await createTestDatabase({ onQuery: (query) => statements.push(query) });
-    await ensureReferenceData(database.db);
-    t = await buildTestApp({ database, config: { sessionCacheMs: 0 } });
+    t = await buildRecordingApp(statements, { config: { sessionCacheMs: 0 } });
   });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  afterAll(() => t.close());
 
   it('reads the session on every request, as before the cache', async () => {
     const user = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     for (let index = 0; index < 3; index += 1) {
       const from = statements.length;
-      expect(
-        (await t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: user.auth })).statusCode,
-      ).toBe(200);
-      expect(statements.slice(from).filter((query) => /from "sessions"/.test(query))).toHaveLength(
-        1,
-      );
+      expect((await meOf(t.app, user.auth)).statusCode).toBe(200);
+      expect(sessionReadsIn(statements.slice(from))).toBe(1);
     }
   });
 });

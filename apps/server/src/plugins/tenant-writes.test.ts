@@ -22,7 +22,7 @@ import { createFaceService } from '../biometrics/face-pool';
 import { answeredChallenge, requestChallenge } from '../../test/faces/takes';
 import { selectRows } from '../db/select-rows';
 import { isPluginRoute } from '../lib/route-policy';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../../test/exams';
+import { createApiKeyFor, createPost, examPayload, postExams, sampleJpeg } from '../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../test/helper';
 import { DEFAULT_PASSWORD, lastMailTo, nextCpf, seedSignedIn, seedUser } from '../../test/identity';
 
@@ -99,50 +99,23 @@ describe('tenant isolation of writes', () => {
     const viewer = await seedSignedIn(t.app, { role: 'VIEWER', unit });
     const auditor = await seedSignedIn(t.app, { role: 'auditor', unit });
     const created = await createApiKeyFor(t.app, admin.auth, `Chave ${unit}`);
-    const local = await t.app.inject({
-      method: 'POST',
-      url: '/api/SchedulingLocal',
-      headers: admin.auth,
-      payload: { identifier: `${unit}.POSTO77`, description: `Posto 77 ${unit}` },
-    });
+    const local = await createPost(t.app, admin.auth, `${unit}.POSTO77`, `Posto 77 ${unit}`);
     const schedulingId = `${unit}-ISOLAMENTO-1`;
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': created.key },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId,
-            status: 'started',
-            metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
-          }),
-          // Unit A reuses this id for an exam of its own: ids are per unit.
-          examPayload({
-            schedulingId: `${unit}-MESMO-ID`,
-            metadata: { schedulingLocal: `${unit}.POSTO77-S2` },
-          }),
-          examPayload({
-            schedulingId: `${unit}-AUDITORIA`,
-            status: 'done',
-            result: 'in_analysis',
-            metadata: { schedulingLocal: `${unit}.POSTO77-S2` },
-          }),
-          examPayload({
-            schedulingId: `${unit}-CERTIFICADO`,
-            status: 'done',
-            result: 'approved',
-            score: 84,
-            metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
-          }),
-          examPayload({
-            schedulingId: `${unit}-SALA-1`,
-            station: 'Estação 01',
-            metadata: { schedulingLocal: `${unit}.POSTO77-S1` },
-          }),
-        ],
-      },
-    });
+    /** An exam of the post's room `room`. */
+    const exam = (id: string, room: string, more: object = {}) =>
+      examPayload({
+        schedulingId: id,
+        ...more,
+        metadata: { schedulingLocal: `${unit}.POSTO77-${room}` },
+      });
+    const pushed = await postExams(t.app, created.key, [
+      exam(schedulingId, 'S1', { status: 'started' }),
+      // Unit A reuses this id for an exam of its own: ids are per unit.
+      exam(`${unit}-MESMO-ID`, 'S2'),
+      exam(`${unit}-AUDITORIA`, 'S2', { status: 'done', result: 'in_analysis' }),
+      exam(`${unit}-CERTIFICADO`, 'S1', { status: 'done', result: 'approved', score: 84 }),
+      exam(`${unit}-SALA-1`, 'S1', { station: 'Estação 01' }),
+    ]);
     expect(pushed.statusCode).toBe(200);
     const checkIn =
       unit === 'DF'
@@ -174,23 +147,21 @@ describe('tenant isolation of writes', () => {
       payload: { code: 'D77', text: `Justificativa da unidade ${unit}.` },
     });
     expect(reason.statusCode, reason.body).toBe(201);
-    const [roomExam] = await selectRows<{ id: string }>(
-      t.database.db,
-      sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-SALA-1`}`,
-    );
-    const [auditExam] = await selectRows<{ id: string }>(
-      t.database.db,
-      sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-AUDITORIA`}`,
-    );
-    const [certificateExam] = await selectRows<{ id: string }>(
-      t.database.db,
-      sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-CERTIFICADO`}`,
-    );
+    const examId = async (suffix: string) =>
+      (
+        await selectRows<{ id: string }>(
+          t.database.db,
+          sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-${suffix}`}`,
+        )
+      )[0]!.id;
+    const roomExamId = await examId('SALA-1');
+    const auditExamId = await examId('AUDITORIA');
+    const certificateExamId = await examId('CERTIFICADO');
     return {
-      auditExamId: auditExam!.id,
-      certificateExamId: certificateExam!.id,
+      auditExamId,
+      certificateExamId,
       reasonId: (reason.json() as { id: string }).id,
-      roomExamId: roomExam!.id,
+      roomExamId,
       roomId: roomBody.id,
       stationId: roomBody.stations[0]!.id,
       checkInId: checkIn ? (checkIn.json() as { id: string }).id : null,
@@ -285,30 +256,48 @@ describe('tenant isolation of writes', () => {
   }
 
   type Write = (fixture: Fixture) => Promise<InjectOptions> | InjectOptions;
-  const asAdmin =
+  /** Writes by one caller of unit A (its headers read when the call is made). */
+  const writeAs =
+    (headers: () => Record<string, string>) =>
     (
       method: InjectOptions['method'],
       url: (f: Fixture) => string,
       payload?: (f: Fixture) => unknown,
     ): Write =>
-    (fixture) => ({
+    async (fixture) => ({
       method,
       url: url(fixture),
-      headers: a().admin.auth,
-      ...(payload ? { payload: payload(fixture) as InjectOptions['payload'] } : {}),
+      headers: headers(),
+      ...(payload ? { payload: (await payload(fixture)) as InjectOptions['payload'] } : {}),
     });
-  const asIntegration =
-    (
-      method: InjectOptions['method'],
-      url: (f: Fixture) => string,
-      payload: (f: Fixture) => unknown,
-    ): Write =>
-    (fixture) => ({
-      method,
-      url: url(fixture),
-      headers: { 'x-api-key': a().key },
-      payload: payload(fixture) as InjectOptions['payload'],
-    });
+  const asAdmin = writeAs(() => a().admin.auth);
+  const asAuditor = writeAs(() => a().auditor.auth);
+  const asViewer = writeAs(() => a().viewer.auth);
+  const asIntegration = writeAs(() => ({ 'x-api-key': a().key }));
+  /** The same call as unit A and aimed at another unit's resource (the fixture names it). */
+  const both = (write: Write) => ({ own: write, foreign: write });
+  /** A call about the fixture's exam waiting for audit, by unit A's auditor (or `writer`). */
+  const toAudit = (path: string, payload?: () => unknown, writer = asAuditor) =>
+    writer('POST', (f) => `/api/Audit/${f.auditExamId}/${path}`, payload);
+  /** Unit A's auditor takes the exam (`auth`: another auditor of A). */
+  const claim = (examId: string, auth = a().auditor.auth) =>
+    t.app.inject({ method: 'POST', url: `/api/Audit/${examId}/claim`, headers: auth });
+  /** A capture of the exam `schedulingId` sent by unit A's integration. */
+  const photoPayload = async (seed?: number, capturedAt = '2026-11-20T10:05:00-03:00') => ({
+    image: (await sampleJpeg(240, seed)).toString('base64'),
+    capturedAt,
+  });
+  /** An occurrence the integration reports. */
+  const occurrencePayload = (externalId: string) => ({
+    occurrences: [
+      {
+        externalId,
+        type: 'terceiro',
+        description: 'Teste',
+        occurredAt: '2026-11-20T10:00:00-03:00',
+      },
+    ],
+  });
 
   let enrolledCpf = '';
   /** Unit A's check-in, made by its examiner with faces (DF requires them). */
@@ -379,6 +368,32 @@ describe('tenant isolation of writes', () => {
       payload: { cpf, ...(await takeOf(a().admin, 'enrolment', cpf, photo)) },
     });
 
+  /** A call of unit A's integration about the fixture's exam (`/…/:schedulingId/<path>`). */
+  const toExam = (method: InjectOptions['method'], path: string, payload: () => unknown) =>
+    asIntegration(method, (f) => `/api/Integration/exams/${f.schedulingId}/${path}`, payload);
+  const renamePost = (identifier: string) =>
+    asAdmin(
+      'PUT',
+      (f) => `/api/SchedulingLocal/${f.localId}`,
+      () => ({ identifier, description: 'Posto renomeado', isActive: false }),
+    );
+  /** A change by unit A's ADMIN to a user: a fresh user of A, or the fixture's examiner. */
+  const userChange = (path: string, payload: object) => {
+    const change = (userId: (f: Fixture) => string) =>
+      asAdmin(
+        'PUT',
+        (f) => `/api/User/${userId(f)}/${path}`,
+        () => payload,
+      );
+    return {
+      own: async () => {
+        const target = await seedUser(t.app, { unit: A, role: 'VIEWER' });
+        return change(() => target.id)(a());
+      },
+      foreign: change((f) => f.userId),
+    };
+  };
+
   /**
    * Every write route: the call as unit A (`own`, aimed at A's resources) and,
    * for routes that name a resource, the same call aimed at another unit's
@@ -424,38 +439,9 @@ describe('tenant isolation of writes', () => {
       },
       foreign: null,
     },
-    'PUT /api/User/:id/enableDisable': {
-      own: async () => {
-        const target = await seedUser(t.app, { unit: A, role: 'VIEWER' });
-        return asAdmin(
-          'PUT',
-          () => `/api/User/${target.id}/enableDisable`,
-          () => ({
-            registerStatus: 'disabled',
-          }),
-        )(a());
-      },
-      foreign: asAdmin(
-        'PUT',
-        (f) => `/api/User/${f.userId}/enableDisable`,
-        () => ({ registerStatus: 'disabled' }),
-      ),
-    },
-    'PUT /api/User/:id/role': {
-      own: async () => {
-        const target = await seedUser(t.app, { unit: A, role: 'VIEWER' });
-        return asAdmin(
-          'PUT',
-          () => `/api/User/${target.id}/role`,
-          () => ({ role: 'ROOM_INSPECTOR' }),
-        )(a());
-      },
-      foreign: asAdmin(
-        'PUT',
-        (f) => `/api/User/${f.userId}/role`,
-        () => ({ role: 'ROOM_INSPECTOR' }),
-      ),
-    },
+    // Unit A's own target is a fresh user of A; the foreign one, the other unit's examiner.
+    'PUT /api/User/:id/enableDisable': userChange('enableDisable', { registerStatus: 'disabled' }),
+    'PUT /api/User/:id/role': userChange('role', { role: 'ROOM_INSPECTOR' }),
     'POST /api/User/admin': {
       own: asAdmin(
         'POST',
@@ -542,38 +528,12 @@ describe('tenant isolation of writes', () => {
       ),
     },
     // Unit A's auditor takes its exam, then gives it back.
-    'POST /api/Audit/:examId/claim': {
-      own: (f) => ({
-        method: 'POST',
-        url: `/api/Audit/${f.auditExamId}/claim`,
-        headers: a().auditor.auth,
-      }),
-      foreign: (f) => ({
-        method: 'POST',
-        url: `/api/Audit/${f.auditExamId}/claim`,
-        headers: a().auditor.auth,
-      }),
-    },
-    'POST /api/Audit/:examId/release': {
-      own: (f) => ({
-        method: 'POST',
-        url: `/api/Audit/${f.auditExamId}/release`,
-        headers: a().auditor.auth,
-      }),
-      foreign: (f) => ({
-        method: 'POST',
-        url: `/api/Audit/${f.auditExamId}/release`,
-        headers: a().auditor.auth,
-      }),
-    },
+    'POST /api/Audit/:examId/claim': both(toAudit('claim')),
+    'POST /api/Audit/:examId/release': both(toAudit('release')),
     // Unit A's auditor disqualifies its exam (the two-person rule makes it wait) ...
     'POST /api/Audit/:examId/decision': {
       own: async (f) => {
-        await t.app.inject({
-          method: 'POST',
-          url: `/api/Audit/${f.auditExamId}/claim`,
-          headers: a().auditor.auth,
-        });
+        await claim(f.auditExamId);
         const reason = await t.app.inject({
           method: 'POST',
           url: '/api/DisqualificationReason',
@@ -591,22 +551,13 @@ describe('tenant isolation of writes', () => {
           },
         };
       },
-      foreign: (f) => ({
-        method: 'POST',
-        url: `/api/Audit/${f.auditExamId}/decision`,
-        headers: a().auditor.auth,
-        payload: { action: 'release' },
-      }),
+      foreign: toAudit('decision', () => ({ action: 'release' })),
     },
     // ... a second auditor of A confirms it ...
     'POST /api/Audit/:examId/confirmation': {
       own: async (f) => {
         const second = await seedSignedIn(t.app, { role: 'auditor', unit: A });
-        await t.app.inject({
-          method: 'POST',
-          url: `/api/Audit/${f.auditExamId}/claim`,
-          headers: second.auth,
-        });
+        await claim(f.auditExamId, second.auth);
         return {
           method: 'POST',
           url: `/api/Audit/${f.auditExamId}/confirmation`,
@@ -614,25 +565,16 @@ describe('tenant isolation of writes', () => {
           payload: { accept: true },
         };
       },
-      foreign: (f) => ({
-        method: 'POST',
-        url: `/api/Audit/${f.auditExamId}/confirmation`,
-        headers: a().auditor.auth,
-        payload: { accept: true },
-      }),
+      foreign: toAudit('confirmation', () => ({ accept: true })),
     },
     // ... its ADMIN reopens it ...
     'POST /api/Audit/:examId/reopen': {
-      own: asAdmin(
-        'POST',
-        (f) => `/api/Audit/${f.auditExamId}/reopen`,
+      own: toAudit(
+        'reopen',
         () => ({ reason: 'Reabertura de teste pela administração.' }),
+        asAdmin,
       ),
-      foreign: asAdmin(
-        'POST',
-        (f) => `/api/Audit/${f.auditExamId}/reopen`,
-        () => ({ reason: 'Reabertura por outra unidade.' }),
-      ),
+      foreign: toAudit('reopen', () => ({ reason: 'Reabertura por outra unidade.' }), asAdmin),
     },
     // ... and its auditor, holding it again, marks a capture of it.
     'PUT /api/Audit/:examId/photos/:photoId/mark': {
@@ -641,16 +583,9 @@ describe('tenant isolation of writes', () => {
           method: 'POST',
           url: `/api/Integration/exams/${A}-AUDITORIA/photos`,
           headers: { 'x-api-key': a().key },
-          payload: {
-            image: (await sampleJpeg(240, 11)).toString('base64'),
-            capturedAt: '2026-11-20T10:07:00-03:00',
-          },
+          payload: await photoPayload(11, '2026-11-20T10:07:00-03:00'),
         });
-        await t.app.inject({
-          method: 'POST',
-          url: `/api/Audit/${f.auditExamId}/claim`,
-          headers: a().auditor.auth,
-        });
+        await claim(f.auditExamId);
         return {
           method: 'PUT',
           url: `/api/Audit/${f.auditExamId}/photos/${(photo.json() as { id: string }).id}/mark`,
@@ -674,18 +609,9 @@ describe('tenant isolation of writes', () => {
     },
     // Unit A's ADMIN issues the certificate of its approved exam (an examiner only for an exam
     // whose room they held while it ran: certificates.test.ts); the integration gets it again.
-    'POST /api/Certificate/:examId': {
-      own: (f) => ({
-        method: 'POST',
-        url: `/api/Certificate/${f.certificateExamId}`,
-        headers: a().admin.auth,
-      }),
-      foreign: (f) => ({
-        method: 'POST',
-        url: `/api/Certificate/${f.certificateExamId}`,
-        headers: a().admin.auth,
-      }),
-    },
+    'POST /api/Certificate/:examId': both(
+      asAdmin('POST', (f) => `/api/Certificate/${f.certificateExamId}`),
+    ),
     'POST /api/Integration/exams/:schedulingId/certificate': {
       own: () => ({
         method: 'POST',
@@ -699,24 +625,8 @@ describe('tenant isolation of writes', () => {
       }),
     },
     'PUT /api/SchedulingLocal/:id': {
-      own: asAdmin(
-        'PUT',
-        (f) => `/api/SchedulingLocal/${f.localId}`,
-        () => ({
-          identifier: `${A}.POSTO77`,
-          description: 'Posto renomeado',
-          isActive: false,
-        }),
-      ),
-      foreign: asAdmin(
-        'PUT',
-        (f) => `/api/SchedulingLocal/${f.localId}`,
-        () => ({
-          identifier: 'SP.POSTO77',
-          description: 'Posto renomeado',
-          isActive: false,
-        }),
-      ),
+      own: renamePost(`${A}.POSTO77`),
+      foreign: renamePost('SP.POSTO77'),
     },
     'POST /api/Exam/import': {
       own: () => ({
@@ -760,95 +670,35 @@ describe('tenant isolation of writes', () => {
       ),
       foreign: null,
     },
-    'PATCH /api/Integration/exams/:schedulingId/status': {
-      own: asIntegration(
+    'PATCH /api/Integration/exams/:schedulingId/status': both(
+      asIntegration(
         'PATCH',
         (f) => `/api/Integration/exams/${f.schedulingId}/status`,
-        () => ({
-          status: 'done',
-          result: 'in_analysis',
-        }),
+        () => ({ status: 'done', result: 'in_analysis' }),
       ),
-      foreign: asIntegration(
-        'PATCH',
-        (f) => `/api/Integration/exams/${f.schedulingId}/status`,
-        () => ({
-          status: 'done',
-          result: 'in_analysis',
-        }),
-      ),
-    },
+    ),
     'POST /api/Integration/exams/:schedulingId/occurrences': {
-      own: asIntegration(
-        'POST',
-        (f) => `/api/Integration/exams/${f.schedulingId}/occurrences`,
-        () => ({
-          occurrences: [
-            {
-              externalId: 'iso-1',
-              type: 'terceiro',
-              description: 'Teste',
-              occurredAt: '2026-11-20T10:00:00-03:00',
-            },
-          ],
-        }),
-      ),
-      foreign: asIntegration(
-        'POST',
-        (f) => `/api/Integration/exams/${f.schedulingId}/occurrences`,
-        () => ({
-          occurrences: [
-            {
-              externalId: 'iso-2',
-              type: 'terceiro',
-              description: 'Teste',
-              occurredAt: '2026-11-20T10:00:00-03:00',
-            },
-          ],
-        }),
-      ),
+      own: toExam('POST', 'occurrences', () => occurrencePayload('iso-1')),
+      foreign: toExam('POST', 'occurrences', () => occurrencePayload('iso-2')),
     },
     'POST /api/Integration/exams/:schedulingId/photos': {
-      own: async (f) => ({
-        method: 'POST',
-        url: `/api/Integration/exams/${f.schedulingId}/photos`,
-        headers: { 'x-api-key': a().key },
-        payload: {
-          image: (await sampleJpeg(240)).toString('base64'),
-          capturedAt: '2026-11-20T10:05:00-03:00',
-        },
-      }),
-      foreign: async (f) => ({
-        method: 'POST',
-        url: `/api/Integration/exams/${f.schedulingId}/photos`,
-        headers: { 'x-api-key': a().key },
-        payload: {
-          image: (await sampleJpeg(240, 9)).toString('base64'),
-          capturedAt: '2026-11-20T10:05:00-03:00',
-        },
-      }),
+      own: toExam('POST', 'photos', () => photoPayload()),
+      foreign: toExam('POST', 'photos', () => photoPayload(9)),
     },
     'PUT /api/Integration/exams/:schedulingId/reference-photo': {
-      own: async (f) => ({
-        method: 'PUT',
-        url: `/api/Integration/exams/${f.schedulingId}/reference-photo`,
-        headers: { 'x-api-key': a().key },
-        payload: { image: (await sampleJpeg(240, 4)).toString('base64') },
-      }),
-      foreign: async (f) => ({
-        method: 'PUT',
-        url: `/api/Integration/exams/${f.schedulingId}/reference-photo`,
-        headers: { 'x-api-key': a().key },
-        payload: { image: (await sampleJpeg(240, 5)).toString('base64') },
-      }),
+      own: toExam('PUT', 'reference-photo', async () => ({
+        image: (await sampleJpeg(240, 4)).toString('base64'),
+      })),
+      foreign: toExam('PUT', 'reference-photo', async () => ({
+        image: (await sampleJpeg(240, 5)).toString('base64'),
+      })),
     },
     'POST /api/BiopassID/Challenge': {
-      own: () => ({
-        method: 'POST',
-        url: '/api/BiopassID/Challenge',
-        headers: a().viewer.auth,
-        payload: { purpose: 'check-in', cpf: a().viewer.user.cpf },
-      }),
+      own: asViewer(
+        'POST',
+        () => '/api/BiopassID/Challenge',
+        () => ({ purpose: 'check-in', cpf: a().viewer.user.cpf }),
+      ),
       // A challenge to capture another unit's examiner on record: not found.
       foreign: async (f) => {
         const [viewer] = await selectRows<{ id: string }>(
@@ -864,45 +714,78 @@ describe('tenant isolation of writes', () => {
       },
     },
     'POST /api/BiopassID/Create': {
-      own: async () => {
-        const target = a().viewer.user;
-        enrolledCpf = target.cpf;
-        return {
-          method: 'POST',
-          url: '/api/BiopassID/Create',
-          headers: a().admin.auth,
-          payload: {
-            cpf: target.cpf,
-            ...(await takeOf(a().admin, 'enrolment', target.cpf, 'p01-1.jpg')),
-          },
-        };
-      },
-      foreign: async (f) => ({
-        method: 'POST',
-        url: '/api/BiopassID/Create',
-        headers: a().admin.auth,
-        payload: { cpf: f.userCpf, ...(await captures()) },
-      }),
+      own: asAdmin(
+        'POST',
+        () => '/api/BiopassID/Create',
+        async () => {
+          enrolledCpf = a().viewer.user.cpf;
+          return {
+            cpf: enrolledCpf,
+            ...(await takeOf(a().admin, 'enrolment', enrolledCpf, 'p01-1.jpg')),
+          };
+        },
+      ),
+      foreign: asAdmin(
+        'POST',
+        () => '/api/BiopassID/Create',
+        async (f) => ({ cpf: f.userCpf, ...(await captures()) }),
+      ),
     },
     'POST /api/BiopassID/Verify': {
-      own: async () => ({
-        method: 'POST',
-        url: '/api/BiopassID/Verify',
-        headers: a().auditor.auth,
-        payload: {
+      own: asAuditor(
+        'POST',
+        () => '/api/BiopassID/Verify',
+        async () => ({
           cpf: enrolledCpf,
           ...(await takeOf(a().auditor, 'verification', enrolledCpf, 'p01-5.jpg')),
           uf: A,
-        },
-      }),
-      foreign: async (f) => ({
-        method: 'POST',
-        url: '/api/BiopassID/Verify',
-        headers: a().auditor.auth,
-        payload: { cpf: f.userCpf, ...(await captures()), uf: 'SP' },
-      }),
+        }),
+      ),
+      foreign: asAuditor(
+        'POST',
+        () => '/api/BiopassID/Verify',
+        async (f) => ({ cpf: f.userCpf, ...(await captures()), uf: 'SP' }),
+      ),
     },
   };
+
+  /** The examiners of unit A's check-in record (none when it cannot be read). */
+  const recordViewers = async () => {
+    const record = await t.app.inject({
+      method: 'GET',
+      url: `/api/SchedulingLocalCheckIn/findCheckInById/${recordId}`,
+      headers: a().viewer.auth,
+    });
+    type Viewer = { id: string; userId: string; checkOutDate: string | null };
+    return record.statusCode === 200 ? (record.json() as { viewers: Viewer[] }).viewers : [];
+  };
+  /** An examiner's password confirmation for unit A's record: its proctoring token. */
+  const confirmInRecord = async (email: string | undefined) => {
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/Auth/viewer-checkin',
+      headers: a().viewer.auth,
+      payload: { email, password: DEFAULT_PASSWORD, checkInId: recordId },
+    });
+    return (confirmed.json() as { proctoringToken?: string }).proctoringToken;
+  };
+  const forceClose = (checkInId: (f: Fixture) => string | null, reason: string) =>
+    asAdmin(
+      'POST',
+      () => '/api/SchedulingLocalCheckIn/forceClose',
+      (f) => ({ checkInId: checkInId(f), reason }),
+    );
+  const checkOut = (payload: (f: Fixture) => unknown) =>
+    asViewer('POST', () => '/api/SchedulingLocalCheckIn/checkOut', payload);
+  const addStation = (code: string, position: number) =>
+    asAdmin(
+      'POST',
+      (f) => `/api/ExamRoom/${f.roomId}/stations`,
+      () => ({ code, position }),
+    );
+  /** A call of unit A's ADMIN about the exam on the fixture's room. */
+  const toRoomExam = (path: string, payload: () => unknown) =>
+    asAdmin('POST', (f) => `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/${path}`, payload);
 
   Object.assign(WRITES, {
     'POST /api/Auth/viewer-checkin': {
@@ -926,35 +809,32 @@ describe('tenant isolation of writes', () => {
           },
         };
       },
-      foreign: (f) => ({
-        method: 'POST',
-        url: '/api/Auth/viewer-checkin',
-        headers: a().viewer.auth,
-        payload: {
+      foreign: asViewer(
+        'POST',
+        () => '/api/Auth/viewer-checkin',
+        (f) => ({
           email: f.viewer.user.email,
           password: DEFAULT_PASSWORD,
           schedulingLocal: CHECK_IN_POST,
-        },
-      }),
+        }),
+      ),
     },
     'POST /api/Auth/biometric-viewer-checkin': {
-      own: async () => ({
-        method: 'POST',
-        url: '/api/Auth/biometric-viewer-checkin',
-        headers: a().viewer.auth,
-        payload: {
+      own: asViewer(
+        'POST',
+        () => '/api/Auth/biometric-viewer-checkin',
+        async () => ({
           cpf: enrolledCpf,
           ...(await takeOf(a().viewer, 'check-in', enrolledCpf, 'p01-5.jpg')),
           uf: A,
           local: CHECK_IN_POST,
-        },
-      }),
-      foreign: async (f) => ({
-        method: 'POST',
-        url: '/api/Auth/biometric-viewer-checkin',
-        headers: a().viewer.auth,
-        payload: { cpf: f.userCpf, ...(await captures()), uf: A, local: CHECK_IN_POST },
-      }),
+        }),
+      ),
+      foreign: asViewer(
+        'POST',
+        () => '/api/Auth/biometric-viewer-checkin',
+        async (f) => ({ cpf: f.userCpf, ...(await captures()), uf: A, local: CHECK_IN_POST }),
+      ),
     },
     'POST /api/SchedulingLocalCheckIn/checkIn': {
       own: async () => {
@@ -969,15 +849,14 @@ describe('tenant isolation of writes', () => {
           },
         };
       },
-      foreign: (f) => ({
-        method: 'POST',
-        url: '/api/SchedulingLocalCheckIn/checkIn',
-        headers: a().viewer.auth,
-        payload: {
+      foreign: asViewer(
+        'POST',
+        () => '/api/SchedulingLocalCheckIn/checkIn',
+        (f) => ({
           viewers: [{ cpf: a().viewer.user.cpf }, { cpf: f.userCpf }],
           schedulingLocal: `${f === units.get('SP') ? 'SP' : 'DEMO'}.POSTO77`,
-        },
-      }),
+        }),
+      ),
     },
     'PUT /api/SchedulingLocalCheckIn/update-checkIn/:id': {
       own: async () => {
@@ -992,96 +871,45 @@ describe('tenant isolation of writes', () => {
         const verificationId = second
           ? await faceTicket(second.cpf, 'p02-1.jpg', DEFAULT_PASSWORD)
           : '';
-        const confirmed = await t.app.inject({
-          method: 'POST',
-          url: '/api/Auth/viewer-checkin',
-          headers: a().viewer.auth,
-          // Examiner 2's confirmation is for this record only, used once.
-          payload: { email: second?.email, password: DEFAULT_PASSWORD, checkInId: recordId },
-        });
+        // Examiner 2's confirmation is for this record only, used once.
+        const proctoringToken = await confirmInRecord(second?.email);
         return {
           method: 'PUT',
           url: `/api/SchedulingLocalCheckIn/update-checkIn/${recordId}`,
           headers: a().viewer.auth,
-          payload: {
-            add: {
-              proctoringToken: (confirmed.json() as { proctoringToken?: string }).proctoringToken,
-              verificationId: verificationId || undefined,
-            },
-          },
+          payload: { add: { proctoringToken, verificationId: verificationId || undefined } },
         };
       },
-      foreign: (f) => ({
-        method: 'PUT',
-        url: `/api/SchedulingLocalCheckIn/update-checkIn/${f.checkInId}`,
-        headers: a().admin.auth,
-        payload: { removeViewerId: f.userId },
-      }),
+      foreign: asAdmin(
+        'PUT',
+        (f) => `/api/SchedulingLocalCheckIn/update-checkIn/${f.checkInId}`,
+        (f) => ({ removeViewerId: f.userId }),
+      ),
     },
     'POST /api/SchedulingLocalCheckIn/checkOut': {
-      own: async () => {
-        const record = await t.app.inject({
-          method: 'GET',
-          url: `/api/SchedulingLocalCheckIn/findCheckInById/${recordId}`,
-          headers: a().viewer.auth,
-        });
-        const viewers =
-          record.statusCode === 200
-            ? (record.json() as { viewers: Array<{ id: string; userId: string }> }).viewers
-            : [];
+      own: checkOut(async () => {
+        const viewers = await recordViewers();
         secondViewerId =
           viewers.find((viewer) => viewer.userId === second?.id)?.id ?? secondViewerId;
         const verificationId = second
           ? await faceTicket(second.cpf, 'p02-1.jpg', DEFAULT_PASSWORD, 'check-out')
           : '';
         return {
-          method: 'POST',
-          url: '/api/SchedulingLocalCheckIn/checkOut',
-          headers: a().viewer.auth,
-          payload: {
-            checkInId: recordId,
-            viewerId: secondViewerId,
-            verificationId: verificationId || undefined,
-          },
+          checkInId: recordId,
+          viewerId: secondViewerId,
+          verificationId: verificationId || undefined,
         };
-      },
-      foreign: (f) => ({
-        method: 'POST',
-        url: '/api/SchedulingLocalCheckIn/checkOut',
-        headers: a().viewer.auth,
-        payload: { checkInId: f.checkInId },
       }),
+      foreign: checkOut((f) => ({ checkInId: f.checkInId })),
     },
     'POST /api/SchedulingLocalCheckIn/transfer': {
       own: async () => {
         // The room passes from unit A's examiner to a third examiner of A (password and face).
         const third = await seedUser(t.app, { unit: A, role: 'ROOM_INSPECTOR' });
         if (withFaces) await enrolInA(third.cpf, 'p02-4.jpg');
-        const confirmed = await t.app.inject({
-          method: 'POST',
-          url: '/api/Auth/viewer-checkin',
-          headers: a().viewer.auth,
-          payload: { email: third.email, password: DEFAULT_PASSWORD, checkInId: recordId },
-        });
+        const proctoringToken = await confirmInRecord(third.email);
         const verificationId = await faceTicket(third.cpf, 'p02-1.jpg', DEFAULT_PASSWORD);
-        const record = await t.app.inject({
-          method: 'GET',
-          url: `/api/SchedulingLocalCheckIn/findCheckInById/${recordId}`,
-          headers: a().viewer.auth,
-        });
-        const viewers =
-          record.statusCode === 200
-            ? (
-                record.json() as {
-                  viewers: Array<{
-                    id: string;
-                    userId: string;
-                    removedAt: string | null;
-                    checkOutDate: string | null;
-                  }>;
-                }
-              ).viewers
-            : [];
+        const viewers = await recordViewers();
         const from =
           viewers.find((viewer) => viewer.userId === a().viewer.user.id && !viewer.checkOutDate)
             ?.id ?? secondViewerId;
@@ -1092,37 +920,19 @@ describe('tenant isolation of writes', () => {
           payload: {
             checkInId: recordId,
             fromViewerId: from,
-            to: {
-              proctoringToken: (confirmed.json() as { proctoringToken?: string }).proctoringToken,
-              verificationId: verificationId || undefined,
-            },
+            to: { proctoringToken, verificationId: verificationId || undefined },
           },
         };
       },
-      foreign: (f) => ({
-        method: 'POST',
-        url: '/api/SchedulingLocalCheckIn/transfer',
-        headers: a().admin.auth,
-        payload: {
-          checkInId: f.checkInId,
-          fromViewerId: f.userId,
-          to: { cpf: f.userCpf },
-        },
-      }),
+      foreign: asAdmin(
+        'POST',
+        () => '/api/SchedulingLocalCheckIn/transfer',
+        (f) => ({ checkInId: f.checkInId, fromViewerId: f.userId, to: { cpf: f.userCpf } }),
+      ),
     },
     'POST /api/SchedulingLocalCheckIn/forceClose': {
-      own: () => ({
-        method: 'POST',
-        url: '/api/SchedulingLocalCheckIn/forceClose',
-        headers: a().admin.auth,
-        payload: { checkInId: recordId, reason: 'Encerramento de teste pela administração.' },
-      }),
-      foreign: (f) => ({
-        method: 'POST',
-        url: '/api/SchedulingLocalCheckIn/forceClose',
-        headers: a().admin.auth,
-        payload: { checkInId: f.checkInId, reason: 'Tentativa de outra unidade sobre a sala.' },
-      }),
+      own: forceClose(() => recordId, 'Encerramento de teste pela administração.'),
+      foreign: forceClose((f) => f.checkInId, 'Tentativa de outra unidade sobre a sala.'),
     },
     'POST /api/ExamRoom': {
       own: asAdmin(
@@ -1140,73 +950,37 @@ describe('tenant isolation of writes', () => {
       // exam-rooms.test.ts (unit A may itself have a post called SP.POSTO77, see above).
       foreign: null,
     },
-    'PUT /api/ExamRoom/:id': {
-      own: asAdmin(
+    'PUT /api/ExamRoom/:id': both(
+      asAdmin(
         'PUT',
         (f) => `/api/ExamRoom/${f.roomId}`,
         () => ({ name: 'Sala renomeada', isActive: false }),
       ),
-      foreign: asAdmin(
-        'PUT',
-        (f) => `/api/ExamRoom/${f.roomId}`,
-        () => ({ name: 'Sala renomeada', isActive: false }),
-      ),
-    },
+    ),
     'POST /api/ExamRoom/:id/stations': {
-      own: asAdmin(
-        'POST',
-        (f) => `/api/ExamRoom/${f.roomId}/stations`,
-        () => ({ code: 'Estação 02', position: 2 }),
-      ),
-      foreign: asAdmin(
-        'POST',
-        (f) => `/api/ExamRoom/${f.roomId}/stations`,
-        () => ({ code: 'Estação 03', position: 3 }),
-      ),
+      own: addStation('Estação 02', 2),
+      foreign: addStation('Estação 03', 3),
     },
-    'PUT /api/ExamRoom/:id/stations/:stationId': {
-      own: asAdmin(
+    'PUT /api/ExamRoom/:id/stations/:stationId': both(
+      asAdmin(
         'PUT',
         (f) => `/api/ExamRoom/${f.roomId}/stations/${f.stationId}`,
         () => ({ position: 5, isActive: false }),
       ),
-      foreign: asAdmin(
-        'PUT',
-        (f) => `/api/ExamRoom/${f.roomId}/stations/${f.stationId}`,
-        () => ({ position: 5, isActive: false }),
-      ),
-    },
-    'POST /api/ExamRoom/:id/exams/:examId/action': {
-      own: (f) => ({
-        method: 'POST',
-        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/action`,
-        headers: a().admin.auth,
-        payload: { action: 'absence' },
-      }),
-      foreign: (f) => ({
-        method: 'POST',
-        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/action`,
-        headers: a().admin.auth,
-        payload: { action: 'absence' },
-      }),
-    },
+    ),
+    'POST /api/ExamRoom/:id/exams/:examId/action': both(
+      toRoomExam('action', () => ({ action: 'absence' })),
+    ),
     'POST /api/ExamRoom/:id/exams/:examId/occurrences': {
-      own: async (f) => ({
-        method: 'POST',
-        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/occurrences`,
-        headers: a().admin.auth,
-        payload: {
-          type: 'terceiro',
-          description: 'Ocorrência registrada no quadro',
-          photo: (await sampleJpeg(200, 3)).toString('base64'),
-        },
-      }),
-      foreign: (f) => ({
-        method: 'POST',
-        url: `/api/ExamRoom/${f.roomId}/exams/${f.roomExamId}/occurrences`,
-        headers: a().admin.auth,
-        payload: { type: 'terceiro', description: 'Ocorrência de outra unidade' },
-      }),
+      own: toRoomExam('occurrences', async () => ({
+        type: 'terceiro',
+        description: 'Ocorrência registrada no quadro',
+        photo: (await sampleJpeg(200, 3)).toString('base64'),
+      })),
+      foreign: toRoomExam('occurrences', () => ({
+        type: 'terceiro',
+        description: 'Ocorrência de outra unidade',
+      })),
     },
     // Last: it lets unit A admit by face alone, which no write before it may rely on.
     'PUT /api/FederativeUnit/settings': {

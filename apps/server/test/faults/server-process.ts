@@ -4,8 +4,11 @@
  * test's own, so it can be killed and started again on the same data.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { testDatabaseUrl } from '../helper';
 import { spawnServer, type SpawnedServer } from '../spawn-server';
 
@@ -63,6 +66,44 @@ export async function startServerProcess(options: {
   };
   for (const name of options.unset ?? []) delete env[name];
   return spawnServer({ env, readyTimeoutMs: 150_000 });
+}
+
+type StartOptions = Parameters<typeof startServerProcess>[0];
+
+/**
+ * A fresh data folder (`prefix…` under the temporary folder) and, on
+ * PostgreSQL, a database of its own for a describe block's server process,
+ * made before its tests. After them the process last started, if still
+ * `server`, is killed, and the folder and database are removed.
+ */
+export function freshProcessData(prefix: string) {
+  let database: Awaited<ReturnType<typeof createProcessDatabase>> | undefined;
+  const fixture = {
+    dataDir: '',
+    databaseUrl: undefined as string | undefined,
+    server: undefined as ServerProcess | undefined,
+    /** Starts the server on this folder and database: `server` from then on. */
+    start: async (options: Omit<StartOptions, 'dataDir' | 'databaseUrl'> = {}) => {
+      fixture.server = await startServerProcess({
+        dataDir: fixture.dataDir,
+        databaseUrl: fixture.databaseUrl,
+        ...options,
+      });
+      return fixture.server;
+    },
+  };
+  beforeAll(async () => {
+    fixture.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    database = await createProcessDatabase();
+    fixture.databaseUrl = database.url;
+  });
+  afterAll(async () => {
+    fixture.server?.kill('SIGKILL');
+    await fixture.server?.exited;
+    await database?.drop();
+    fs.rmSync(fixture.dataDir, { recursive: true, force: true });
+  });
+  return fixture;
 }
 
 /** Signs in as the first ADMIN and returns the Authorization header. */

@@ -8,17 +8,10 @@
  * there, each once, readable, and the database takes new writes.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lockFile, lockHolder } from '../../src/lib/data-dir-lock';
 import { engineName } from '../helper';
-import {
-  createProcessDatabase,
-  signInAdmin,
-  startServerProcess,
-  type ServerProcess,
-} from './server-process';
+import { freshProcessData, signInAdmin } from './server-process';
 
 const CLIENTS = 4;
 /** Writes acknowledged before the kill: enough that it lands mid-load. */
@@ -46,27 +39,13 @@ async function listAll(
 }
 
 describe(`SIGKILL durante escritas (${engineName})`, () => {
-  let dataDir = '';
-  let database: Awaited<ReturnType<typeof createProcessDatabase>>;
-  let server: ServerProcess | undefined;
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-sigkill-'));
-    database = await createProcessDatabase();
-  });
-
-  afterAll(async () => {
-    server?.kill('SIGKILL');
-    await server?.exited;
-    await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const data = freshProcessData('exame-sigkill-');
 
   it('keeps every write answered 2xx before the kill, and starts again cleanly', async () => {
-    server = await startServerProcess({ dataDir, databaseUrl: database.url });
-    const first = server;
+    const { dataDir, databaseUrl } = data;
+    const first = await data.start();
     const auth = await signInAdmin(first.baseUrl);
-    if (!database.url) expect(lockHolder(dataDir)?.pid).toBe(first.pid);
+    if (!databaseUrl) expect(lockHolder(dataDir)?.pid).toBe(first.pid);
 
     const acknowledged: Created[] = [];
     let attempted = 0;
@@ -112,15 +91,14 @@ describe(`SIGKILL durante escritas (${engineName})`, () => {
     expect(attempted).toBeGreaterThan(acknowledged.length);
 
     // The killed process's lock file is still there, naming a process that is gone.
-    if (!database.url) {
+    if (!databaseUrl) {
       expect(fs.existsSync(lockFile(dataDir))).toBe(true);
       expect(lockHolder(dataDir)).toBeNull();
     }
 
-    server = await startServerProcess({ dataDir, databaseUrl: database.url });
-    const second = server;
+    const second = await data.start();
     expect(second.output()).not.toMatch(/corrupt|PANIC/i);
-    if (!database.url) expect(lockHolder(dataDir)?.pid).toBe(second.pid);
+    if (!databaseUrl) expect(lockHolder(dataDir)?.pid).toBe(second.pid);
     const authAgain = await signInAdmin(second.baseUrl);
     const stored = await listAll(second.baseUrl, authAgain);
     const missing = acknowledged.filter((write) => stored.get(write.identifier)?.id !== write.id);

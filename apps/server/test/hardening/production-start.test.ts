@@ -8,46 +8,24 @@
  * to count who was created.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { selectRows } from '../../src/db/select-rows';
-import {
-  createProcessDatabase,
-  signInAdmin,
-  startServerProcess,
-  type ServerProcess,
-} from '../faults/server-process';
+import { freshProcessData, signInAdmin } from '../faults/server-process';
 import { engineName } from '../helper';
 
 /** Starting the server (migrations, the face engine's warm-up) takes a while on a busy machine. */
 const SLOW = 240_000;
 
 describe(`production start without SEED_DEMO nor API_DOCS (${engineName})`, () => {
-  let dataDir = '';
-  let database: Awaited<ReturnType<typeof createProcessDatabase>>;
-  let server: ServerProcess | undefined;
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-production-start-'));
-    database = await createProcessDatabase();
-  });
-  afterAll(async () => {
-    server?.kill('SIGKILL');
-    await server?.exited;
-    await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const data = freshProcessData('exame-production-start-');
 
   it(
     'creates no demo accounts, prints no shared password and does not serve /docs',
     async () => {
-      server = await startServerProcess({
-        dataDir,
-        databaseUrl: database.url,
+      const started = await data.start({
         env: {
           NODE_ENV: 'production',
           TRUST_PROXY: 'none',
@@ -56,7 +34,6 @@ describe(`production start without SEED_DEMO nor API_DOCS (${engineName})`, () =
         },
         unset: ['SEED_DEMO'],
       });
-      const started = server;
       // The banner follows the listen by a moment.
       for (let wait = 0; !started.output().includes('E-mails:') && wait < 100; wait += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -76,12 +53,12 @@ describe(`production start without SEED_DEMO nor API_DOCS (${engineName})`, () =
 
       started.kill('SIGTERM');
       expect((await started.exited).code).toBe(0);
-      server = undefined;
+      data.server = undefined;
 
       const opened = await openDatabase(
-        database.url
-          ? { kind: 'postgres', url: database.url, poolSize: 1 }
-          : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') },
+        data.databaseUrl
+          ? { kind: 'postgres', url: data.databaseUrl, poolSize: 1 }
+          : { kind: 'pglite', dataDir: path.join(data.dataDir, 'pgdata') },
       );
       try {
         const users = await selectRows<{ email: string; unit: string }>(

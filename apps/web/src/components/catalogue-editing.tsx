@@ -3,12 +3,15 @@
  * posts): a list whose items are created and edited in a modal form and
  * never deleted, only deactivated and reactivated after a confirmation.
  * One hook holds the open form, the save and the confirmed toggle; the
- * row's two buttons and the form's two buttons are drawn here once.
+ * row's two buttons, the modal and the form's frame are drawn here once.
  */
-import { Button, Group, Table, Text } from '@mantine/core';
+import { Button, Group, Stack, Table, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FieldErrors } from '../lib/forms';
 import { useAlert } from './alert-modal/alert-modal';
+import { AppModal } from './app-modal';
 import { StateBadge } from './state-badge';
 import { toast } from './toast';
 
@@ -19,8 +22,10 @@ export type CatalogueEditingOptions<T extends Item, I> = {
   queryKey: QueryKey;
   create: (input: I) => Promise<T>;
   update: (id: string, input: I | { isActive: boolean }) => Promise<T>;
-  /** The confirmation before a toggle: title, message and the confirming button. */
-  toggleQuestion: (item: T) => { title: string; message: string; confirm: string };
+  /** The item's name in the toggle's question (`Desativar <noun>`). */
+  noun: string;
+  /** The toggle's question, under its title. */
+  toggleMessage: (item: T) => string;
   /** The toast after a toggle, read from the item the server answered. */
   toggled: (item: T) => string;
   /** The toast after a save. */
@@ -44,15 +49,15 @@ export function useCatalogueEditing<T extends Item, I>(options: CatalogueEditing
     onError: (error) => toast.error(error.message),
   });
   const confirmToggle = (item: T) => {
-    const question = options.toggleQuestion(item);
+    const confirm = item.isActive ? 'Desativar' : 'Reativar';
     showAlert({
       icon: 'warning',
-      title: question.title,
-      message: question.message,
+      title: `${confirm} ${options.noun}`,
+      message: options.toggleMessage(item),
       actions: [
         { label: 'Cancelar' },
         {
-          label: question.confirm,
+          label: confirm,
           color: item.isActive ? 'red' : undefined,
           onClick: () => toggle.mutate(item),
         },
@@ -133,16 +138,110 @@ export function CatalogueStateCells<T extends Item>({
   );
 }
 
-/** The form's "Cancelar" and "Salvar". */
-export function FormButtons({ saving, onCancel }: { saving: boolean; onCancel: () => void }) {
+export type CatalogueEditor<T extends Item, I> = ReturnType<typeof useCatalogueEditing<T, I>>;
+
+/** The list's button that opens the form of a new item. */
+export function CatalogueNewButton({
+  editor,
+  children,
+}: {
+  editor: { edit: (target: 'new') => void };
+  children: ReactNode;
+}) {
   return (
-    <Group justify="flex-end">
-      <Button variant="default" onClick={onCancel}>
-        Cancelar
-      </Button>
-      <Button type="submit" loading={saving}>
-        Salvar
-      </Button>
-    </Group>
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => editor.edit('new')}>
+      {children}
+    </Button>
+  );
+}
+
+export type CatalogueValidation<I> =
+  { input: I; errors: null } | { input: null; errors: FieldErrors<I> };
+
+/** What the page's fields get: the form's values, and the errors to show under them. */
+export type CatalogueFields<I> = {
+  values: I;
+  setValues: (values: I) => void;
+  /** The errors of the last submit. */
+  errors: FieldErrors<I>;
+  /** The last save's failure, when it belongs under a field. */
+  serverError: string | undefined;
+};
+
+/**
+ * The modal of the form, open while an item (or a new one) is edited: the
+ * page gives the fields, the form sends only what `validate` accepts.
+ */
+export function CatalogueFormModal<T extends Item, I>({
+  editor,
+  titles,
+  width,
+  initialOf,
+  validate,
+  children,
+}: {
+  editor: CatalogueEditor<T, I>;
+  /** The title for a new item, then for an existing one. */
+  titles: [string, string];
+  width: string;
+  /** The form's first values: the empty ones for a new item, else the item's. */
+  initialOf: (target: T | 'new') => I;
+  validate: (values: I) => CatalogueValidation<I>;
+  children: (fields: CatalogueFields<I>) => ReactNode;
+}) {
+  const { editing, edit } = editor;
+  return (
+    <AppModal
+      opened={editing !== null}
+      onClose={() => edit(null)}
+      title={editing === 'new' ? titles[0] : titles[1]}
+      width={width}
+    >
+      {editing !== null && (
+        <CatalogueForm
+          editor={editor}
+          initial={initialOf(editing)}
+          validate={validate}
+          fields={children}
+        />
+      )}
+    </AppModal>
+  );
+}
+
+/** The form: the page's fields, then "Cancelar" and "Salvar". */
+function CatalogueForm<T extends Item, I>({
+  editor,
+  initial,
+  validate,
+  fields,
+}: {
+  editor: CatalogueEditor<T, I>;
+  initial: I;
+  validate: (values: I) => CatalogueValidation<I>;
+  fields: (fields: CatalogueFields<I>) => ReactNode;
+}) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors<I>>({});
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const { input, errors: next } = validate(values);
+    setErrors(next ?? {});
+    if (input) editor.submit(input);
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {fields({ values, setValues, errors, serverError: editor.fieldError })}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => editor.edit(null)}>
+            Cancelar
+          </Button>
+          <Button type="submit" loading={editor.saving}>
+            Salvar
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

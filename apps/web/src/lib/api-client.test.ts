@@ -7,6 +7,7 @@ import {
   formatLocalIso,
   joinUrl,
   timeoutFor,
+  type ApiClientOptions,
   type ApiFailureLog,
 } from './api-client';
 
@@ -61,6 +62,25 @@ function jsonResponse(status: number, body: unknown): Response {
   });
 }
 
+/** A client of '' without a token over `fetchImpl`, its failures not logged. */
+function clientOver(fetchImpl: typeof fetch, options: Partial<ApiClientOptions> = {}) {
+  return createApiClient({
+    baseUrl: '',
+    getToken: () => null,
+    fetchImpl,
+    logFailure: () => undefined,
+    ...options,
+  });
+}
+
+/** A fetch that never answers: it rejects only when the call is aborted. */
+const hangingFetch: typeof fetch = (_url, init) =>
+  new Promise((_resolve, reject) => {
+    init?.signal?.addEventListener('abort', () =>
+      reject(new DOMException('aborted', 'AbortError')),
+    );
+  });
+
 describe('createApiClient', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -107,18 +127,14 @@ describe('createApiClient', () => {
   });
 
   it('a failed check-in keeps the id and check-in date of the record it met (spec 8)', async () => {
-    const client = createApiClient({
-      baseUrl: '',
-      getToken: () => null,
-      fetchImpl: async () =>
-        jsonResponse(409, {
-          Error: 'Ana já tem uma entrada aberta no posto DF.POSTO01.',
-          code: 'CHECKIN_ALREADY_OPEN',
-          id: '5c0e2b7a-1d3f-4a6b-8c9d-0e1f2a3b4c5d',
-          checkInDate: '2026-11-25T12:00:00.000Z',
-        }),
-      logFailure: () => undefined,
-    });
+    const client = clientOver(async () =>
+      jsonResponse(409, {
+        Error: 'Ana já tem uma entrada aberta no posto DF.POSTO01.',
+        code: 'CHECKIN_ALREADY_OPEN',
+        id: '5c0e2b7a-1d3f-4a6b-8c9d-0e1f2a3b4c5d',
+        checkInDate: '2026-11-25T12:00:00.000Z',
+      }),
+    );
     const error = await client
       .post('api/SchedulingLocalCheckIn/checkIn', {})
       .catch((e: unknown) => e);
@@ -129,23 +145,17 @@ describe('createApiClient', () => {
         checkInDate: '2026-11-25T12:00:00.000Z',
       },
     });
-    const plain = createApiClient({
-      baseUrl: '',
-      getToken: () => null,
-      fetchImpl: async () => jsonResponse(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' }),
-      logFailure: () => undefined,
-    });
+    const plain = clientOver(async () =>
+      jsonResponse(404, { Error: 'Não encontrado.', code: 'NOT_FOUND' }),
+    );
     expect(await plain.get('api/x').catch((e: unknown) => e)).toMatchObject({ record: null });
   });
 
   it('without an Error field: the default text followed by the description', async () => {
-    const client = createApiClient({
-      baseUrl: '',
-      getToken: () => null,
-      fetchImpl: async () =>
+    const client = clientOver(
+      async () =>
         new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
-      logFailure: () => undefined,
-    });
+    );
     const logs: ApiFailureLog[] = [];
     const client502 = createApiClient({
       baseUrl: '',
@@ -174,13 +184,8 @@ describe('createApiClient', () => {
   });
 
   it('a network failure rejects with the default text', async () => {
-    const client = createApiClient({
-      baseUrl: '',
-      getToken: () => null,
-      fetchImpl: async () => {
-        throw new TypeError('Failed to fetch');
-      },
-      logFailure: () => undefined,
+    const client = clientOver(async () => {
+      throw new TypeError('Failed to fetch');
     });
     await expect(client.get('api/User')).rejects.toMatchObject({
       message:
@@ -192,18 +197,7 @@ describe('createApiClient', () => {
 
   it('aborts after the timeout of the call', async () => {
     vi.useFakeTimers();
-    const fetchImpl: typeof fetch = (_url, init) =>
-      new Promise((_resolve, reject) => {
-        init?.signal?.addEventListener('abort', () =>
-          reject(new DOMException('aborted', 'AbortError')),
-        );
-      });
-    const client = createApiClient({
-      baseUrl: '',
-      getToken: () => null,
-      fetchImpl,
-      logFailure: () => undefined,
-    });
+    const client = clientOver(hangingFetch);
     const pending = client.get('api/User').catch((caught: unknown) => caught);
     await vi.advanceTimersByTimeAsync(44_999);
     const long = client
@@ -224,18 +218,7 @@ describe('createApiClient', () => {
 
   it('the raw request uses the shared client timeout of 180 000 ms', async () => {
     vi.useFakeTimers();
-    const fetchImpl: typeof fetch = (_url, init) =>
-      new Promise((_resolve, reject) => {
-        init?.signal?.addEventListener('abort', () =>
-          reject(new DOMException('aborted', 'AbortError')),
-        );
-      });
-    const client = createApiClient({
-      baseUrl: '',
-      getToken: () => null,
-      fetchImpl,
-      logFailure: () => undefined,
-    });
+    const client = clientOver(hangingFetch);
     let settled = false;
     const pending = client.request('GET', 'api/User').catch((caught: unknown) => {
       settled = true;

@@ -163,26 +163,6 @@ export async function setFaceMinSimilarity(
     .where(eq(exams.id, examId));
 }
 
-/** A capture of the exam (not its reference photo). */
-export async function findCapture(
-  db: Executor,
-  examId: string,
-  photoId: string,
-): Promise<{ id: string } | undefined> {
-  const [row] = await db
-    .select({ id: examPhotos.id })
-    .from(examPhotos)
-    .where(
-      and(
-        eq(examPhotos.examId, examId),
-        eq(examPhotos.id, photoId),
-        eq(examPhotos.kind, 'capture'),
-      ),
-    )
-    .limit(1);
-  return row;
-}
-
 /** Marks a capture; returns the verdict it had before (null when it had none). */
 export async function upsertMark(
   tx: Executor,

@@ -2,7 +2,8 @@
 import type { PhotoMarkInput, PhotoVerdict } from '@exame/shared';
 import type { SessionUser } from '../../lib/actors';
 import { insertActivity } from '../activity/activity.service';
-import { findCapture, upsertMark } from './audit-photos.repository';
+import { findCapture } from '../exams/exam-photos.service';
+import { upsertMark } from './audit-photos.repository';
 import { type AuditDeps, auditError } from './audit-claims.service';
 import { heldExam } from './audit-decisions.service';
 
@@ -20,7 +21,7 @@ export async function markPhoto(
 ): Promise<{ verdict: PhotoVerdict; auditorName: string; markedAt: string }> {
   return deps.db.transaction(async (tx) => {
     const { exam, now } = await heldExam(tx, deps, actor, params.examId);
-    const capture = await findCapture(tx, exam.id, params.photoId);
+    const capture = await findCapture(tx, exam.id, { id: params.photoId });
     if (!capture) throw auditError('AUDIT_PHOTO_NOT_FOUND');
     const { before } = await upsertMark(tx, {
       federativeUnit: actor.federativeUnit,

@@ -6,10 +6,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
-import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/select-rows';
 import { genuineBody } from '../../../test/faces/takes';
-import { buildTestApp, type TestApp } from '../../../test/helper';
+import { createPost } from '../../../test/exams';
+import { askChallenge, buildFaceApp, enrolFace } from '../../../test/face-app';
+import { type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 
 const skipReason = process.env.TEST_DATABASE_URL
@@ -30,37 +31,20 @@ describe.skipIf(Boolean(skipReason))(
     let second: Awaited<ReturnType<typeof seedUser>>;
 
     beforeAll(async () => {
-      face = await createFaceService({ inProcess: true });
-      t = await buildTestApp({
-        faceService: face,
-        rateLimits: {
-          verifyPerCpf: { limit: 1000 },
-          verifyPerCpfAll: { limit: 1000 },
-          verifyPerUser: { limit: 1000 },
-        },
-      });
+      ({ face, t } = await buildFaceApp());
       admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
       first = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF', name: 'Examinadora Um' });
       second = await seedUser(t.app, { role: 'ROOM_INSPECTOR', unit: 'DF', name: 'Fiscal Dois' });
       for (const identifier of ['DF.POSTO01', 'DF.POSTO02']) {
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/SchedulingLocal',
-          headers: admin.auth,
-          payload: { identifier, description: `Posto ${identifier}` },
-        });
+        await createPost(t.app, admin.auth, identifier);
       }
       // Enrolled from a live take of a photo the enrolment gate accepts.
       for (const [cpf, photo] of [
         [first.user.cpf, 'p01-1.jpg'],
         [second.cpf, 'p02-4.jpg'],
       ] as const) {
-        const enrolled = await t.app.inject({
-          method: 'POST',
-          url: '/api/BiopassID/Create',
-          headers: admin.auth,
-          payload: { cpf, ...(await take(admin.auth, { purpose: 'enrolment', cpf }, photo)) },
-        });
+        const taken = await take(admin.auth, { purpose: 'enrolment', cpf }, photo);
+        const enrolled = await enrolFace(t.app, admin.auth, cpf, taken);
         expect(enrolled.statusCode, enrolled.body).toBe(201);
       }
     }, 180_000);
@@ -79,14 +63,7 @@ describe.skipIf(Boolean(skipReason))(
       subject: Record<string, string | undefined>,
       photo: string,
     ): Promise<{ challengeId: string; image: string; frames: string[] }> {
-      const challenge = await t.app.inject({
-        method: 'POST',
-        url: '/api/BiopassID/Challenge',
-        headers: auth,
-        payload: subject,
-      });
-      expect(challenge.statusCode, challenge.body).toBe(201);
-      const { challengeId, steps } = challenge.json() as { challengeId: string; steps: never[] };
+      const { challengeId, steps } = await askChallenge(t.app, auth, subject);
       seed += 1;
       return { challengeId, ...(await genuineBody(face, photo, steps, seed)) };
     }
@@ -318,13 +295,17 @@ describe.skipIf(Boolean(skipReason))(
         (viewer: { removedAt: string | null }) => !viewer.removedAt,
       );
       const [mine, theirs] = viewers as Array<{ id: string }>;
+      /** Examiner 1 asks for the check-out of `viewerId` with a verification. */
+      const checkOut = (viewerId?: string, verificationId?: string) =>
+        post('/api/SchedulingLocalCheckIn/checkOut', {
+          checkInId: id,
+          ...(viewerId ? { viewerId } : {}),
+          ...(verificationId ? { verificationId } : {}),
+        });
 
-      const everyone = await post('/api/SchedulingLocalCheckIn/checkOut', { checkInId: id });
+      const everyone = await checkOut();
       expect(everyone.json().code).toBe('CHECKIN_VIEWER_REQUIRED');
-      const noFace = await post('/api/SchedulingLocalCheckIn/checkOut', {
-        checkInId: id,
-        viewerId: theirs!.id,
-      });
+      const noFace = await checkOut(theirs!.id);
       expect(noFace.json().code).toBe('CHECKIN_FACE_REQUIRED');
 
       // Examiner 2's CPF, another person's face: refused with the reason, nothing kept.
@@ -348,18 +329,10 @@ describe.skipIf(Boolean(skipReason))(
 
       // Examiner 1's verification does not take examiner 2 out.
       const mineOk = await validate(first.user.cpf, 'p01-3.jpg');
-      const swapped = await post('/api/SchedulingLocalCheckIn/checkOut', {
-        checkInId: id,
-        viewerId: theirs!.id,
-        verificationId: mineOk.json().verificationId,
-      });
+      const swapped = await checkOut(theirs!.id, mineOk.json().verificationId);
       expect(swapped.json().code).toBe('CHECKIN_FACE_INVALID');
 
-      const firstOut = await post('/api/SchedulingLocalCheckIn/checkOut', {
-        checkInId: id,
-        viewerId: mine!.id,
-        verificationId: mineOk.json().verificationId,
-      });
+      const firstOut = await checkOut(mine!.id, mineOk.json().verificationId);
       expect(firstOut.statusCode, firstOut.body).toBe(200);
       expect(firstOut.json().status).toBe('open');
       // Examiner 2 named by the record (check-out on a device that does not know the CPF).
@@ -368,11 +341,7 @@ describe.skipIf(Boolean(skipReason))(
       });
       expect(theirsOk.statusCode, theirsOk.body).toBe(200);
       expect(theirsOk.json().name).toBe('Fiscal Dois');
-      const secondOut = await post('/api/SchedulingLocalCheckIn/checkOut', {
-        checkInId: id,
-        viewerId: theirs!.id,
-        verificationId: theirsOk.json().verificationId,
-      });
+      const secondOut = await checkOut(theirs!.id, theirsOk.json().verificationId);
       expect(secondOut.statusCode, secondOut.body).toBe(200);
       const closed = secondOut.json();
       expect(closed.status).toBe('closed');

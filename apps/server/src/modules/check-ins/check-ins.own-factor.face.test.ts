@@ -15,13 +15,14 @@ import type { FaceChallengeRequest } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
-import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/select-rows';
 import { burstAround, webcamFrame } from '../../../test/faces/captures';
 import { fixturePath } from '../../../test/faces/fixtures';
 import { acceptedGenuineTake } from '../../../test/faces/takes';
 import { loadSource, type Source } from '../../../test/faces/synthetic-takes';
-import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
+import { createPost } from '../../../test/exams';
+import { askChallenge, buildFaceApp, enrolFace } from '../../../test/face-app';
+import { engineName, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
@@ -49,28 +50,13 @@ describe(`never a face alone, with the engine (DF) on ${engineName}`, () => {
     photo: string,
     seed = 1,
   ): Promise<Take> {
-    const challenge = await t.app.inject({
-      method: 'POST',
-      url: '/api/BiopassID/Challenge',
-      headers: auth,
-      payload: request,
-    });
-    expect(challenge.statusCode, challenge.body).toBe(201);
-    const { challengeId, steps } = challenge.json() as { challengeId: string; steps: never[] };
+    const { challengeId, steps } = await askChallenge(t.app, auth, request);
     const [image, ...frames] = (await acceptedGenuineTake(face, photo, steps, seed)).map(b64);
     return { challengeId, image: image!, frames };
   }
 
   beforeAll(async () => {
-    face = await createFaceService({ inProcess: true });
-    t = await buildTestApp({
-      faceService: face,
-      rateLimits: {
-        verifyPerCpf: { limit: 1000 },
-        verifyPerCpfAll: { limit: 1000 },
-        verifyPerUser: { limit: 1000 },
-      },
-    });
+    ({ face, t } = await buildFaceApp());
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     fiscal = await seedSignedIn(t.app, { role: 'ROOM_INSPECTOR', unit: 'DF', name: 'Fiscal' });
     examinerB = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Examinadora B' });
@@ -79,19 +65,10 @@ describe(`never a face alone, with the engine (DF) on ${engineName}`, () => {
       if (!source) throw new Error(`sem rosto utilizável em ${photo}`);
       sources.set(photo, source);
     }
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/SchedulingLocal',
-      headers: admin.auth,
-      payload: { identifier: POST, description: 'Posto Ceilândia' },
-    });
+    await createPost(t.app, admin.auth, POST, 'Posto Ceilândia');
     const enrol = { purpose: 'enrolment', cpf: examinerB.cpf } as const;
-    const enrolled = await t.app.inject({
-      method: 'POST',
-      url: '/api/BiopassID/Create',
-      headers: admin.auth,
-      payload: { cpf: examinerB.cpf, ...(await faceTake(admin.auth, enrol, 'p01-1.jpg')) },
-    });
+    const taken = await faceTake(admin.auth, enrol, 'p01-1.jpg');
+    const enrolled = await enrolFace(t.app, admin.auth, examinerB.cpf, taken);
     expect(enrolled.statusCode, enrolled.body).toBe(201);
   }, 180_000);
   afterAll(async () => {

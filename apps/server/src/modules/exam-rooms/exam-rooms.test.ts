@@ -7,11 +7,19 @@ import { dayInZone, zonedDayStartIso } from '@exame/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { selectRows } from '../../db/select-rows';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
+import {
+  createApiKeyFor,
+  createPost,
+  examPayload,
+  postExams,
+  sampleJpeg,
+} from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
+type Auth = { authorization: string };
+type Room = { id: string; stations: Array<{ id: string; code: string }> };
 
 describe('exam rooms', () => {
   let t: TestApp;
@@ -32,32 +40,69 @@ describe('exam rooms', () => {
     });
     viewer = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'SP', name: 'Examinador Sé' });
     for (const identifier of ['SP.POSTO01', 'SP.POSTO02']) {
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/SchedulingLocal',
-        headers: admin.auth,
-        payload: { identifier, description: `Posto ${identifier}` },
-      });
+      await createPost(t.app, admin.auth, identifier);
     }
     key = (await createApiKeyFor(t.app, admin.auth)).key;
   }, 60_000);
   afterAll(() => t.close());
 
-  const inject = (
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    auth: { authorization: string },
-    payload?: object,
-  ) => t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+  const inject = (method: 'GET' | 'POST' | 'PUT', url: string, auth: Auth, payload?: object) =>
+    t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
 
-  const createRoom = (auth: { authorization: string }, payload: object) =>
-    inject('POST', '/api/ExamRoom', auth, payload);
+  const createRoom = (
+    auth: Auth,
+    schedulingLocal: string,
+    code: string,
+    name: string,
+    more: object = {},
+  ) => inject('POST', '/api/ExamRoom', auth, { schedulingLocal, code, name, ...more });
+
+  /** A room the admin creates, its stations at positions 1, 2, … in the order given. */
+  const addRoom = async (schedulingLocal: string, code: string, name: string, stations: string[]) =>
+    (
+      await createRoom(
+        admin.auth,
+        schedulingLocal,
+        code,
+        name,
+        stations.length
+          ? { stations: stations.map((station, i) => ({ code: station, position: i + 1 })) }
+          : {},
+      )
+    ).json() as Room;
+
+  const push = (exams: object[]) => postExams(t.app, key, exams);
+
+  /** An exam of today at `hour`, on a station of the room whose local is `local`. */
+  const roomExam = (local: string, schedulingId: string, hour: string, station: string) =>
+    examPayload({
+      schedulingId,
+      schedulingDate: at(hour),
+      station,
+      metadata: { schedulingLocal: local },
+    });
+
+  const board = (roomId: string, auth: Auth) =>
+    inject('GET', `/api/ExamRoom/${roomId}/board`, auth);
+  const canAct = async (roomId: string, auth: Auth) =>
+    (await board(roomId, auth)).json().canAct as boolean;
+
+  /** The signed-in examiner checks themself in at a post (in one of its rooms). */
+  const checkIn = (who: Signed, schedulingLocal: string, examRoomId?: string) =>
+    inject('POST', '/api/SchedulingLocalCheckIn/checkIn', who.auth, {
+      viewers: [{ cpf: who.user.cpf }],
+      schedulingLocal,
+      ...(examRoomId ? { examRoomId } : {}),
+    });
+
+  const act = (roomId: string, examId: string, action: string, auth: Auth) =>
+    inject('POST', `/api/ExamRoom/${roomId}/exams/${examId}/action`, auth, { action });
+
+  const putStation = (roomId: string, stationId: string, payload: object) =>
+    inject('PUT', `/api/ExamRoom/${roomId}/stations/${stationId}`, admin.auth, payload);
 
   it('ADMIN and ROOM_INSPECTOR create rooms with stations; codes are unique per post', async () => {
-    const created = await createRoom(inspector.auth, {
-      schedulingLocal: 'SP.POSTO01',
-      code: 'S1',
-      name: 'Sala 1',
+    const created = await createRoom(inspector.auth, 'SP.POSTO01', 'S1', 'Sala 1', {
       stations: [
         { code: 'Estação 02', position: 2 },
         { code: 'Estação 01', position: 1 },
@@ -78,37 +123,19 @@ describe('exam rooms', () => {
       'Estação 01',
       'Estação 02',
     ]);
-    const again = await createRoom(admin.auth, {
-      schedulingLocal: 'SP.POSTO01',
-      code: 'S1',
-      name: 'Outra',
-    });
+    const again = await createRoom(admin.auth, 'SP.POSTO01', 'S1', 'Outra');
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({
       Error: 'Já existe uma sala com este código no posto.',
       code: 'ROOM_CODE_TAKEN',
     });
     // The same code at another post is another room.
-    expect(
-      (await createRoom(admin.auth, { schedulingLocal: 'SP.POSTO02', code: 'S1', name: 'Sala 1' }))
-        .statusCode,
-    ).toBe(201);
-    const badCode = await createRoom(admin.auth, {
-      schedulingLocal: 'SP.POSTO01',
-      code: 'S-2',
-      name: 'Sala',
-    });
+    expect((await createRoom(admin.auth, 'SP.POSTO02', 'S1', 'Sala 1')).statusCode).toBe(201);
+    const badCode = await createRoom(admin.auth, 'SP.POSTO01', 'S-2', 'Sala');
     expect(badCode.statusCode).toBe(400);
-    const unknownPost = await createRoom(admin.auth, {
-      schedulingLocal: 'SP.NAOEXISTE',
-      code: 'S3',
-      name: 'Sala 3',
-    });
+    const unknownPost = await createRoom(admin.auth, 'SP.NAOEXISTE', 'S3', 'Sala 3');
     expect(unknownPost.json().code).toBe('ROOM_POST_NOT_FOUND');
-    const duplicateStations = await createRoom(admin.auth, {
-      schedulingLocal: 'SP.POSTO01',
-      code: 'S4',
-      name: 'Sala 4',
+    const duplicateStations = await createRoom(admin.auth, 'SP.POSTO01', 'S4', 'Sala 4', {
       stations: [
         { code: 'E1', position: 1 },
         { code: 'E1', position: 2 },
@@ -117,70 +144,29 @@ describe('exam rooms', () => {
     expect(duplicateStations.json().code).toBe('STATION_CODE_TAKEN');
     // CE has proctoring disabled (spec 9): no exam rooms there.
     const ceAdmin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'CE' });
-    const ce = await createRoom(ceAdmin.auth, {
-      schedulingLocal: 'CE.X',
-      code: 'S1',
-      name: 'Sala',
-    });
+    const ce = await createRoom(ceAdmin.auth, 'CE.X', 'S1', 'Sala');
     expect(ce.json().code).toBe('ROOM_PROCTORING_DISABLED');
   });
 
   it('the board: every exam of the room on its station, the others listed apart; counters; who may act', async () => {
-    const room = (
-      await createRoom(admin.auth, {
-        schedulingLocal: 'SP.POSTO01',
-        code: 'S2',
-        name: 'Sala 2',
-        stations: [
-          { code: 'Estação 01', position: 1 },
-          { code: 'Estação 02', position: 2 },
-          { code: 'Estação 03', position: 3 },
-        ],
-      })
-    ).json() as { id: string; stations: Array<{ id: string; code: string }> };
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId: 'S2-A',
-            schedulingDate: at('08:00'),
-            status: 'started',
-            station: 'Estação 01',
-            metadata: { schedulingLocal: 'SP.POSTO01-S2' },
-          }),
-          examPayload({
-            schedulingId: 'S2-B',
-            schedulingDate: at('09:00'),
-            station: 'Estação 02',
-            metadata: { schedulingLocal: 'SP.POSTO01-S2' },
-          }),
-          examPayload({
-            schedulingId: 'S2-C',
-            schedulingDate: at('10:00'),
-            station: 'Estação 99',
-            metadata: { schedulingLocal: 'SP.POSTO01-S2' },
-          }),
-          examPayload({
-            schedulingId: 'S9-X',
-            schedulingDate: at('10:00'),
-            station: 'Estação 01',
-            metadata: { schedulingLocal: 'SP.POSTO01-S9' },
-          }),
-        ],
-      },
-    });
+    const room = await addRoom('SP.POSTO01', 'S2', 'Sala 2', [
+      'Estação 01',
+      'Estação 02',
+      'Estação 03',
+    ]);
+    const pushed = await push([
+      { ...roomExam('SP.POSTO01-S2', 'S2-A', '08:00', 'Estação 01'), status: 'started' },
+      roomExam('SP.POSTO01-S2', 'S2-B', '09:00', 'Estação 02'),
+      roomExam('SP.POSTO01-S2', 'S2-C', '10:00', 'Estação 99'),
+      roomExam('SP.POSTO01-S9', 'S9-X', '10:00', 'Estação 01'),
+    ]);
     expect(pushed.statusCode, pushed.body).toBe(200);
     // A station taken off the board.
-    await inject('PUT', `/api/ExamRoom/${room.id}/stations/${room.stations[2]!.id}`, admin.auth, {
-      isActive: false,
-    });
+    await putStation(room.id, room.stations[2]!.id, { isActive: false });
 
-    const board = await inject('GET', `/api/ExamRoom/${room.id}/board`, viewer.auth);
-    expect(board.statusCode, board.body).toBe(200);
-    const body = board.json();
+    const viewed = await board(room.id, viewer.auth);
+    expect(viewed.statusCode, viewed.body).toBe(200);
+    const body = viewed.json();
     expect(body.day).toBe(today);
     expect(body.counters).toEqual({
       total: 3,
@@ -208,9 +194,7 @@ describe('exam rooms', () => {
     expect(body.unplaced.map((e: { schedulingId: string }) => e.schedulingId)).toEqual(['S2-C']);
     // Nobody has checked in: only ADMIN may act.
     expect(body.canAct).toBe(false);
-    expect((await inject('GET', `/api/ExamRoom/${room.id}/board`, admin.auth)).json().canAct).toBe(
-      true,
-    );
+    expect(await canAct(room.id, admin.auth)).toBe(true);
     // The post's exams whose room no room names.
     const apart = await inject(
       'GET',
@@ -220,23 +204,17 @@ describe('exam rooms', () => {
     expect(apart.json().map((e: { schedulingId: string }) => e.schedulingId)).toEqual(['S9-X']);
 
     // The post has rooms: the check-in names one of them, active and of that post.
-    const checkInAt = (auth: { authorization: string }, cpf: string, examRoomId?: string) =>
-      inject('POST', '/api/SchedulingLocalCheckIn/checkIn', auth, {
-        viewers: [{ cpf }],
-        schedulingLocal: 'SP.POSTO01',
-        ...(examRoomId ? { examRoomId } : {}),
-      });
-    expect((await checkInAt(viewer.auth, viewer.user.cpf)).json()).toMatchObject({
+    expect((await checkIn(viewer, 'SP.POSTO01')).json()).toMatchObject({
       Error: 'Escolha a sala de prova em que vai trabalhar.',
       code: 'CHECKIN_ROOM_REQUIRED',
     });
     const otherPostRoom = (
       await inject('GET', '/api/ExamRoom?schedulingLocal=SP.POSTO02', admin.auth)
     ).json()[0].id as string;
-    expect((await checkInAt(viewer.auth, viewer.user.cpf, otherPostRoom)).json().code).toBe(
+    expect((await checkIn(viewer, 'SP.POSTO01', otherPostRoom)).json().code).toBe(
       'CHECKIN_ROOM_NOT_FOUND',
     );
-    const opened = await checkInAt(viewer.auth, viewer.user.cpf, room.id);
+    const opened = await checkIn(viewer, 'SP.POSTO01', room.id);
     expect(opened.statusCode, opened.body).toBe(201);
     const record = await inject(
       'GET',
@@ -245,7 +223,7 @@ describe('exam rooms', () => {
     );
     expect(record.json().examRoom).toEqual({ id: room.id, name: 'Sala 2', code: 'S2' });
     // One open record per room: another examiner joins it instead of opening a second.
-    const second = await checkInAt(inspector.auth, inspector.user.cpf, room.id);
+    const second = await checkIn(inspector, 'SP.POSTO01', room.id);
     expect(second.statusCode).toBe(409);
     expect(second.json().code).toBe('CHECKIN_ROOM_TAKEN');
     // The room's board heard of the check-in (check_in_changed, on the room's local).
@@ -259,10 +237,8 @@ describe('exam rooms', () => {
     const s1 = (await inject('GET', '/api/ExamRoom?schedulingLocal=SP.POSTO01', admin.auth))
       .json()
       .find((r: { code: string }) => r.code === 'S1');
-    expect((await inject('GET', `/api/ExamRoom/${s1.id}/board`, viewer.auth)).json().canAct).toBe(
-      false,
-    );
-    const held = await inject('GET', `/api/ExamRoom/${room.id}/board`, viewer.auth);
+    expect(await canAct(s1.id, viewer.auth)).toBe(false);
+    const held = await board(room.id, viewer.auth);
     expect(held.json().canAct).toBe(true);
     expect(held.json().room.heldBy).toEqual([
       {
@@ -271,9 +247,7 @@ describe('exam rooms', () => {
         examiners: ['Examinador Sé'],
       },
     ]);
-    expect(
-      (await inject('GET', `/api/ExamRoom/${room.id}/board`, inspector.auth)).json().canAct,
-    ).toBe(false);
+    expect(await canAct(room.id, inspector.auth)).toBe(false);
     // The rooms the examiner holds now (their home lists them).
     const mine = await inject('GET', '/api/ExamRoom?mine=true', viewer.auth);
     expect(mine.json().map((r: { id: string }) => r.id)).toContain(room.id);
@@ -288,33 +262,17 @@ describe('exam rooms', () => {
   });
 
   it('editing: rename, move a station, deactivate the room', async () => {
-    const room = (
-      await createRoom(admin.auth, {
-        schedulingLocal: 'SP.POSTO02',
-        code: 'S5',
-        name: 'Sala 5',
-        stations: [{ code: 'E1', position: 1 }],
-      })
-    ).json();
-    const added = await inject('POST', `/api/ExamRoom/${room.id}/stations`, inspector.auth, {
-      code: 'E2',
-      position: 2,
-    });
+    const room = await addRoom('SP.POSTO02', 'S5', 'Sala 5', ['E1']);
+    const addStation = (code: string, position: number) =>
+      inject('POST', `/api/ExamRoom/${room.id}/stations`, inspector.auth, { code, position });
+    const added = await addStation('E2', 2);
     expect(added.statusCode).toBe(201);
-    const duplicate = await inject('POST', `/api/ExamRoom/${room.id}/stations`, inspector.auth, {
-      code: 'E2',
-      position: 3,
-    });
+    const duplicate = await addStation('E2', 3);
     expect(duplicate.json().code).toBe('STATION_CODE_TAKEN');
     const e2 = added.json().stations.find((s: { code: string }) => s.code === 'E2');
-    const moved = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e2.id}`, admin.auth, {
-      position: 0.5,
-    });
+    const moved = await putStation(room.id, e2.id, { position: 0.5 });
     expect(moved.statusCode).toBe(400);
-    const first = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e2.id}`, admin.auth, {
-      position: 1,
-      code: 'E0',
-    });
+    const first = await putStation(room.id, e2.id, { position: 1, code: 'E0' });
     expect(first.json().stations.map((s: { code: string }) => s.code)).toEqual(['E0', 'E1']);
     const renamed = await inject('PUT', `/api/ExamRoom/${room.id}`, admin.auth, {
       name: 'Sala Cinco',
@@ -332,54 +290,20 @@ describe('exam rooms', () => {
   });
 
   it('the examiner’s actions go through the state machine; only who holds the room acts', async () => {
-    const room = (
-      await createRoom(admin.auth, {
-        schedulingLocal: 'SP.POSTO02',
-        code: 'S3',
-        name: 'Sala 3',
-        stations: [
-          { code: 'E1', position: 1 },
-          { code: 'E2', position: 2 },
-        ],
-      })
-    ).json() as { id: string };
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId: 'S3-RUN',
-            schedulingDate: at('08:00'),
-            status: 'started',
-            station: 'E1',
-            metadata: { schedulingLocal: 'SP.POSTO02-S3' },
-          }),
-          examPayload({
-            schedulingId: 'S3-WAIT',
-            schedulingDate: at('11:00'),
-            station: 'E2',
-            metadata: { schedulingLocal: 'SP.POSTO02-S3' },
-          }),
-          examPayload({
-            schedulingId: 'OTHER-ROOM',
-            schedulingDate: at('11:00'),
-            station: 'E2',
-            metadata: { schedulingLocal: 'SP.POSTO02-S1' },
-          }),
-        ],
-      },
-    });
-    const board = () => inject('GET', `/api/ExamRoom/${room.id}/board`, admin.auth);
+    const room = await addRoom('SP.POSTO02', 'S3', 'Sala 3', ['E1', 'E2']);
+    await push([
+      { ...roomExam('SP.POSTO02-S3', 'S3-RUN', '08:00', 'E1'), status: 'started' },
+      roomExam('SP.POSTO02-S3', 'S3-WAIT', '11:00', 'E2'),
+      roomExam('SP.POSTO02-S1', 'OTHER-ROOM', '11:00', 'E2'),
+    ]);
+    const roomBoard = () => board(room.id, admin.auth);
     const examOf = async (schedulingId: string) =>
-      (await board())
+      (await roomBoard())
         .json()
         .exams.find((e: { schedulingId: string }) => e.schedulingId === schedulingId);
     const running = await examOf('S3-RUN');
     const waiting = await examOf('S3-WAIT');
-    const act = (examId: string, action: string, auth = holder.auth) =>
-      inject('POST', `/api/ExamRoom/${room.id}/exams/${examId}/action`, auth, { action });
+    const holderAct = (examId: string, action: string) => act(room.id, examId, action, holder.auth);
 
     // Not checked in to the room: refused.
     const holder = await seedSignedIn(t.app, {
@@ -387,43 +311,39 @@ describe('exam rooms', () => {
       unit: 'SP',
       name: 'Fiscal S3',
     });
-    const refused = await act(running.id, 'interrupt');
+    const refused = await holderAct(running.id, 'interrupt');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('ROOM_NOT_HELD');
-    const checkIn = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', holder.auth, {
-      viewers: [{ cpf: holder.user.cpf }],
-      schedulingLocal: 'SP.POSTO02',
-      examRoomId: room.id,
-    });
-    expect(checkIn.statusCode, checkIn.body).toBe(201);
+    const checkedIn = await checkIn(holder, 'SP.POSTO02', room.id);
+    expect(checkedIn.statusCode, checkedIn.body).toBe(201);
 
-    const interrupted = await act(running.id, 'interrupt');
+    const interrupted = await holderAct(running.id, 'interrupt');
     expect(interrupted.statusCode, interrupted.body).toBe(200);
     expect(interrupted.json()).toMatchObject({ stationStatus: 'interrupted', interrupted: true });
-    expect((await board()).json().counters).toMatchObject({ started: 0, interrupted: 1 });
-    const twice = await act(running.id, 'interrupt');
+    expect((await roomBoard()).json().counters).toMatchObject({ started: 0, interrupted: 1 });
+    const twice = await holderAct(running.id, 'interrupt');
     expect(twice.statusCode).toBe(409);
     expect(twice.json()).toMatchObject({
       Error: 'O exame já está interrompido.',
       code: 'ROOM_ACTION_INVALID',
     });
-    expect((await act(running.id, 'finish')).json().Error).toBe(
+    expect((await holderAct(running.id, 'finish')).json().Error).toBe(
       'Retome o exame interrompido antes de finalizá-lo.',
     );
-    expect((await act(running.id, 'resume')).json().stationStatus).toBe('started');
-    const finished = await act(running.id, 'finish');
+    expect((await holderAct(running.id, 'resume')).json().stationStatus).toBe('started');
+    const finished = await holderAct(running.id, 'finish');
     expect(finished.json()).toMatchObject({
       status: 'done',
       result: 'in_analysis',
       stationStatus: 'processing',
     });
-    expect((await act(running.id, 'absence')).json().Error).toBe(
+    expect((await holderAct(running.id, 'absence')).json().Error).toBe(
       'A ausência só pode ser registrada em um exame agendado, antes do início.',
     );
-    expect((await act(waiting.id, 'interrupt')).json().Error).toBe(
+    expect((await holderAct(waiting.id, 'interrupt')).json().Error).toBe(
       'Só um exame em andamento pode ser interrompido.',
     );
-    expect((await act(waiting.id, 'absence')).json()).toMatchObject({
+    expect((await holderAct(waiting.id, 'absence')).json()).toMatchObject({
       status: 'absence',
       stationStatus: 'absent',
     });
@@ -434,7 +354,7 @@ describe('exam rooms', () => {
         sql`select id from exams where scheduling_id = 'OTHER-ROOM'`,
       )
     )[0]!;
-    expect((await act(other.id, 'absence')).statusCode).toBe(404);
+    expect((await holderAct(other.id, 'absence')).statusCode).toBe(404);
 
     // The history and the activity log say who did it; finishing is send_result.
     const history = await selectRows<{ to_status: string; source: string; actor_id: string }>(
@@ -466,44 +386,24 @@ describe('exam rooms', () => {
     expect((await inject('GET', '/api/Exam/S9-X', admin.auth)).json().room).toBeNull();
 
     // An occurrence with a photo; a photo that is not an image is refused and nothing is written.
-    const occurrence = await inject(
-      'POST',
-      `/api/ExamRoom/${room.id}/exams/${running.id}/occurrences`,
-      holder.auth,
-      {
+    const report = (auth: Auth, description: string, photo?: Buffer) =>
+      inject('POST', `/api/ExamRoom/${room.id}/exams/${running.id}/occurrences`, auth, {
         type: 'terceiro',
-        description: 'Outra pessoa apareceu atrás do candidato.',
-        photo: (await sampleJpeg(320)).toString('base64'),
-      },
+        description,
+        ...(photo ? { photo: photo.toString('base64') } : {}),
+      });
+    const occurrence = await report(
+      holder.auth,
+      'Outra pessoa apareceu atrás do candidato.',
+      await sampleJpeg(320),
     );
     expect(occurrence.statusCode, occurrence.body).toBe(201);
     expect(occurrence.json()).toMatchObject({ occurrences: 1, photos: 1 });
-    const bad = await inject(
-      'POST',
-      `/api/ExamRoom/${room.id}/exams/${running.id}/occurrences`,
-      holder.auth,
-      {
-        type: 'terceiro',
-        description: 'Foto inválida.',
-        photo: Buffer.from('<svg onload=alert(1)>').toString('base64'),
-      },
-    );
+    const bad = await report(holder.auth, 'Foto inválida.', Buffer.from('<svg onload=alert(1)>'));
     expect(bad.statusCode).toBeGreaterThanOrEqual(400);
     expect(bad.statusCode).toBeLessThan(500);
     expect((await examOf('S3-RUN')).occurrences).toBe(1);
-    expect(
-      (
-        await inject(
-          'POST',
-          `/api/ExamRoom/${room.id}/exams/${running.id}/occurrences`,
-          viewer.auth,
-          {
-            type: 'terceiro',
-            description: 'Sem entrada nesta sala.',
-          },
-        )
-      ).statusCode,
-    ).toBe(403);
+    expect((await report(viewer.auth, 'Sem entrada nesta sala.')).statusCode).toBe(403);
   });
 
   it('a record of a post without rooms holds the rooms the post gets later; its changes reach them', async () => {
@@ -516,17 +416,10 @@ describe('exam rooms', () => {
       unit: 'SP',
       name: 'Examinador P3',
     });
-    const opened = await inject('POST', '/api/SchedulingLocalCheckIn/checkIn', examiner.auth, {
-      viewers: [{ cpf: examiner.user.cpf }],
-      schedulingLocal: 'SP.POSTO03',
-    });
+    const opened = await checkIn(examiner, 'SP.POSTO03');
     expect(opened.statusCode, opened.body).toBe(201);
-    const room = (
-      await createRoom(admin.auth, { schedulingLocal: 'SP.POSTO03', code: 'S1', name: 'Sala 1' })
-    ).json();
-    expect(
-      (await inject('GET', `/api/ExamRoom/${room.id}/board`, examiner.auth)).json().canAct,
-    ).toBe(true);
+    const room = await addRoom('SP.POSTO03', 'S1', 'Sala 1', []);
+    expect(await canAct(room.id, examiner.auth)).toBe(true);
     const out = await inject('POST', '/api/SchedulingLocalCheckIn/checkOut', examiner.auth, {
       checkInId: opened.json().id,
     });
@@ -542,64 +435,29 @@ describe('exam rooms', () => {
       { scheduling_local: 'SP.POSTO03', status: 'closed' },
       { scheduling_local: 'SP.POSTO03-S1', status: 'closed' },
     ]);
-    expect(
-      (await inject('GET', `/api/ExamRoom/${room.id}/board`, examiner.auth)).json().canAct,
-    ).toBe(false);
+    expect(await canAct(room.id, examiner.auth)).toBe(false);
   });
 
   it('an interruption ends with the run; cancelled exams are not counted; codes that exams name stay', async () => {
-    const room = (
-      await createRoom(admin.auth, {
-        schedulingLocal: 'SP.POSTO02',
-        code: 'S6',
-        name: 'Sala 6',
-        stations: [
-          { code: 'E1', position: 1 },
-          { code: 'E2', position: 2 },
-          { code: 'E3', position: 3 },
-        ],
-      })
-    ).json() as { id: string; stations: Array<{ id: string; code: string }> };
-    const push = (exams: object[]) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/Integration/exams',
-        headers: { 'x-api-key': key },
-        payload: { exams },
-      });
-    const base = {
-      schedulingDate: at('09:00'),
-      metadata: { schedulingLocal: 'SP.POSTO02-S6' },
-    };
+    const room = await addRoom('SP.POSTO02', 'S6', 'Sala 6', ['E1', 'E2', 'E3']);
+    const exam = (schedulingId: string, station: string, more: object) => ({
+      ...roomExam('SP.POSTO02-S6', schedulingId, '09:00', station),
+      ...more,
+    });
     await push([
-      examPayload({ ...base, schedulingId: 'S6-RUN', status: 'started', station: 'E1' }),
-      examPayload({ ...base, schedulingId: 'S6-OFF', status: 'cancelled', station: 'E2' }),
+      exam('S6-RUN', 'E1', { status: 'started' }),
+      exam('S6-OFF', 'E2', { status: 'cancelled' }),
     ]);
-    const board = async () =>
-      (await inject('GET', `/api/ExamRoom/${room.id}/board`, admin.auth)).json();
-    const run = (await board()).exams.find(
+    const roomBoard = async () => (await board(room.id, admin.auth)).json();
+    const run = (await roomBoard()).exams.find(
       (e: { schedulingId: string }) => e.schedulingId === 'S6-RUN',
     );
-    expect(
-      (
-        await inject('POST', `/api/ExamRoom/${room.id}/exams/${run.id}/action`, admin.auth, {
-          action: 'interrupt',
-        })
-      ).statusCode,
-    ).toBe(200);
-    expect((await board()).counters).toMatchObject({ total: 1, started: 0, interrupted: 1 });
+    expect((await act(room.id, run.id, 'interrupt', admin.auth)).statusCode).toBe(200);
+    expect((await roomBoard()).counters).toMatchObject({ total: 1, started: 0, interrupted: 1 });
     // The delivery system finishes the interrupted exam: no longer interrupted anywhere.
-    const done = await push([
-      examPayload({
-        ...base,
-        schedulingId: 'S6-RUN',
-        status: 'done',
-        result: 'approved',
-        station: 'E1',
-      }),
-    ]);
+    const done = await push([exam('S6-RUN', 'E1', { status: 'done', result: 'approved' })]);
     expect(done.statusCode, done.body).toBe(200);
-    const after = await board();
+    const after = await roomBoard();
     expect(after.counters).toMatchObject({ total: 1, interrupted: 0, finished: 1 });
     expect(after.stations[0].exam).toMatchObject({
       interrupted: false,
@@ -620,21 +478,15 @@ describe('exam rooms', () => {
         .name,
     ).toBe('Sala Seis');
     const [e1, , e3] = room.stations;
-    const named = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e1!.id}`, admin.auth, {
-      code: 'E10',
-    });
+    const named = await putStation(room.id, e1!.id, { code: 'E10' });
     expect(named.json().code).toBe('STATION_CODE_IN_USE');
     // A station no exam names may take another code.
-    const free = await inject('PUT', `/api/ExamRoom/${room.id}/stations/${e3!.id}`, admin.auth, {
-      code: 'E30',
-    });
+    const free = await putStation(room.id, e3!.id, { code: 'E30' });
     expect(free.statusCode, free.body).toBe(200);
   });
 
   it('tenant isolation: another unit neither sees nor changes a room', async () => {
-    const room = (
-      await createRoom(admin.auth, { schedulingLocal: 'SP.POSTO01', code: 'S7', name: 'Sala 7' })
-    ).json();
+    const room = await addRoom('SP.POSTO01', 'S7', 'Sala 7', []);
     const df = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     for (const [method, url, payload] of [
       ['GET', `/api/ExamRoom/${room.id}`, undefined],
@@ -648,11 +500,7 @@ describe('exam rooms', () => {
     }
     expect((await inject('GET', '/api/ExamRoom', df.auth)).json()).toEqual([]);
     // Naming another unit's post creates nothing there.
-    const foreign = await createRoom(df.auth, {
-      schedulingLocal: 'SP.POSTO01',
-      code: 'S8',
-      name: 'Sala 8',
-    });
+    const foreign = await createRoom(df.auth, 'SP.POSTO01', 'S8', 'Sala 8');
     expect(foreign.json().code).toBe('ROOM_POST_NOT_FOUND');
     expect((await inject('GET', `/api/ExamRoom/${room.id}`, admin.auth)).json().name).toBe(
       'Sala 7',

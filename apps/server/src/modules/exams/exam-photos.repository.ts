@@ -8,10 +8,11 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { examPhotos, exams } from '../../db/schema/index';
 
-export async function findPhotoBySha(
+/** A capture of the exam (never its reference photo), by its id or by its picture's hash. */
+export async function findCapture(
   db: Executor,
   examId: string,
-  sha256: string,
+  by: { id: string } | { sha256: string },
 ): Promise<{ id: string } | undefined> {
   const [row] = await db
     .select({ id: examPhotos.id })
@@ -20,7 +21,7 @@ export async function findPhotoBySha(
       and(
         eq(examPhotos.examId, examId),
         eq(examPhotos.kind, 'capture'),
-        eq(examPhotos.sha256, sha256),
+        'id' in by ? eq(examPhotos.id, by.id) : eq(examPhotos.sha256, by.sha256),
       ),
     )
     .limit(1);

@@ -8,11 +8,14 @@ import type { NormalisedImage } from '../../biometrics/image';
 import type { Executor } from '../../db/client';
 import type { FileStorage } from '../../lib/file-storage';
 import {
-  findPhotoBySha,
+  findCapture,
   findReferencePhoto,
   insertPhoto,
   replacePhoto,
 } from './exam-photos.repository';
+
+/** For the photo audit, which marks the captures. */
+export { findCapture } from './exam-photos.repository';
 
 export async function storeExamPhoto(
   tx: Executor,
@@ -22,7 +25,7 @@ export async function storeExamPhoto(
   capturedAt: Date,
 ): Promise<{ id: string; created: boolean }> {
   const sha256 = createHash('sha256').update(picture.jpeg).digest('hex');
-  const existing = await findPhotoBySha(tx, examId, sha256);
+  const existing = await findCapture(tx, examId, { sha256 });
   if (existing) return { id: existing.id, created: false };
   const storageKey = await files.put(picture.jpeg);
   const row = await insertPhoto(tx, {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, createPost, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 import { parseCsv, parseImportDate, readExamCsv } from './csv-import';
@@ -11,61 +11,49 @@ describe('exam list and CSV import', () => {
   let auditor: Awaited<ReturnType<typeof seedSignedIn>>;
   let key: string;
 
+  /** An exam of a PE candidate at 09:00 (São Paulo) of `day` (or at the date-time given). */
+  const exam = (
+    schedulingId: string,
+    [name, cpf]: [string, string],
+    day: string,
+    status: string,
+    schedulingLocal: string,
+    more: object = {},
+  ) =>
+    examPayload({
+      schedulingId,
+      candidate: { name, cpf },
+      schedulingDate: day.includes('T') ? day : `${day}T09:00:00-03:00`,
+      status,
+      ...more,
+      metadata: { schedulingLocal },
+    });
+  const push = (exams: object[]) => postExams(t.app, key, exams);
+
   beforeAll(async () => {
     t = await buildTestApp();
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'PE' });
     auditor = await seedSignedIn(t.app, { role: 'auditor', unit: 'PE' });
     key = (await createApiKeyFor(t.app, admin.auth)).key;
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/SchedulingLocal',
-      headers: admin.auth,
-      payload: { identifier: 'PE.RECIFE01', description: 'Posto Recife Centro' },
-    });
-    const exams = [
-      examPayload({
-        schedulingId: 'PE-1',
-        candidate: { name: 'Ana Lima', cpf: '52998224725' },
-        schedulingDate: '2026-11-10T09:00:00-03:00',
-        status: 'done',
+    await createPost(t.app, admin.auth, 'PE.RECIFE01', 'Posto Recife Centro');
+    const pushed = await push([
+      exam('PE-1', ['Ana Lima', '52998224725'], '2026-11-10', 'done', 'PE.RECIFE01-S1', {
         result: 'approved',
-        metadata: { schedulingLocal: 'PE.RECIFE01-S1' },
       }),
-      examPayload({
-        schedulingId: 'PE-2',
-        candidate: { name: 'Bruno Costa', cpf: '11144477735' },
-        schedulingDate: '2026-11-11T09:00:00-03:00',
-        status: 'done',
+      exam('PE-2', ['Bruno Costa', '11144477735'], '2026-11-11', 'done', 'PE.RECIFE01-S2', {
         result: 'reproved',
-        metadata: { schedulingLocal: 'PE.RECIFE01-S2' },
       }),
-      examPayload({
-        schedulingId: 'PE-3',
-        candidate: { name: 'Ana Souza', cpf: '12345678909' },
-        schedulingDate: '2026-11-12T09:00:00-03:00',
-        status: 'absence',
-        metadata: { schedulingLocal: 'PE.OLINDA01-S1' },
-      }),
-      examPayload({
-        schedulingId: 'PE-4',
-        candidate: { name: 'Carla Dias', cpf: '52998224725' },
-        schedulingDate: '2026-11-25T09:00:00-03:00',
-        status: 'scheduled',
-        metadata: { schedulingLocal: 'PE.RECIFE01-S1' },
-      }),
-    ];
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: { exams },
-    });
+      exam('PE-3', ['Ana Souza', '12345678909'], '2026-11-12', 'absence', 'PE.OLINDA01-S1'),
+      exam('PE-4', ['Carla Dias', '52998224725'], '2026-11-25', 'scheduled', 'PE.RECIFE01-S1'),
+    ]);
     expect(pushed.statusCode).toBe(200);
   });
   afterAll(() => t.close());
 
   const list = (query: string, auth = auditor.auth) =>
     t.app.inject({ method: 'GET', url: `/api/Exam?${query}`, headers: auth });
+  const detail = (schedulingId: string, auth = auditor.auth) =>
+    t.app.inject({ method: 'GET', url: `/api/Exam/${schedulingId}`, headers: auth });
   const ids = (response: { json: () => { items: Array<{ schedulingId: string }> } }) =>
     response.json().items.map((exam) => exam.schedulingId);
 
@@ -124,23 +112,16 @@ describe('exam list and CSV import', () => {
   });
 
   it('the period is the API contract: São Paulo days, both inclusive, as the report counts them', async () => {
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId: 'PE-LATE',
-            candidate: { name: 'Davi Noite', cpf: '11144477735' },
-            // 23:30 in São Paulo is already the next day in UTC (and in many browsers).
-            schedulingDate: '2026-12-05T23:30:00-03:00',
-            status: 'scheduled',
-            metadata: { schedulingLocal: 'PE.RECIFE01-S1' },
-          }),
-        ],
-      },
-    });
+    const pushed = await push([
+      // 23:30 in São Paulo is already the next day in UTC (and in many browsers).
+      exam(
+        'PE-LATE',
+        ['Davi Noite', '11144477735'],
+        '2026-12-05T23:30:00-03:00',
+        'scheduled',
+        'PE.RECIFE01-S1',
+      ),
+    ]);
     expect(pushed.statusCode).toBe(200);
     const day = 'startDate=2026-12-05&endDate=2026-12-05';
     expect(ids(await list(day))).toEqual(['PE-LATE']);
@@ -169,18 +150,11 @@ describe('exam list and CSV import', () => {
   it('another unit sees none of these exams', async () => {
     const other = await seedSignedIn(t.app, { role: 'auditor', unit: 'PB' });
     expect((await list('', other.auth)).json().total).toBe(0);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/Exam/PE-1', headers: other.auth }))
-        .statusCode,
-    ).toBe(404);
+    expect((await detail('PE-1', other.auth)).statusCode).toBe(404);
   });
 
   it('detail has the candidate, the timeline and records load_exam', async () => {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: '/api/Exam/PE-1',
-      headers: auditor.auth,
-    });
+    const response = await detail('PE-1');
     expect(response.statusCode).toBe(200);
     expect(response.json().exam).toMatchObject({
       candidateName: 'Ana Lima',
@@ -217,9 +191,9 @@ describe('exam list and CSV import', () => {
       expect(ids(response).sort()).toEqual(['PE-1', 'PE-4']);
       expect(response.body).not.toContain('52998224725');
       expect(response.json().items[0].candidateCpf).toBe('***.982.247-**');
-      const detail = await t.app.inject({ method: 'GET', url: '/api/Exam/PE-2', headers: auth });
-      expect(detail.json().exam.candidateCpf).toBe('***.444.777-**');
-      expect(detail.body).not.toContain('11144477735');
+      const shown = await detail('PE-2', auth);
+      expect(shown.json().exam.candidateCpf).toBe('***.444.777-**');
+      expect(shown.body).not.toContain('11144477735');
     }
   });
 
@@ -258,20 +232,16 @@ describe('exam list and CSV import', () => {
   });
 
   it('a clean file imports every row as scheduled, in one go', async () => {
-    const csv = [
-      '\uFEFFschedulingId,candidateName,candidateCpf,schedulingDate,schedulingLocal',
-      'IMP-10,"Helena Prado, filha",529.982.247-25,25/11/2026 08:30,PE.RECIFE01-S1',
-      'IMP-11,Igor Santos,11144477735,2026-11-25T09:30:00-03:00,PE.RECIFE01-S2',
-    ].join('\n');
-    const response = await importCsv(csv);
+    const response = await importCsv(
+      [
+        '\uFEFFschedulingId,candidateName,candidateCpf,schedulingDate,schedulingLocal',
+        'IMP-10,"Helena Prado, filha",529.982.247-25,25/11/2026 08:30,PE.RECIFE01-S1',
+        'IMP-11,Igor Santos,11144477735,2026-11-25T09:30:00-03:00,PE.RECIFE01-S2',
+      ].join('\n'),
+    );
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ created: 2, updated: 0, unchanged: 0, rows: 2 });
-    const detail = await t.app.inject({
-      method: 'GET',
-      url: '/api/Exam/IMP-10',
-      headers: admin.auth,
-    });
-    expect(detail.json().exam).toMatchObject({
+    expect((await detail('IMP-10', admin.auth)).json().exam).toMatchObject({
       candidateName: 'Helena Prado, filha',
       status: 'scheduled',
       schedulingDate: '2026-11-25T11:30:00.000Z',

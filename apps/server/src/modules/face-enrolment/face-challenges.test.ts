@@ -9,9 +9,6 @@
  * file). The issue's attack, three shifted copies of a photo of the enrolled
  * person, is refused with and without a challenge; her genuine take verifies.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   challengePictures,
   FACE_CHALLENGE_MAX_STEPS,
@@ -26,10 +23,9 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
-import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/select-rows';
 import { burstAround, webcamFrame } from '../../../test/faces/captures';
-import { countingFaceService } from '../../../test/faces/counting-face-service';
+import type { countingFaceService } from '../../../test/faces/counting-face-service';
 import { otherFaceTake } from '../../../test/faces/synthetic-takes';
 import {
   answeredChallenge,
@@ -38,7 +34,8 @@ import {
   genuineBody,
   requestChallenge,
 } from '../../../test/faces/takes';
-import { buildTestApp, type TestApp } from '../../../test/helper';
+import { buildCountedFaceApp, enrolFace } from '../../../test/face-app';
+import { type TestApp } from '../../../test/helper';
 import { seedSignedIn, seedUser } from '../../../test/identity';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
@@ -57,39 +54,15 @@ describe('face challenges', () => {
 
   beforeAll(async () => {
     // One engine for the whole file, counted: every result is the engine's own.
-    face = await createFaceService({ inProcess: true });
-    counting = countingFaceService(face);
-    t = await buildTestApp({
-      // Files of its own: "nothing stored" is counted here, while other test files store theirs.
-      config: { fileStorage: { kind: 'disk', root: mkdtempSync(path.join(tmpdir(), 'faces-')) } },
-      faceService: counting.service,
-      rateLimits: {
-        verifyPerCpf: { limit: 1000 },
-        verifyPerCpfAll: { limit: 1000 },
-        verifyPerUser: { limit: 1000 },
-        challengePerUser: { limit: 1000 },
-      },
-    });
+    ({ face, counting, t } = await buildCountedFaceApp());
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     examiner = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     person = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Examinadora Um' });
     other = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
     // The person is enrolled from a live take of p01-1; every probe below is another photo of her.
-    const enrolled = await t.app.inject({
-      method: 'POST',
-      url: '/api/BiopassID/Create',
-      headers: admin.auth,
-      payload: {
-        cpf: person.cpf,
-        ...(await answeredChallenge(
-          t.app,
-          face,
-          admin.token,
-          { purpose: 'enrolment', cpf: person.cpf },
-          'p01-1.jpg',
-        )),
-      },
-    });
+    const enrolment = { purpose: 'enrolment', cpf: person.cpf } as const;
+    const taken = await answeredChallenge(t.app, face, admin.token, enrolment, 'p01-1.jpg');
+    const enrolled = await enrolFace(t.app, admin.auth, person.cpf, taken);
     expect(enrolled.statusCode, enrolled.body).toBe(201);
   }, 180_000);
   afterAll(async () => {

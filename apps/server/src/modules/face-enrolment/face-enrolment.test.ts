@@ -10,9 +10,6 @@
  * of the request, the challenge, the take's size) are tested on both database
  * tiers, without the engine.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,7 +18,7 @@ import {
   LEGACY_DESCRIPTOR_VERSION,
   type FaceService,
 } from '../../biometrics/face-engine';
-import { createFaceService, FacePool } from '../../biometrics/face-pool';
+import { FacePool } from '../../biometrics/face-pool';
 import { templateAad } from '../../lib/file-storage';
 import {
   FACE_BURST_MAX_FRAMES,
@@ -32,9 +29,10 @@ import {
   type FaceMove,
 } from '@exame/shared';
 import { devPhoto, photoWithoutFace, sideBySide, webcamFrame } from '../../../test/faces/captures';
-import { countingFaceService, tally } from '../../../test/faces/counting-face-service';
+import { tally, type countingFaceService } from '../../../test/faces/counting-face-service';
 import { otherFaceTake } from '../../../test/faces/synthetic-takes';
 import { asBody, devSource, genuineBody, requestChallenge } from '../../../test/faces/takes';
+import { buildCountedFaceApp, enrolFace } from '../../../test/face-app';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
 import { upsertTemplate } from './face-enrolment.repository';
@@ -201,21 +199,8 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
   const device = 'c1f1a5f0-1111-4aaa-8bbb-222233334444';
 
   beforeAll(async () => {
-    face = await createFaceService({ inProcess: true });
     // The real engine, counted: every result is the engine's own.
-    counting = countingFaceService(face);
-    // This suite verifies the same people many times on purpose; the limits have their own test.
-    t = await buildTestApp({
-      // Files of its own: "nothing stored" is counted here, while other test files store theirs.
-      config: { fileStorage: { kind: 'disk', root: mkdtempSync(path.join(tmpdir(), 'faces-')) } },
-      faceService: counting.service,
-      rateLimits: {
-        verifyPerCpf: { limit: 1000 },
-        verifyPerCpfAll: { limit: 1000 },
-        verifyPerUser: { limit: 1000 },
-        challengePerUser: { limit: 1000 },
-      },
-    });
+    ({ face, counting, t } = await buildCountedFaceApp());
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     person = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Pessoa Um' });
     other = await seedUser(t.app, { role: 'VIEWER', unit: 'DF', name: 'Pessoa Três' });
@@ -248,12 +233,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     return { challengeId: challenge.challengeId, ...take };
   };
   const enrol = async (cpf: string, capture: Capture) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/BiopassID/Create',
-      headers: admin.auth,
-      payload: { cpf, ...(await answer(admin, { purpose: 'enrolment', cpf }, capture)) },
-    });
+    enrolFace(t.app, admin.auth, cpf, await answer(admin, { purpose: 'enrolment', cpf }, capture));
   const verify = async (
     cpf: string,
     capture: Capture,
@@ -626,10 +606,38 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     );
     return { ...row, template_sealed: sealed, descriptor_version: version };
   };
+  /** A new examiner of DF, enrolled from a live take of `photo`. */
+  const enrolledSubject = async (photo: string) => {
+    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
+    expect((await enrol(subject.cpf, photo)).statusCode).toBe(201);
+    return subject;
+  };
+  /** The template upgrades logged for `cpf`. */
+  const upgradesOf = async (cpf: string) =>
+    (
+      (await t.database.db.execute(
+        sql`select payload from activity_log where type = 'biometric_template_upgrade' and payload->>'cpf' = ${cpf}`,
+      )) as unknown as { rows: Array<{ payload: Record<string, unknown> }> }
+    ).rows;
+  /**
+   * The template of `cpf` upgraded from version `from`, once: the current
+   * version, its descriptors close to `expected`, and the upgrade logged.
+   */
+  const expectUpgraded = async (cpf: string, expected: number[][], from: string | null) => {
+    const upgraded = await templateOf(cpf);
+    expect(upgraded?.descriptor_version).toBe(face.descriptorVersion);
+    const after = openSealed(upgraded?.template_sealed ?? '', cpf);
+    after.forEach((entry, i) =>
+      entry.forEach((value, j) => expect(value).toBeCloseTo(expected[i]?.[j] ?? NaN, 5)),
+    );
+    expect(await upgradesOf(cpf)).toEqual([
+      { payload: { cpf, from, to: face.descriptorVersion, captures: 2, leftOut: [] } },
+    ]);
+    return { upgraded, after };
+  };
 
   it('a template of engine v1 (face-api alone) is upgraded to both descriptors from its captures', async () => {
-    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
-    expect((await enrol(subject.cpf, 'p01-1.jpg')).statusCode).toBe(201);
+    const subject = await enrolledSubject('p01-1.jpg');
     const current = await templateOf(subject.cpf);
     const expected = openSealed(current?.template_sealed ?? '', subject.cpf);
     expect(expected.map((entry) => entry.length)).toEqual([320, 320]);
@@ -641,29 +649,8 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     const impostor = await verify(subject.cpf, 'p05-1.jpg');
     expect(impostor.statusCode).toBe(200);
     expect(impostor.json()).toMatchObject({ match: false, verified: false });
-    const upgraded = await templateOf(subject.cpf);
-    expect(upgraded?.descriptor_version).toBe(face.descriptorVersion);
-    const after = openSealed(upgraded?.template_sealed ?? '', subject.cpf);
+    const { after } = await expectUpgraded(subject.cpf, expected, v1.descriptor_version);
     expect(after.map((entry) => entry.length)).toEqual([320, 320]);
-    after.forEach((entry, i) =>
-      entry.forEach((value, j) => expect(value).toBeCloseTo(expected[i]?.[j] ?? NaN, 5)),
-    );
-    const log = (
-      (await t.database.db.execute(
-        sql`select payload from activity_log where type = 'biometric_template_upgrade' and payload->>'cpf' = ${subject.cpf}`,
-      )) as unknown as { rows: Array<{ payload: Record<string, unknown> }> }
-    ).rows;
-    expect(log).toEqual([
-      {
-        payload: {
-          cpf: subject.cpf,
-          from: v1.descriptor_version,
-          to: face.descriptorVersion,
-          captures: 2,
-          leftOut: [],
-        },
-      },
-    ]);
     // ...and the person is still recognised, on the mean over the enrolled captures.
     const same = await verify(subject.cpf, 'p01-3.jpg');
     expect(same.json()).toMatchObject({ match: true, verified: true });
@@ -671,8 +658,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
   });
 
   it('a template of an earlier engine version is recomputed from its captures, saved and logged', async () => {
-    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
-    expect((await enrol(subject.cpf, 'p02-4.jpg')).statusCode).toBe(201);
+    const subject = await enrolledSubject('p02-4.jpg');
     const current = await templateOf(subject.cpf);
     expect(current?.descriptor_version).toBe(face.descriptorVersion);
     expect(face.descriptorVersion).not.toBe(LEGACY_DESCRIPTOR_VERSION);
@@ -686,44 +672,20 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ match: true, verified: true });
 
-    const upgraded = await templateOf(subject.cpf);
-    expect(upgraded?.descriptor_version).toBe(face.descriptorVersion);
-    expect(upgraded?.image_keys).toEqual(legacy.image_keys);
-    const after = openSealed(upgraded?.template_sealed ?? '', subject.cpf);
-    expect(after).toHaveLength(2);
-    after.forEach((descriptor, i) =>
-      descriptor.forEach((value, j) => expect(value).toBeCloseTo(expected[i]?.[j] ?? NaN, 5)),
+    const { upgraded, after } = await expectUpgraded(
+      subject.cpf,
+      expected,
+      LEGACY_DESCRIPTOR_VERSION,
     );
-    const log = (
-      (await t.database.db.execute(
-        sql`select payload from activity_log where type = 'biometric_template_upgrade' and payload->>'cpf' = ${subject.cpf}`,
-      )) as unknown as { rows: Array<{ payload: Record<string, unknown> }> }
-    ).rows;
-    expect(log).toEqual([
-      {
-        payload: {
-          cpf: subject.cpf,
-          from: LEGACY_DESCRIPTOR_VERSION,
-          to: face.descriptorVersion,
-          captures: 2,
-          leftOut: [],
-        },
-      },
-    ]);
+    expect(upgraded?.image_keys).toEqual(legacy.image_keys);
+    expect(after).toHaveLength(2);
     // Once upgraded it is used as is.
     expect((await verify(subject.cpf, 'p02-2.jpg')).json().match).toBe(true);
-    expect(
-      (
-        (await t.database.db.execute(
-          sql`select count(*)::int as n from activity_log where type = 'biometric_template_upgrade' and payload->>'cpf' = ${subject.cpf}`,
-        )) as unknown as { rows: Array<{ n: number }> }
-      ).rows[0]?.n,
-    ).toBe(1);
+    expect(await upgradesOf(subject.cpf)).toHaveLength(1);
   });
 
   it('an old-version template with one capture gone is recomputed from the ones left', async () => {
-    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
-    expect((await enrol(subject.cpf, 'p02-4.jpg')).statusCode).toBe(201);
+    const subject = await enrolledSubject('p02-4.jpg');
     const legacy = await makeLegacy(subject.cpf);
     await t.app.files.remove(legacy.image_keys[0] ?? '');
     const response = await verify(subject.cpf, 'p02-1.jpg');
@@ -735,8 +697,7 @@ describe.skipIf(Boolean(skipReason))(`api/BiopassID ${skipReason}`.trim(), () =>
   });
 
   it('an old-version template whose captures are gone asks for a new enrolment and is left as it was', async () => {
-    const subject = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
-    expect((await enrol(subject.cpf, 'p02-4.jpg')).statusCode).toBe(201);
+    const subject = await enrolledSubject('p02-4.jpg');
     const legacy = await makeLegacy(subject.cpf);
     for (const key of legacy.image_keys) await t.app.files.remove(key);
     const response = await verify(subject.cpf, 'p02-2.jpg');

@@ -17,6 +17,7 @@ import {
 } from '../../../test/helper';
 import { seedSignedIn, signInAs } from '../../../test/identity';
 import { listenOnLoopback, openStream, type StreamClient } from '../../../test/realtime';
+import { logout, setRegisterStatus, setRole } from '../../../test/sessions';
 import { hashToken } from '../../lib/crypto';
 
 const NOTICE_ONLY = { realtime: { maxStreamsPerUser: 2, sessionCheckMs: 60_000 } };
@@ -78,12 +79,7 @@ describe(`event streams end with their session on ${engineName}`, () => {
     const staying = await stream(otherDevice);
     await expect.poll(() => t.app.realtimeSessions.size()).toBe(2);
 
-    const logout = await t.app.inject({
-      method: 'POST',
-      url: '/api/Auth/logout',
-      headers: viewer.auth,
-    });
-    expect(logout.statusCode).toBe(204);
+    expect((await logout(t.app, viewer.auth)).statusCode).toBe(204);
     expect(await endsWithin(leaving, 3000)).toBe(true);
     expect(await streamStatus(base, viewer.token)).toBe(401);
 
@@ -100,23 +96,12 @@ describe(`event streams end with their session on ${engineName}`, () => {
     const disabledStream = await stream(disabled.token);
     const demotedStream = await stream(demoted.token);
 
-    const disable = await t.app.inject({
-      method: 'PUT',
-      url: `/api/User/${disabled.user.id}/enableDisable`,
-      headers: admin.auth,
-      payload: { registerStatus: 'disabled' },
-    });
+    const disable = await setRegisterStatus(t.app, admin.auth, disabled.user.id, 'disabled');
     expect(disable.statusCode).toBe(200);
     expect(await endsWithin(disabledStream, 3000)).toBe(true);
     expect(await endsWithin(demotedStream, 200)).toBe(false);
 
-    const role = await t.app.inject({
-      method: 'PUT',
-      url: `/api/User/${demoted.user.id}/role`,
-      headers: admin.auth,
-      payload: { role: 'VIEWER' },
-    });
-    expect(role.statusCode).toBe(200);
+    expect((await setRole(t.app, admin.auth, demoted.user.id, 'VIEWER')).statusCode).toBe(200);
     expect(await endsWithin(demotedStream, 3000)).toBe(true);
     expect(await streamStatus(base, demoted.token)).toBe(401);
   });
@@ -210,21 +195,11 @@ describe(`event streams end with their session on every instance (${engineName})
     const disabledStream = await openStream(baseB, disabled.token);
     try {
       await expect.poll(() => b.app.realtimeSessions.size()).toBe(2);
-      const logout = await a.app.inject({
-        method: 'POST',
-        url: '/api/Auth/logout',
-        headers: leaving.auth,
-      });
-      expect(logout.statusCode).toBe(204);
+      expect((await logout(a.app, leaving.auth)).statusCode).toBe(204);
       expect(await endsWithin(leavingStream, 3000)).toBe(true);
       expect(await endsWithin(disabledStream, 200)).toBe(false);
 
-      const disable = await a.app.inject({
-        method: 'PUT',
-        url: `/api/User/${disabled.user.id}/enableDisable`,
-        headers: admin.auth,
-        payload: { registerStatus: 'disabled' },
-      });
+      const disable = await setRegisterStatus(a.app, admin.auth, disabled.user.id, 'disabled');
       expect(disable.statusCode).toBe(200);
       expect(await endsWithin(disabledStream, 3000)).toBe(true);
       expect(b.app.realtimeSessions.size()).toBe(0);

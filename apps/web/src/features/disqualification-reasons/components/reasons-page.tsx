@@ -4,32 +4,30 @@
  * deleted: decisions that used it keep naming it, so it is only taken out
  * of the auditors' choice.
  */
-import { Button, Checkbox, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Checkbox, Table, Text, Textarea, TextInput } from '@mantine/core';
 import {
   createDisqualificationReasonSchema,
   type CreateDisqualificationReasonInput,
   type DisqualificationReason,
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { AppModal } from '../../../components/app-modal';
+import { useState } from 'react';
 import {
+  CatalogueFormModal,
+  CatalogueNewButton,
   CatalogueStateCells,
-  FormButtons,
   useCatalogueEditing,
+  type CatalogueValidation,
 } from '../../../components/catalogue-editing';
 import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
 import { ApiError } from '../../../lib/api-client';
-import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
+import { textField, validateForm } from '../../../lib/forms';
 import { createReason, reasonKeys, reasonListQuery, updateReason } from '../api/reasons';
 
 type ReasonInput = CreateDisqualificationReasonInput;
 
 /** Validated with the server's schema: the same pt-BR texts under each field. */
-export function validateReason(
-  values: ReasonInput,
-): { input: ReasonInput; errors: null } | { input: null; errors: FieldErrors<ReasonInput> } {
+export function validateReason(values: ReasonInput): CatalogueValidation<ReasonInput> {
   const result = validateForm(createDisqualificationReasonSchema, values);
   return result.data
     ? { input: result.data, errors: null }
@@ -40,56 +38,6 @@ export function validateReason(
 const codeErrorOf = (error: Error | null) =>
   error instanceof ApiError && error.code === 'REASON_CODE_TAKEN' ? error.message : undefined;
 
-function ReasonForm({
-  initial,
-  saving,
-  serverError,
-  onSubmit,
-  onCancel,
-}: {
-  initial: ReasonInput;
-  saving: boolean;
-  serverError: string | undefined;
-  onSubmit: (input: ReasonInput) => void;
-  onCancel: () => void;
-}) {
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors<ReasonInput>>({});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { input, errors: next } = validateReason(values);
-    setErrors(next ?? {});
-    if (input) onSubmit(input);
-  };
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput
-          label="Código"
-          description="Curto, como os auditores e os relatórios o citam, ex.: D06"
-          {...textField(values.code, (code) => setValues({ ...values, code }))}
-          error={errors.code ?? serverError}
-          maxLength={20}
-          required
-          data-autofocus
-        />
-        <Textarea
-          label="Justificativa"
-          description="Como o resultado do candidato vai descrevê-la."
-          value={values.text}
-          onChange={(event) => setValues({ ...values, text: event.currentTarget.value })}
-          error={errors.text}
-          autosize
-          minRows={3}
-          maxLength={300}
-          required
-        />
-        <FormButtons saving={saving} onCancel={onCancel} />
-      </Stack>
-    </form>
-  );
-}
-
 export function DisqualificationReasonsPage() {
   const paging = usePagedSearch(20);
   const { debouncedSearch, page, pageSize } = paging;
@@ -99,13 +47,11 @@ export function DisqualificationReasonsPage() {
     queryKey: reasonKeys.all,
     create: createReason,
     update: updateReason,
-    toggleQuestion: (reason) => ({
-      title: reason.isActive ? 'Desativar justificativa' : 'Reativar justificativa',
-      message: reason.isActive
+    noun: 'justificativa',
+    toggleMessage: (reason) =>
+      reason.isActive
         ? `A justificativa ${reason.code} deixa de ser oferecida aos auditores. As decisões que já a usaram continuam com ela.`
         : `A justificativa ${reason.code} volta a ser oferecida aos auditores.`,
-      confirm: reason.isActive ? 'Desativar' : 'Reativar',
-    }),
     toggled: (reason) =>
       reason.isActive
         ? `A justificativa ${reason.code} foi reativada.`
@@ -114,17 +60,12 @@ export function DisqualificationReasonsPage() {
       `A justificativa ${reason.code} foi ${created ? 'criada' : 'atualizada'}.`,
     fieldErrorOf: codeErrorOf,
   });
-  const { editing, edit } = editor;
 
   return (
     <ListPage
       title="Justificativas"
       description="Motivos de desclassificação que os auditores escolhem ao desclassificar um exame, sempre com uma observação."
-      action={
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => edit('new')}>
-          Nova justificativa
-        </Button>
-      }
+      action={<CatalogueNewButton editor={editor}>Nova justificativa</CatalogueNewButton>}
       search={{ label: 'Buscar justificativas', placeholder: 'Buscar por código ou texto' }}
       filters={
         <Checkbox
@@ -147,26 +88,40 @@ export function DisqualificationReasonsPage() {
       noun={['justificativa', 'justificativas']}
       table={{ 'data-testid': 'reasons-table' }}
       below={
-        <AppModal
-          opened={editing !== null}
-          onClose={() => edit(null)}
-          title={editing === 'new' ? 'Nova justificativa' : 'Editar justificativa'}
+        <CatalogueFormModal
+          editor={editor}
+          titles={['Nova justificativa', 'Editar justificativa']}
           width="520px"
+          validate={validateReason}
+          initialOf={(target) =>
+            target === 'new' ? { code: '', text: '' } : { code: target.code, text: target.text }
+          }
         >
-          {editing !== null && (
-            <ReasonForm
-              initial={
-                editing === 'new'
-                  ? { code: '', text: '' }
-                  : { code: editing.code, text: editing.text }
-              }
-              saving={editor.saving}
-              serverError={editor.fieldError}
-              onSubmit={editor.submit}
-              onCancel={() => edit(null)}
-            />
+          {({ values, setValues, errors, serverError }) => (
+            <>
+              <TextInput
+                label="Código"
+                description="Curto, como os auditores e os relatórios o citam, ex.: D06"
+                {...textField(values.code, (code) => setValues({ ...values, code }))}
+                error={errors.code ?? serverError}
+                maxLength={20}
+                required
+                data-autofocus
+              />
+              <Textarea
+                label="Justificativa"
+                description="Como o resultado do candidato vai descrevê-la."
+                value={values.text}
+                onChange={(event) => setValues({ ...values, text: event.currentTarget.value })}
+                error={errors.text}
+                autosize
+                minRows={3}
+                maxLength={300}
+                required
+              />
+            </>
           )}
-        </AppModal>
+        </CatalogueFormModal>
       }
       columns={['Código', 'Justificativa', 'Situação', ACTIONS_COLUMN]}
       minWidth={720}

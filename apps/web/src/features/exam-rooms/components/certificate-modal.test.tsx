@@ -14,40 +14,12 @@ import {
   MISSING_ROOM_LOCAL_MESSAGE,
   type Certificate,
 } from '@exame/shared';
+import { CERTIFICATE } from '../../../test/exam-room-data';
 import { renderWithProviders } from '../../../test/render';
 import { CertificateModal } from './certificate-modal';
 import { json, stubServer } from '../../../test/stub-server';
 
-const CERTIFICATE_ID = 'c0000000-0000-4000-8000-000000000001';
-const CODE = '7KQ2-9XHM-D4TB-W1RZ';
-const CERTIFICATE: Certificate = {
-  id: CERTIFICATE_ID,
-  code: CODE,
-  status: 'valid',
-  issuedAt: new Date(2026, 10, 20, 11, 5).toISOString(),
-  revokedAt: null,
-  revokedReason: null,
-  verifyUrl: `http://localhost/certificate?code=${CODE}`,
-  qrDataUrl: 'data:image/png;base64,iVBORw0KGgo=',
-  content: {
-    schedulingId: 'SP-001',
-    candidateName: 'Ana Aprovada',
-    candidateCpf: '***.111.222-**',
-    candidateRenach: 'SP987654321',
-    federativeUnit: 'SP',
-    unitName: 'Detran São Paulo',
-    postName: 'Posto Sé',
-    roomLocal: 'Posto Sé — Sala 2',
-    room: 'Sala 2',
-    station: 'E01',
-    examDate: new Date(2026, 10, 20, 9, 30).toISOString(),
-    result: 'approved',
-    score: 27,
-    examiners: ['Carla Examinadora', 'Fiscal Dois'],
-    auditor: 'Paulo Auditor',
-  },
-};
-const PDF = `GET /api/Certificate/${CERTIFICATE_ID}/pdf`;
+const PDF = `GET /api/Certificate/${CERTIFICATE.id}/pdf`;
 
 /** The PDF as the server sends it, with its file name. */
 const pdfAnswer = () =>

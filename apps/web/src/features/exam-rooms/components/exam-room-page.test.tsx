@@ -9,9 +9,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BoardExam, ExamRoom, RoomBoard } from '@exame/shared';
+import type { RoomBoard } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
-import { TEST_USER } from '../../../test/fixtures';
+import {
+  boardExamOf as exam,
+  EXAMINER,
+  examRoomOf,
+  ROOM_ID,
+  roomBoardOf,
+  silentStream,
+} from '../../../test/exam-room-data';
 import { renderRoutes } from '../../../test/render';
 import { ExamRoomPage } from './exam-room-page';
 import {
@@ -21,45 +28,11 @@ import {
   type StubHandler,
 } from '../../../test/stub-server';
 
-const examiner = {
-  ...TEST_USER,
-  name: 'Carla Examinadora',
-  email: 'carla@sp.gov.br',
-  federativeUnit: 'SP',
-  roleDescription: 'VIEWER' as const,
-};
-const ROOM_ID = 'a0000000-0000-4000-8000-000000000002';
 const BOARD_PATH = `/api/ExamRoom/${ROOM_ID}/board`;
 
-const ROOM: ExamRoom = {
-  id: ROOM_ID,
-  federativeUnit: 'SP',
-  schedulingLocal: 'SP.POSTO01',
-  schedulingLocalDescription: 'Posto Sé',
-  code: 'S2',
-  name: 'Sala 2',
-  examLocal: 'SP.POSTO01-S2',
-  isActive: true,
-  stations: [],
-  heldBy: [{ checkInId: 'c1', openedAt: new Date().toISOString(), examiners: [examiner.name] }],
-};
-
-function exam(overrides: Partial<BoardExam> & Pick<BoardExam, 'id'>): BoardExam {
-  return {
-    schedulingId: `SP-${overrides.id}`,
-    candidateName: 'Candidato',
-    candidateCpf: '***.000.000-**',
-    schedulingDate: new Date().toISOString(),
-    status: 'scheduled',
-    result: null,
-    interrupted: false,
-    stationStatus: 'scheduled',
-    station: null,
-    occurrences: 0,
-    photos: 0,
-    ...overrides,
-  };
-}
+const ROOM = examRoomOf({
+  heldBy: [{ checkInId: 'c1', openedAt: new Date().toISOString(), examiners: [EXAMINER.name] }],
+});
 
 const station = (id: string, code: string, position: number) => ({
   id,
@@ -101,9 +74,8 @@ const DORA = exam({
 });
 
 function board(overrides: Partial<RoomBoard> = {}): RoomBoard {
-  return {
+  return roomBoardOf({
     room: ROOM,
-    day: '2026-11-20',
     // Not what the exams below add up to: the board shows the server's counters.
     counters: { total: 9, scheduled: 4, started: 2, interrupted: 1, absent: 1, finished: 3 },
     stations: [
@@ -114,27 +86,18 @@ function board(overrides: Partial<RoomBoard> = {}): RoomBoard {
       { station: station('s5', 'E05', 5), exam: DORA, others: 0 },
     ],
     exams: [ANA, BRUNO, CAIO, DORA],
-    unplaced: [],
     canAct: true,
-    certificateExamIds: [],
     ...overrides,
-  };
+  });
 }
 
 /** The signals of the realtime streams opened, to see them closed. */
 let streams: AbortSignal[] = [];
 
-/** The realtime stream (read with fetch): it opens, sends nothing and ends when the page closes it. */
-function eventStream(_call: Call, init?: RequestInit): Response {
+/** The realtime stream (read with fetch): silent, its signal kept to see it closed. */
+function eventStream(call: Call, init?: RequestInit): Response {
   if (init?.signal) streams.push(init.signal);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      init?.signal?.addEventListener('abort', () =>
-        controller.error(new DOMException('The operation was aborted.', 'AbortError')),
-      );
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  return silentStream(call, init);
 }
 
 function base(extra: Record<string, StubHandler> = {}) {
@@ -187,7 +150,7 @@ async function alertTitled(title: string) {
 
 describe('exam room board', () => {
   beforeEach(() => {
-    appStore.setUser(examiner);
+    appStore.setUser(EXAMINER);
     streams = [];
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
   });

@@ -12,55 +12,29 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  CERTIFICATE_ERRORS,
-  type BoardExam,
-  type Certificate,
-  type ExamRoom,
-  type RoomBoard,
-} from '@exame/shared';
+import { CERTIFICATE_ERRORS, type BoardExam, type RoomBoard } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
-import { TEST_USER } from '../../../test/fixtures';
+import {
+  boardExamOf,
+  CERTIFICATE,
+  EXAMINER,
+  examRoomOf,
+  ROOM_ID,
+  roomBoardOf,
+} from '../../../test/exam-room-data';
 import { renderRoutes } from '../../../test/render';
 import { FinishedExamsPage } from './finished-exams-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
 
-const examiner = {
-  ...TEST_USER,
-  name: 'Carla Examinadora',
-  email: 'carla@sp.gov.br',
-  federativeUnit: 'SP',
-  roleDescription: 'VIEWER' as const,
-};
-const ROOM_ID = 'a0000000-0000-4000-8000-000000000002';
-const ROOM: ExamRoom = {
-  id: ROOM_ID,
-  federativeUnit: 'SP',
-  schedulingLocal: 'SP.POSTO01',
-  schedulingLocalDescription: 'Posto Sé',
-  code: 'S2',
-  name: 'Sala 2',
-  examLocal: 'SP.POSTO01-S2',
-  isActive: true,
-  stations: [],
-  heldBy: [],
-};
+const ROOM = examRoomOf();
 
+/** A finished exam, its scheduling id `SP-<last 3 digits of the id>`. */
 function exam(overrides: Partial<BoardExam> & Pick<BoardExam, 'id'>): BoardExam {
-  return {
+  return boardExamOf({
     schedulingId: `SP-${overrides.id.slice(-3)}`,
-    candidateName: 'Candidato',
-    candidateCpf: '***.000.000-**',
-    schedulingDate: new Date().toISOString(),
     status: 'done',
-    result: null,
-    interrupted: false,
-    stationStatus: 'scheduled',
-    station: null,
-    occurrences: 0,
-    photos: 0,
     ...overrides,
-  };
+  });
 }
 
 const APPROVED = exam({
@@ -94,48 +68,16 @@ const DISQUALIFIED = exam({
 });
 const EXAMS = [APPROVED, REPROVED, IN_ANALYSIS, DISQUALIFIED];
 
-const BOARD: RoomBoard = {
-  room: ROOM,
-  day: '2026-11-20',
+const BOARD: RoomBoard = roomBoardOf({
   counters: { total: 4, scheduled: 0, started: 0, interrupted: 0, absent: 0, finished: 4 },
-  stations: [],
   exams: EXAMS,
-  unplaced: [],
   canAct: true,
   // The server's answer for this examiner: the released results of the room they held.
   certificateExamIds: [APPROVED.id, REPROVED.id],
-};
+});
 
-const CERTIFICATE_ID = 'c0000000-0000-4000-8000-000000000001';
-const CODE = '7KQ2-9XHM-D4TB-W1RZ';
-const VERIFY_URL = `http://localhost/certificate?code=${CODE}`;
-const CERTIFICATE: Certificate = {
-  id: CERTIFICATE_ID,
-  code: CODE,
-  status: 'valid',
-  issuedAt: new Date(2026, 10, 20, 11, 5).toISOString(),
-  revokedAt: null,
-  revokedReason: null,
-  verifyUrl: VERIFY_URL,
-  qrDataUrl: 'data:image/png;base64,iVBORw0KGgo=',
-  content: {
-    schedulingId: APPROVED.schedulingId,
-    candidateName: 'Ana Aprovada',
-    candidateCpf: '***.111.222-**',
-    candidateRenach: 'SP987654321',
-    federativeUnit: 'SP',
-    unitName: 'Detran São Paulo',
-    postName: 'Posto Sé',
-    roomLocal: 'Posto Sé — Sala 2',
-    room: 'Sala 2',
-    station: 'E01',
-    examDate: new Date(2026, 10, 20, 9, 30).toISOString(),
-    result: 'approved',
-    score: 27,
-    examiners: ['Carla Examinadora', 'Fiscal Dois'],
-    auditor: 'Paulo Auditor',
-  },
-};
+const CODE = CERTIFICATE.code;
+const VERIFY_URL = CERTIFICATE.verifyUrl;
 
 const ISSUE = `POST /api/Certificate/${APPROVED.id}`;
 
@@ -179,7 +121,7 @@ async function openCertificate() {
 
 describe('finished exams: certificates', () => {
   beforeEach(() => {
-    appStore.setUser(examiner);
+    appStore.setUser(EXAMINER);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => {
@@ -272,7 +214,7 @@ describe('finished exams: certificates', () => {
   });
 
   it('an AUDITOR sees the column without the button', async () => {
-    appStore.setUser({ ...examiner, roleDescription: 'auditor' });
+    appStore.setUser({ ...EXAMINER, roleDescription: 'auditor' });
     const calls = stubServer(base());
     renderPage();
     expect(await certificateCell('Ana Aprovada')).toHaveTextContent(/^—$/);

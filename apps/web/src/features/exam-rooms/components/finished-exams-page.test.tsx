@@ -9,58 +9,32 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BoardExam, ExamRoom, RoomBoard } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
-import { TEST_USER } from '../../../test/fixtures';
+import {
+  boardExamOf as exam,
+  EXAMINER,
+  examRoomOf,
+  roomBoardOf,
+} from '../../../test/exam-room-data';
 import { renderRoutes } from '../../../test/render';
 import { FinishedExamsPage } from './finished-exams-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
 
-const examiner = {
-  ...TEST_USER,
-  name: 'Carla Examinadora',
-  email: 'carla@sp.gov.br',
-  federativeUnit: 'SP',
-  roleDescription: 'VIEWER' as const,
-};
 const R1 = 'a0000000-0000-4000-8000-000000000001';
 const R2 = 'a0000000-0000-4000-8000-000000000002';
 
 function room(id: string, code: string): ExamRoom {
-  return {
+  return examRoomOf({
     id,
-    federativeUnit: 'SP',
-    schedulingLocal: 'SP.POSTO01',
-    schedulingLocalDescription: 'Posto Sé',
     code,
     name: `Sala ${code.slice(1)}`,
     examLocal: `SP.POSTO01-${code}`,
-    isActive: true,
-    stations: [],
-    heldBy: [],
-  };
+  });
 }
 const ROOMS = [room(R1, 'S1'), room(R2, 'S2')];
 
-function exam(overrides: Partial<BoardExam> & Pick<BoardExam, 'id'>): BoardExam {
-  return {
-    schedulingId: `SP-${overrides.id}`,
-    candidateName: 'Candidato',
-    candidateCpf: '***.000.000-**',
-    schedulingDate: new Date().toISOString(),
-    status: 'scheduled',
-    result: null,
-    interrupted: false,
-    stationStatus: 'scheduled',
-    station: null,
-    occurrences: 0,
-    photos: 0,
-    ...overrides,
-  };
-}
-
 function board(roomOf: ExamRoom, exams: BoardExam[]): RoomBoard {
-  return {
+  return roomBoardOf({
     room: roomOf,
-    day: '2026-11-20',
     counters: {
       total: exams.length,
       scheduled: 0,
@@ -69,12 +43,9 @@ function board(roomOf: ExamRoom, exams: BoardExam[]): RoomBoard {
       absent: 0,
       finished: 0,
     },
-    stations: [],
     exams,
-    unplaced: [],
     canAct: true,
-    certificateExamIds: [],
-  };
+  });
 }
 
 const APPROVED = exam({
@@ -128,7 +99,7 @@ const boardsRead = (calls: Call[]) =>
 
 describe('finished exams page', () => {
   beforeEach(() => {
-    appStore.setUser(examiner);
+    appStore.setUser(EXAMINER);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => {

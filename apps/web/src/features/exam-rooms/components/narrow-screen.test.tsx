@@ -11,39 +11,32 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BoardExam, RoomBoard } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
 import { NARROW_SCREEN_QUERY } from '../../../lib/use-narrow-screen';
+import {
+  boardExamOf,
+  examRoomOf,
+  ROOM_ID,
+  roomBoardOf,
+  silentStream,
+} from '../../../test/exam-room-data';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { ExamRoomPage } from './exam-room-page';
 import { FinishedExamsPage } from './finished-exams-page';
 
-const ROOM_ID = 'a0000000-0000-4000-8000-000000000002';
-const ROOM = {
-  id: ROOM_ID,
-  federativeUnit: 'SP',
-  schedulingLocal: 'SP.POSTO01',
-  schedulingLocalDescription: 'Posto Sé',
-  code: 'S2',
-  name: 'Sala 2',
-  examLocal: 'SP.POSTO01-S2',
-  isActive: true,
-  stations: [],
-  heldBy: [],
-};
-const exam = (id: string, name: string, station: string, done: boolean): BoardExam => ({
-  id,
-  schedulingId: `SP-2026-${id}`,
-  candidateName: name,
-  candidateCpf: '***.111.222-**',
-  schedulingDate: new Date().toISOString(),
-  status: done ? 'done' : 'started',
-  result: done ? 'approved' : null,
-  interrupted: false,
-  stationStatus: done ? 'approved' : 'started',
-  station,
-  occurrences: 2,
-  photos: 0,
-});
+const ROOM = examRoomOf();
+const exam = (id: string, name: string, station: string, done: boolean): BoardExam =>
+  boardExamOf({
+    id,
+    schedulingId: `SP-2026-${id}`,
+    candidateName: name,
+    candidateCpf: '***.111.222-**',
+    status: done ? 'done' : 'started',
+    result: done ? 'approved' : null,
+    stationStatus: done ? 'approved' : 'started',
+    station,
+    occurrences: 2,
+  });
 const ANA = exam('000001', 'Ana Aprovada', 'E02', true);
 const BRUNO = exam('000002', 'Bruno Presente', 'E05', false);
 const station = (position: number, withExam: BoardExam | null) => ({
@@ -51,9 +44,7 @@ const station = (position: number, withExam: BoardExam | null) => ({
   exam: withExam,
   others: 0,
 });
-const BOARD: RoomBoard = {
-  room: ROOM,
-  day: '2026-11-20',
+const BOARD: RoomBoard = roomBoardOf({
   counters: { total: 2, scheduled: 0, started: 1, interrupted: 0, absent: 0, finished: 1 },
   stations: [
     station(1, null),
@@ -63,21 +54,7 @@ const BOARD: RoomBoard = {
     station(5, BRUNO),
   ],
   exams: [ANA, BRUNO],
-  unplaced: [],
-  canAct: false,
-  certificateExamIds: [],
-};
-
-function silentStream(_call: unknown, init?: RequestInit): Response {
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      init?.signal?.addEventListener('abort', () =>
-        controller.error(new DOMException('The operation was aborted.', 'AbortError')),
-      );
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-}
+});
 
 describe('the room screens on a narrow screen', () => {
   beforeEach(() => {

@@ -7,65 +7,40 @@
  */
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EXAM_DETAIL_ROLES, ROLES, type BoardExam, type Role, type RoomBoard } from '@exame/shared';
+import { EXAM_DETAIL_ROLES, ROLES, type Role, type RoomBoard } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
+import {
+  boardExamOf,
+  examRoomOf,
+  ROOM_ID,
+  roomBoardOf,
+  silentStream,
+} from '../../../test/exam-room-data';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { ExamRoomPage } from './exam-room-page';
 import { FinishedExamsPage } from './finished-exams-page';
 
-const ROOM_ID = 'a0000000-0000-4000-8000-000000000002';
-const ROOM = {
-  id: ROOM_ID,
-  federativeUnit: 'SP',
-  schedulingLocal: 'SP.POSTO01',
-  schedulingLocalDescription: 'Posto Sé',
-  code: 'S2',
-  name: 'Sala 2',
-  examLocal: 'SP.POSTO01-S2',
-  isActive: true,
-  stations: [],
-  heldBy: [],
-};
-const DONE: BoardExam = {
+const ROOM = examRoomOf();
+const DONE = boardExamOf({
   id: 'e1',
   schedulingId: 'SP-2026-000123',
   candidateName: 'Ana Aprovada',
   candidateCpf: '***.111.222-**',
-  schedulingDate: new Date().toISOString(),
   status: 'done',
   result: 'approved',
-  interrupted: false,
   stationStatus: 'approved',
   station: 'E01',
   occurrences: 1,
-  photos: 0,
-};
-const BOARD: RoomBoard = {
-  room: ROOM,
-  day: '2026-11-20',
+});
+const BOARD: RoomBoard = roomBoardOf({
   counters: { total: 1, scheduled: 0, started: 0, interrupted: 0, absent: 0, finished: 1 },
   stations: [
     { station: { id: 's1', code: 'E01', position: 1, isActive: true }, exam: DONE, others: 0 },
   ],
   exams: [DONE],
-  unplaced: [],
-  canAct: false,
-  certificateExamIds: [],
-};
-
-/** The realtime stream of the board: open, silent, closed with the page. */
-function silentStream(_call: unknown, init?: RequestInit): Response {
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      init?.signal?.addEventListener('abort', () =>
-        controller.error(new DOMException('The operation was aborted.', 'AbortError')),
-      );
-    },
-  });
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-}
+});
 
 function serve() {
   stubServer({

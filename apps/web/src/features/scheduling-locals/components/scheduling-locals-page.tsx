@@ -1,23 +1,22 @@
 /** `scheduling-locals` (ADMIN): list, search, create, edit, deactivate and reactivate service posts. */
-import { Button, Stack, Table, TextInput } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Table, TextInput } from '@mantine/core';
 import {
   createSchedulingLocalSchema,
   localIdentifierProblem,
   type SchedulingLocal,
 } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { AppModal } from '../../../components/app-modal';
 import {
+  CatalogueFormModal,
+  CatalogueNewButton,
   CatalogueStateCells,
-  FormButtons,
   useCatalogueEditing,
+  type CatalogueValidation,
 } from '../../../components/catalogue-editing';
 import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
 import { ApiError } from '../../../lib/api-client';
 import { useAppState } from '../../../lib/app-store';
-import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
+import { textField, validateForm } from '../../../lib/forms';
 import {
   createLocal,
   localKeys,
@@ -40,10 +39,7 @@ function identifierErrorOf(error: Error | null): string | undefined {
  * Validated with the shared schema of the server; the identifier also with
  * the unit's rule (CE identifiers may contain a dash, others may not).
  */
-export function validateLocal(
-  unit: string,
-  values: LocalInput,
-): { input: LocalInput; errors: null } | { input: null; errors: FieldErrors<LocalInput> } {
+export function validateLocal(unit: string, values: LocalInput): CatalogueValidation<LocalInput> {
   const result = validateForm(createSchedulingLocalSchema, {
     ...values,
     address: values.address?.trim() || null,
@@ -55,64 +51,6 @@ export function validateLocal(
   return { input: null, errors: { ...result.errors, identifier } };
 }
 
-function LocalForm({
-  unit,
-  initial,
-  saving,
-  serverError,
-  onSubmit,
-  onCancel,
-}: {
-  /** The ADMIN's unit: CE identifiers may contain a dash, others may not. */
-  unit: string;
-  initial: LocalInput;
-  saving: boolean;
-  /** The last save's failure, when it was about the identifier. */
-  serverError: string | undefined;
-  onSubmit: (input: LocalInput) => void;
-  onCancel: () => void;
-}) {
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors<LocalInput>>({});
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { input, errors: next } = validateLocal(unit, values);
-    setErrors(next ?? {});
-    if (input) onSubmit(input);
-  };
-
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput
-          label="Identificador"
-          description="Como o sistema de provas identifica o posto, ex.: DF.TAGUATINGA"
-          {...textField(values.identifier, (identifier) => setValues({ ...values, identifier }))}
-          error={errors.identifier ?? serverError}
-          maxLength={fields.identifier.maxLength ?? undefined}
-          required
-          data-autofocus
-        />
-        <TextInput
-          label="Nome"
-          {...textField(values.description, (description) => setValues({ ...values, description }))}
-          error={errors.description}
-          maxLength={fields.description.maxLength ?? undefined}
-          required
-        />
-        <TextInput
-          label="Endereço"
-          {...textField(values.address ?? '', (address) => setValues({ ...values, address }))}
-          error={errors.address}
-          maxLength={fields.address.unwrap().unwrap().maxLength ?? undefined}
-        />
-        <FormButtons saving={saving} onCancel={onCancel} />
-      </Stack>
-    </form>
-  );
-}
-
 export function SchedulingLocalsPage() {
   const paging = usePagedSearch(20);
   const { debouncedSearch, page, pageSize } = paging;
@@ -122,13 +60,11 @@ export function SchedulingLocalsPage() {
     queryKey: localKeys.all,
     create: createLocal,
     update: updateLocal,
-    toggleQuestion: (local) => ({
-      title: local.isActive ? 'Desativar posto' : 'Reativar posto',
-      message: local.isActive
+    noun: 'posto',
+    toggleMessage: (local) =>
+      local.isActive
         ? 'O posto deixa de aparecer para a entrada nas salas de prova. Os exames já registrados continuam nos relatórios.'
         : 'O posto volta a aparecer para a entrada nas salas de prova.',
-      confirm: local.isActive ? 'Desativar' : 'Reativar',
-    }),
     toggled: (local) =>
       local.isActive
         ? `${local.description} foi reativado.`
@@ -136,17 +72,12 @@ export function SchedulingLocalsPage() {
     saved: (local, created) => `${local.description} foi ${created ? 'criado' : 'atualizado'}.`,
     fieldErrorOf: identifierErrorOf,
   });
-  const { editing, edit } = editor;
 
   return (
     <ListPage
       title="Postos de atendimento"
       description="Locais onde os exames são aplicados."
-      action={
-        <Button leftSection={<IconPlus size={16} />} onClick={() => edit('new')}>
-          Novo posto
-        </Button>
-      }
+      action={<CatalogueNewButton editor={editor}>Novo posto</CatalogueNewButton>}
       search={{ label: 'Buscar postos', placeholder: 'Buscar por nome ou identificador' }}
       query={list}
       loadingLabel="Carregando postos"
@@ -154,31 +85,53 @@ export function SchedulingLocalsPage() {
       paging={paging}
       noun={['posto', 'postos']}
       below={
-        <AppModal
-          opened={editing !== null}
-          onClose={() => edit(null)}
-          title={editing === 'new' ? 'Novo posto' : 'Editar posto'}
+        <CatalogueFormModal
+          editor={editor}
+          titles={['Novo posto', 'Editar posto']}
           width="480px"
+          // The ADMIN's unit: CE identifiers may contain a dash, others may not.
+          validate={(values) => validateLocal(unit, values)}
+          initialOf={(target) =>
+            target === 'new'
+              ? { identifier: '', description: '', address: null }
+              : {
+                  identifier: target.identifier,
+                  description: target.description,
+                  address: target.address,
+                }
+          }
         >
-          {editing !== null && (
-            <LocalForm
-              unit={unit}
-              initial={
-                editing === 'new'
-                  ? { identifier: '', description: '', address: null }
-                  : {
-                      identifier: editing.identifier,
-                      description: editing.description,
-                      address: editing.address,
-                    }
-              }
-              saving={editor.saving}
-              serverError={editor.fieldError}
-              onSubmit={editor.submit}
-              onCancel={() => edit(null)}
-            />
+          {({ values, setValues, errors, serverError }) => (
+            <>
+              <TextInput
+                label="Identificador"
+                description="Como o sistema de provas identifica o posto, ex.: DF.TAGUATINGA"
+                {...textField(values.identifier, (identifier) =>
+                  setValues({ ...values, identifier }),
+                )}
+                error={errors.identifier ?? serverError}
+                maxLength={fields.identifier.maxLength ?? undefined}
+                required
+                data-autofocus
+              />
+              <TextInput
+                label="Nome"
+                {...textField(values.description, (description) =>
+                  setValues({ ...values, description }),
+                )}
+                error={errors.description}
+                maxLength={fields.description.maxLength ?? undefined}
+                required
+              />
+              <TextInput
+                label="Endereço"
+                {...textField(values.address ?? '', (address) => setValues({ ...values, address }))}
+                error={errors.address}
+                maxLength={fields.address.unwrap().unwrap().maxLength ?? undefined}
+              />
+            </>
           )}
-        </AppModal>
+        </CatalogueFormModal>
       }
       columns={['Nome', 'Identificador', 'Endereço', 'Situação', ACTIONS_COLUMN]}
       minWidth={720}
