@@ -30,6 +30,7 @@ import dayjs from 'dayjs';
 import { useEffect, useRef } from 'react';
 import { counterExamsQuery, type ReportPeriod } from '../api/report-queries';
 import { useWideTables } from '../lib/use-wide-tables';
+import { CardEntry, ListCard } from './list-card';
 import { usePaging } from './list-page';
 import { PaginationFooter } from './pagination-footer';
 import { QueryContent } from './query-content';
@@ -159,14 +160,7 @@ function ExamCards({ items }: { items: readonly ReportExam[] }) {
   return (
     <Stack gap="xs" component="ul" p={0} m={0} data-testid="counter-exams-cards">
       {items.map((exam) => (
-        <Paper
-          key={exam.id}
-          component="li"
-          withBorder
-          radius="sm"
-          p="xs"
-          style={{ listStyle: 'none' }}
-        >
+        <ListCard key={exam.id} radius="sm" p="xs">
           <Text size="sm" fw={600}>
             {exam.candidateName}
           </Text>
@@ -184,17 +178,12 @@ function ExamCards({ items }: { items: readonly ReportExam[] }) {
                 ['Conta', String(exam.contribution)],
               ] as const
             ).map(([label, value]) => (
-              <div key={label} style={{ minWidth: 0 }}>
-                <Text component="dt" size="xs" c="dimmed">
-                  {label}
-                </Text>
-                <Text component="dd" size="sm" m={0}>
-                  {value}
-                </Text>
-              </div>
+              <CardEntry key={label} label={label}>
+                {value}
+              </CardEntry>
             ))}
           </SimpleGrid>
-        </Paper>
+        </ListCard>
       ))}
     </Stack>
   );

@@ -94,6 +94,20 @@ export function ListSearch({ label, placeholder, value, onChange }: ListSearchPr
   );
 }
 
+/** Under a list whose query refetches with its page still shown: says it is being refreshed. */
+export function RefreshingNotice({
+  query,
+}: {
+  query: Pick<UseQueryResult, 'isFetching' | 'isPending'>;
+}) {
+  if (!query.isFetching || query.isPending) return null;
+  return (
+    <Text size="xs" c="dimmed" aria-live="polite">
+      Atualizando...
+    </Text>
+  );
+}
+
 type ListHeading =
   | { title: string; description: ReactNode; action?: ReactNode; header?: never }
   | { header: ReactNode; title?: never; description?: never; action?: never };

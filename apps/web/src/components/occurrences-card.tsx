@@ -1,17 +1,15 @@
 /** An exam's occurrences, oldest first as the server lists them: the exam page and the audit show the same card. */
-import { Badge, Card, Group, Image, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Image, Stack, Text } from '@mantine/core';
 import { IconFlag } from '@tabler/icons-react';
 import type { ExamOccurrence } from '@exame/shared';
 import dayjs from 'dayjs';
+import { SectionCard } from './section-card';
 
 const when = (value: string) => dayjs(value).format('DD/MM/YYYY HH:mm');
 
 export function OccurrencesCard({ occurrences }: { occurrences: readonly ExamOccurrence[] }) {
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Title order={3} size="h5" mb="sm">
-        Ocorrências
-      </Title>
+    <SectionCard title="Ocorrências">
       {occurrences.length === 0 ? (
         <Text size="sm" c="dimmed">
           Nenhuma ocorrência registrada.
@@ -44,6 +42,6 @@ export function OccurrencesCard({ occurrences }: { occurrences: readonly ExamOcc
           ))}
         </Stack>
       )}
-    </Card>
+    </SectionCard>
   );
 }

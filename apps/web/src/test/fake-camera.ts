@@ -9,6 +9,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
+import { fakeChallenge } from './fake-landmarker';
 
 export function installFakeCamera() {
   let frame = 0;
@@ -50,4 +51,17 @@ export async function captureAndConfirm(user: UserEvent) {
   await user.click(start);
   // The take follows the prompts in real time: a second or two before the review.
   await user.click(await within(modal).findByText('Confirmar', {}, { timeout: 10_000 }));
+}
+
+/**
+ * A take of the fake camera as the server receives it: the challenge and the
+ * four pictures (neutral, two steps, neutral), each a JPEG without its prefix.
+ */
+export function fakeCameraTake() {
+  const picture = () => expect.stringMatching(/^\/9j\/quadro\d+$/);
+  return {
+    challengeId: fakeChallenge().challengeId,
+    image: picture(),
+    frames: [picture(), picture(), picture()],
+  };
 }

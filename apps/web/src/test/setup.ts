@@ -1,25 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { fakeMatchMedia } from './match-media';
 
 // findBy and waitFor wait for the screen's answer up to this long (the default
 // 1 s is short for a loaded 2-core machine); a timeout only ends a stuck wait.
 configure({ asyncUtilTimeout: 4000 });
 
 // jsdom lacks these browser APIs that Mantine uses.
-Object.defineProperty(window, 'matchMedia', {
-  writable: true,
-  value: (query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    dispatchEvent: () => false,
-  }),
-});
+Object.defineProperty(window, 'matchMedia', { writable: true, value: fakeMatchMedia() });
 class ResizeObserverStub {
   observe() {}
   unobserve() {}

@@ -6,6 +6,7 @@
 import type { ActivityPage, ActivityType, ActivityVerify } from '@exame/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { saveFile } from '../../../lib/save-file';
 
 export type ActivityFilters = {
   types: ActivityType[];
@@ -62,15 +63,6 @@ export async function downloadActivityCsv(filters: ActivityFilters): Promise<str
     timeoutMs: 300_000,
   });
   const filename = file.filename ?? 'atividades.csv';
-  const href = URL.createObjectURL(file.blob);
-  const anchor = document.createElement('a');
-  anchor.href = href;
-  anchor.download = filename;
-  anchor.style.display = 'none';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // The browser has taken the file once the click is handled; free the memory a bit later.
-  setTimeout(() => URL.revokeObjectURL(href), 30_000);
+  saveFile(file.blob, filename);
   return filename;
 }

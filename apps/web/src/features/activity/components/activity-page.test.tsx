@@ -1,30 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActivityItem } from '@exame/shared';
+import { activityItemOf } from '../../../test/activity-data';
 import { renderWithProviders } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { ActivityPage } from './activity-page';
-
-function item(seq: number, patch: Partial<ActivityItem> = {}): ActivityItem {
-  return {
-    id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
-    seq,
-    type: 'page_view',
-    actorId: 'u1',
-    actorName: 'Ana Souza',
-    actorEmail: 'ana@exemplo.gov.br',
-    federativeUnit: 'DF',
-    target: '/exames',
-    details: {},
-    deviceId: 'dispositivo-1',
-    appVersion: '1.0.0',
-    occurredAt: '2026-11-26T09:00:00.000Z',
-    createdAt: '2026-11-26T09:00:01.000Z',
-    hash: 'a'.repeat(64),
-    ...patch,
-  };
-}
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -36,13 +16,13 @@ describe('activity screen', () => {
         json(200, {
           items: call.query.type
             ? [
-                item(7, {
+                activityItemOf(7, {
                   type: 'face_image_view',
                   target: '***.456.789-**',
                   details: { purpose: 'auditoria' },
                 }),
               ]
-            : [item(2), item(1)],
+            : [activityItemOf(2), activityItemOf(1)],
           total: call.query.type ? 1 : 2,
           page: 1,
           pageSize: 50,
@@ -98,7 +78,7 @@ describe('activity screen', () => {
     const calls = stubServer({
       'GET /api/ActivityLog': (call) =>
         json(200, {
-          items: [item(Number(call.query.page ?? 1) * 100)],
+          items: [activityItemOf(Number(call.query.page ?? 1) * 100)],
           total: 120,
           page: Number(call.query.page ?? 1),
           pageSize: 50,
@@ -148,8 +128,12 @@ describe('activity screen', () => {
       'GET /api/ActivityLog': () =>
         json(200, {
           items: [
-            item(3, { occurredAt: '2001-01-01T12:00:00.000Z' }),
-            item(2, { type: 'user_add', target: 'user:1', occurredAt: '2001-01-01T12:00:00.000Z' }),
+            activityItemOf(3, { occurredAt: '2001-01-01T12:00:00.000Z' }),
+            activityItemOf(2, {
+              type: 'user_add',
+              target: 'user:1',
+              occurredAt: '2001-01-01T12:00:00.000Z',
+            }),
           ],
           total: 2,
           page: 1,

@@ -39,7 +39,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
 import { AppModal } from '../../../components/app-modal';
-import { ACTIONS_COLUMN, ListPage, usePaging } from '../../../components/list-page';
+import {
+  ACTIONS_COLUMN,
+  ListPage,
+  RefreshingNotice,
+  usePaging,
+} from '../../../components/list-page';
 import { PeriodPicker, type PeriodValue } from '../../../components/period-picker';
 import { toast } from '../../../components/toast';
 import { ActivityTarget, type ScreenOf } from './activity-target';
@@ -261,14 +266,7 @@ export function ActivityPage({ screenOf }: { screenOf?: ScreenOf } = {}) {
         )}
         paging={paging}
         noun={['evento', 'eventos']}
-        below={
-          list.isFetching &&
-          !list.isPending && (
-            <Text size="xs" c="dimmed" aria-live="polite">
-              Atualizando...
-            </Text>
-          )
-        }
+        below={<RefreshingNotice query={list} />}
       />
       <AppModal
         opened={selected !== null}

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActivityItem } from '@exame/shared';
+import { activityItemOf } from '../../../test/activity-data';
 import { renderWithProviders } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { ActivityPage } from './activity-page';
@@ -17,25 +17,6 @@ const screenOf: ScreenOf = (path) => {
   if (exam) return { name: 'Exame', params: { schedulingId: exam[1] } };
   return null;
 };
-
-function item(seq: number, target: string | null): ActivityItem {
-  return {
-    id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
-    seq,
-    type: 'page_view',
-    actorId: 'u1',
-    actorName: 'Ana Souza',
-    actorEmail: 'ana@exemplo.gov.br',
-    federativeUnit: 'DF',
-    target,
-    details: {},
-    deviceId: 'dispositivo-1',
-    appVersion: '1.0.0',
-    occurredAt: '2026-11-26T09:00:00.000Z',
-    createdAt: '2026-11-26T09:00:01.000Z',
-    hash: 'a'.repeat(64),
-  };
-}
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -68,7 +49,10 @@ describe('activity targets as a person reads them', () => {
     stubServer({
       'GET /api/ActivityLog': () =>
         json(200, {
-          items: [item(2, `/auditoria/${EXAM_ID}`), item(1, 'exam:DF-000123')],
+          items: [
+            activityItemOf(2, { target: `/auditoria/${EXAM_ID}` }),
+            activityItemOf(1, { target: 'exam:DF-000123' }),
+          ],
           total: 2,
           page: 1,
           pageSize: 50,

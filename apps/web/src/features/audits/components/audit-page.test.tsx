@@ -9,7 +9,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditDecisionResult, AuditDetail, AuditPhoto } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
@@ -35,6 +35,7 @@ import {
   detailOf,
   examOf,
 } from '../../../test/audit-data';
+import { signInForEachTest } from '../../../test/signed-in';
 
 const DECISION_PATH = `${DETAIL_PATH}/decision`;
 const CONFIRMATION_PATH = `${DETAIL_PATH}/confirmation`;
@@ -88,14 +89,7 @@ const buttonNames = (element: HTMLElement) =>
     .map((button) => button.textContent);
 
 describe('audit of an exam, as an auditor', () => {
-  beforeEach(() => {
-    appStore.setUser(AUDITOR);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest(AUDITOR);
 
   it('opening the exam claims it, then reads it, and remembers the claim under auditorCpf and schedulingId', async () => {
     const calls = stubServer(base());
@@ -361,14 +355,7 @@ describe('audit of an exam, as an auditor', () => {
 });
 
 describe('audit of an exam, the second auditor’s confirmation', () => {
-  beforeEach(() => {
-    appStore.setUser(AUDITOR);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest(AUDITOR);
 
   const AWAITING = detailOf({
     current: decisionOf(),
@@ -462,14 +449,7 @@ describe('audit of an exam, the second auditor’s confirmation', () => {
 });
 
 describe('audit of an exam, as an ADMIN', () => {
-  beforeEach(() => {
-    appStore.setUser({ ...TEST_USER, roleDescription: 'ADMIN' });
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest({ ...TEST_USER, roleDescription: 'ADMIN' });
 
   const EFFECTIVE = decisionOf({
     state: 'effective',

@@ -26,6 +26,7 @@ import { ExamFacts } from '../../../components/exam-facts';
 import { OccurrencesCard } from '../../../components/occurrences-card';
 import { ClaimLine } from './claim-line';
 import { DecisionPanel } from './decision-panel';
+import { SectionCard } from '../../../components/section-card';
 
 export function AuditPage() {
   const { id = '' } = useParams();
@@ -109,20 +110,14 @@ export function AuditPage() {
                 )}
               <Grid>
                 <Grid.Col span={{ base: 12, md: 7 }}>
-                  <Card withBorder radius="md" padding="lg">
-                    <Title order={3} size="h5" mb="sm">
-                      Candidato e prova
-                    </Title>
+                  <SectionCard title="Candidato e prova">
                     <ExamFacts exam={exam} cpf={exam.candidateCpf} />
-                  </Card>
+                  </SectionCard>
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, md: 5 }}>
-                  <Card withBorder radius="md" padding="lg">
-                    <Title order={3} size="h5" mb="sm">
-                      Linha do tempo
-                    </Title>
+                  <SectionCard title="Linha do tempo">
                     <ExamTimeline history={data.history} />
-                  </Card>
+                  </SectionCard>
                 </Grid.Col>
               </Grid>
               <OccurrencesCard occurrences={data.occurrences} />

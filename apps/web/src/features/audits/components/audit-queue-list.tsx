@@ -3,9 +3,9 @@
  * sideways (wide screens), a list of cards elsewhere (tablets, phones). Both
  * say the same things with the same cells.
  */
-import { Button, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { maskCpf, type AuditQueueItem } from '@exame/shared';
-import type { ReactNode } from 'react';
+import { CardEntry, ListCard } from '../../../components/list-card';
 import {
   QueueDate,
   QueueFace,
@@ -103,33 +103,12 @@ export function QueueTable({ items, audits, busy, onOpen }: QueueListProps) {
   );
 }
 
-function Entry({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text component="dt" size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" size="sm" m={0}>
-        {children}
-      </Text>
-    </div>
-  );
-}
-
 /** One card per exam: who, when, where, then what the auditor weighs. */
 export function QueueCards({ items, audits, busy, onOpen }: QueueListProps) {
   return (
     <Stack gap="sm" aria-busy={busy} data-testid="audit-queue-cards" component="ul" p={0} m={0}>
       {items.map((item) => (
-        <Paper
-          key={item.id}
-          component="li"
-          withBorder
-          radius="md"
-          p="sm"
-          style={{ listStyle: 'none' }}
-          data-testid="audit-queue-card"
-        >
+        <ListCard key={item.id} radius="md" p="sm" data-testid="audit-queue-card">
           <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
             <div style={{ minWidth: 0 }}>
               <Text fw={600} size="sm">
@@ -149,24 +128,24 @@ export function QueueCards({ items, audits, busy, onOpen }: QueueListProps) {
             mt="xs"
             mb={0}
           >
-            <Entry label="Data">
+            <CardEntry label="Data">
               <QueueDate item={item} />
-            </Entry>
-            <Entry label="Posto">
+            </CardEntry>
+            <CardEntry label="Posto">
               <QueuePost item={item} />
-            </Entry>
-            <Entry label="Ocorrências">
+            </CardEntry>
+            <CardEntry label="Ocorrências">
               <QueueOccurrences item={item} />
-            </Entry>
-            <Entry label="Capturas">{item.photos}</Entry>
-            <Entry label="Menor semelhança">
+            </CardEntry>
+            <CardEntry label="Capturas">{item.photos}</CardEntry>
+            <CardEntry label="Menor semelhança">
               <QueueFace item={item} />
-            </Entry>
-            <Entry label="Situação">
+            </CardEntry>
+            <CardEntry label="Situação">
               <QueueSituation item={item} />
-            </Entry>
+            </CardEntry>
           </SimpleGrid>
-        </Paper>
+        </ListCard>
       ))}
     </Stack>
   );

@@ -7,14 +7,16 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SchedulingLocalPage } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
 import { NARROW_TABLES_QUERY } from '../../../lib/use-wide-tables';
+import { fakeMatchMedia } from '../../../test/match-media';
 import { renderRoutes } from '../../../test/render';
 import { AuditQueuePage } from './audit-queue-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
 import { AUDITOR, queueItemOf, queuePage } from '../../../test/audit-data';
+import { signInForEachTest } from '../../../test/signed-in';
 
 const QUEUE_PATH = '/api/Audit/queue';
 
@@ -97,14 +99,7 @@ async function rows() {
 }
 
 describe('audit queue', () => {
-  beforeEach(() => {
-    appStore.setUser(AUDITOR);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest(AUDITOR);
 
   it('lists the rows in the server’s order with the lowest similarity in pt-BR and who holds each exam', async () => {
     const calls = stubServer({
@@ -197,16 +192,10 @@ describe('audit queue', () => {
   });
 
   it('where the table would scroll sideways, each exam is a card with the same facts', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query === NARROW_TABLES_QUERY,
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }));
+    vi.stubGlobal(
+      'matchMedia',
+      fakeMatchMedia((query) => query === NARROW_TABLES_QUERY),
+    );
     stubServer({
       [`GET ${QUEUE_PATH}`]: () =>
         json(

@@ -5,13 +5,13 @@
  */
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MyAudit } from '@exame/shared';
-import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
 import { MyAuditPage } from './my-audit-page';
 import { json, stubServer } from '../../../test/stub-server';
 import { AUDITOR, claimOf } from '../../../test/audit-data';
+import { signInForEachTest } from '../../../test/signed-in';
 
 const MINE: MyAudit = {
   holding: [
@@ -50,14 +50,7 @@ function renderPage() {
 }
 
 describe('my audit', () => {
-  beforeEach(() => {
-    appStore.setUser(AUDITOR);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest(AUDITOR);
 
   it('lists the exams I hold and the decisions I made, each a link to its audit', async () => {
     const calls = stubServer({ 'GET /api/Audit/mine': () => json(200, MINE) });

@@ -2,7 +2,7 @@
  * My audit (spec 2; route `minha-auditoria`): the exams the auditor holds
  * now, with until when, and the decisions they made, newest first.
  */
-import { Anchor, Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Stack, Table, Text } from '@mantine/core';
 import { AUDIT_DECISION_STATE_LABELS, EXAM_RESULT_LABELS } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { ListPageHeader } from '../../../components/list-page';
 import { QueryContent } from '../../../components/query-content';
 import { myAuditQuery } from '../api/audits';
+import { SectionCard } from '../../../components/section-card';
 
 const format = (value: string) => dayjs(value).format('DD/MM/YYYY HH:mm');
 
@@ -29,10 +30,7 @@ export function MyAuditPage() {
       >
         {(data) => (
           <Stack gap="md">
-            <Card withBorder radius="md" padding="lg">
-              <Title order={3} size="h5" mb="sm">
-                Em auditoria com você
-              </Title>
+            <SectionCard title="Em auditoria com você">
               {data.holding.length === 0 ? (
                 <Text size="sm" c="dimmed">
                   Nenhum exame com você agora. Escolha um na{' '}
@@ -67,11 +65,8 @@ export function MyAuditPage() {
                   </Table>
                 </Table.ScrollContainer>
               )}
-            </Card>
-            <Card withBorder radius="md" padding="lg">
-              <Title order={3} size="h5" mb="sm">
-                Minhas decisões
-              </Title>
+            </SectionCard>
+            <SectionCard title="Minhas decisões">
               {data.decided.length === 0 ? (
                 <Text size="sm" c="dimmed">
                   Você ainda não decidiu nenhum exame.
@@ -111,7 +106,7 @@ export function MyAuditPage() {
                   </Table>
                 </Table.ScrollContainer>
               )}
-            </Card>
+            </SectionCard>
           </Stack>
         )}
       </QueryContent>

@@ -4,13 +4,13 @@
  * link to its photo audit; the empty text.
  */
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MyPhotoAudit } from '@exame/shared';
-import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
 import { MyPhotoAuditPage } from './my-photo-audit-page';
 import { json, stubServer } from '../../../test/stub-server';
 import { AUDITOR } from '../../../test/audit-data';
+import { signInForEachTest } from '../../../test/signed-in';
 
 const MINE: MyPhotoAudit = [
   {
@@ -41,14 +41,7 @@ function renderPage() {
 }
 
 describe('my photo audit', () => {
-  beforeEach(() => {
-    appStore.setUser(AUDITOR);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest(AUDITOR);
 
   it('lists the exams I marked, with the counts, each a link to its photo audit', async () => {
     const calls = stubServer({ 'GET /api/Audit/photo-audits/mine': () => json(200, MINE) });

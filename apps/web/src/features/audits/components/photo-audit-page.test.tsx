@@ -6,9 +6,8 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditDetail, PhotoVerdict } from '@exame/shared';
-import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
 import { PhotoAuditPage } from './photo-audit-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
@@ -22,6 +21,7 @@ import {
   claimOf,
   detailOf,
 } from '../../../test/audit-data';
+import { signInForEachTest } from '../../../test/signed-in';
 
 const markPath = (photoId: string) => `${DETAIL_PATH}/photos/${photoId}/mark`;
 
@@ -79,14 +79,7 @@ async function currentCapture() {
 const position = async () => (await currentCapture()).textContent?.match(/^Captura (\d) de 3/)?.[1];
 
 describe('photo audit', () => {
-  beforeEach(() => {
-    appStore.setUser(AUDITOR);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest(AUDITOR);
 
   it('"i" marks the current capture incompatible, "c" the next compatible; the progress counts them', async () => {
     const calls = markingServer();

@@ -12,19 +12,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CheckInRecord } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
-import { TEST_USER } from '../../../test/fixtures';
+import { EXAMINER } from '../../../test/exam-room-data';
 import { renderRoutes } from '../../../test/render';
 import { ChangeExaminerPage } from './change-examiner-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
 
-const examiner = {
-  ...TEST_USER,
-  name: 'Carla Examinadora',
-  email: 'carla@sp.gov.br',
-  cpf: '52998224725',
-  federativeUnit: 'SP',
-  roleDescription: 'VIEWER' as const,
-};
+const examiner = EXAMINER;
 const arriving = {
   id: '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
   name: 'Eva Nova',

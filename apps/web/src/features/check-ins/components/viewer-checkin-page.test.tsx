@@ -15,7 +15,7 @@ import type { CheckInRecord } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
 import { installFakeCamera, uninstallFakeCamera } from '../../../test/fake-camera';
 import { FAKE_CHALLENGE_ID, fakeChallenge } from '../../../test/fake-landmarker';
-import { TEST_USER } from '../../../test/fixtures';
+import { EXAMINER } from '../../../test/exam-room-data';
 import { renderRoutes } from '../../../test/render';
 import { ViewerCheckinPage } from './viewer-checkin-page';
 import { json, stubServer, type StubCall as Call } from '../../../test/stub-server';
@@ -23,14 +23,7 @@ import { json, stubServer, type StubCall as Call } from '../../../test/stub-serv
 // The person in front of the fake camera does what the capture asks.
 vi.mock('../../../lib/face-landmarks', () => import('../../../test/fake-landmarker'));
 
-const examiner = {
-  ...TEST_USER,
-  name: 'Carla Examinadora',
-  email: 'carla@sp.gov.br',
-  cpf: '52998224725',
-  federativeUnit: 'SP',
-  roleDescription: 'VIEWER' as const,
-};
+const examiner = EXAMINER;
 const second = {
   id: '3f1e2d4c-5b6a-4978-8c1d-2e3f4a5b6c7d',
   name: 'Diego Fiscal',

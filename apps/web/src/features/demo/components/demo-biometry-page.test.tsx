@@ -7,13 +7,14 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DemoCandidate } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
 import {
   captureAndConfirm,
+  fakeCameraTake,
   installFakeCamera,
   uninstallFakeCamera,
 } from '../../../test/fake-camera';
+import { demoCandidateOf, DEMO_CPF } from '../../../test/demo-data';
 import { fakeChallenge } from '../../../test/fake-landmarker';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -22,19 +23,8 @@ import { DemoBiometryPage } from './demo-biometry-page';
 
 vi.mock('../../../lib/face-landmarks', () => import('../../../test/fake-landmarker'));
 
-const CPF = '52998224725';
-const CANDIDATE: DemoCandidate = {
-  id: 'c1',
-  name: 'Bruna Lima',
-  cpf: CPF,
-  birthDate: '1990-01-31',
-  email: 'bruna@exemplo.com',
-  phone: '61999991234',
-  consent: { at: '2026-11-20T15:00:00.000Z', version: '2026-11-v1', current: true },
-  enrolled: false,
-  lastVerification: null,
-  createdAt: '2026-11-20T12:00:00.000Z',
-};
+const CPF = DEMO_CPF;
+const CANDIDATE = demoCandidateOf();
 
 const user = userEvent.setup({ delay: null });
 const renderPage = () =>
@@ -114,14 +104,7 @@ describe('demo biometry', () => {
     });
     expect(calls.find((call) => call.path.endsWith('/enrol'))?.body).toMatchObject({
       cpf: CPF,
-      challengeId: fakeChallenge().challengeId,
-      // The take's four pictures (neutral, two steps, neutral), each a JPEG without its prefix.
-      image: expect.stringMatching(/^\/9j\/quadro\d+$/),
-      frames: [
-        expect.stringMatching(/^\/9j\/quadro\d+$/),
-        expect.stringMatching(/^\/9j\/quadro\d+$/),
-        expect.stringMatching(/^\/9j\/quadro\d+$/),
-      ],
+      ...fakeCameraTake(),
       uf: 'DEMO',
     });
     expect(

@@ -6,14 +6,14 @@
  */
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useLocation } from 'react-router';
-import { appStore } from '../../../lib/app-store';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { DemoCandidateStep } from './demo-candidate-step';
 import { birthDateToIso, formatBirthDate, formatPhone } from './masks';
+import { signInForEachTest } from '../../../test/signed-in';
 
 function StepTwo() {
   const location = useLocation();
@@ -37,14 +37,7 @@ const renderStep = () =>
   );
 
 describe('demo candidate, step 1', () => {
-  beforeEach(() => {
-    appStore.setUser({ ...TEST_USER, federativeUnit: 'DEMO', roleDescription: 'ADMIN' });
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest({ ...TEST_USER, federativeUnit: 'DEMO', roleDescription: 'ADMIN' });
 
   it('masks the birth date and the phone; an impossible day is no date', () => {
     expect(formatBirthDate('31011990')).toBe('31/01/1990');

@@ -6,30 +6,16 @@
  */
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  BIOMETRIC_CONSENT_TEXT,
-  BIOMETRIC_CONSENT_VERSION,
-  type DemoCandidate,
-} from '@exame/shared';
-import { appStore } from '../../../lib/app-store';
+import { describe, expect, it } from 'vitest';
+import { BIOMETRIC_CONSENT_TEXT, BIOMETRIC_CONSENT_VERSION } from '@exame/shared';
+import { demoCandidateOf } from '../../../test/demo-data';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
 import { json, stubServer } from '../../../test/stub-server';
 import { DemoContactPage } from './demo-contact-page';
+import { signInForEachTest } from '../../../test/signed-in';
 
-const CANDIDATE: DemoCandidate = {
-  id: 'c1',
-  name: 'Bruna Lima',
-  cpf: '52998224725',
-  birthDate: '1990-01-31',
-  email: null,
-  phone: null,
-  consent: null,
-  enrolled: false,
-  lastVerification: null,
-  createdAt: '2026-11-20T12:00:00.000Z',
-};
+const CANDIDATE = demoCandidateOf({ email: null, phone: null, consent: null });
 
 const user = userEvent.setup({ delay: null });
 
@@ -44,14 +30,7 @@ const renderPage = (path: string) =>
   );
 
 describe('demo contact and consent, step 2', () => {
-  beforeEach(() => {
-    appStore.setUser({ ...TEST_USER, federativeUnit: 'DEMO', roleDescription: 'ADMIN' });
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    appStore.clearSession();
-  });
+  signInForEachTest({ ...TEST_USER, federativeUnit: 'DEMO', roleDescription: 'ADMIN' });
 
   it('without ?cpf= points back to step 1', async () => {
     stubServer({});

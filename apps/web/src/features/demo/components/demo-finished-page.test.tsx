@@ -8,13 +8,15 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DemoCandidate, DemoVerification } from '@exame/shared';
+import type { DemoVerification } from '@exame/shared';
 import { appStore } from '../../../lib/app-store';
 import {
   captureAndConfirm,
+  fakeCameraTake,
   installFakeCamera,
   uninstallFakeCamera,
 } from '../../../test/fake-camera';
+import { demoCandidateOf } from '../../../test/demo-data';
 import { fakeChallenge } from '../../../test/fake-landmarker';
 import { TEST_USER } from '../../../test/fixtures';
 import { renderRoutes } from '../../../test/render';
@@ -38,18 +40,7 @@ const VERIFICATION: DemoVerification = {
   message: 'Não foi possível confirmar que a captura foi feita ao vivo.',
   at: '2026-11-20T15:30:00.000Z',
 };
-const CANDIDATE: DemoCandidate = {
-  id: 'c1',
-  name: 'Bruna Lima',
-  cpf: '52998224725',
-  birthDate: '1990-01-31',
-  email: 'bruna@exemplo.com',
-  phone: '61999991234',
-  consent: { at: '2026-11-20T15:00:00.000Z', version: '2026-11-v1', current: true },
-  enrolled: true,
-  lastVerification: VERIFICATION,
-  createdAt: '2026-11-20T12:00:00.000Z',
-};
+const CANDIDATE = demoCandidateOf({ enrolled: true, lastVerification: VERIFICATION });
 
 const user = userEvent.setup({ delay: null });
 const renderPage = (path: string) =>
@@ -113,14 +104,7 @@ describe('demo finished', () => {
     const verify = calls.find((call) => call.path.endsWith('/verify'));
     expect(verify?.body).toMatchObject({
       cpf: '52998224725',
-      challengeId: fakeChallenge().challengeId,
-      // The take's four pictures (neutral, two steps, neutral), each a JPEG without its prefix.
-      image: expect.stringMatching(/^\/9j\/quadro\d+$/),
-      frames: [
-        expect.stringMatching(/^\/9j\/quadro\d+$/),
-        expect.stringMatching(/^\/9j\/quadro\d+$/),
-        expect.stringMatching(/^\/9j\/quadro\d+$/),
-      ],
+      ...fakeCameraTake(),
       uf: 'DEMO',
     });
     // Only the challenge comes from BiopassID: the take goes to the demo route.

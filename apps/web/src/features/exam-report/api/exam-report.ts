@@ -6,6 +6,7 @@
 import { type LocalReportDetail, type ReportExportFormat } from '@exame/shared';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { saveFile } from '../../../lib/save-file';
 import {
   reportLocalPath,
   reportPeriodParams,
@@ -42,15 +43,6 @@ export async function downloadReport(
     query: { ...periodParams(period), format, localId },
   });
   const filename = file.filename ?? `relatorio.${format}`;
-  const href = URL.createObjectURL(file.blob);
-  const anchor = document.createElement('a');
-  anchor.href = href;
-  anchor.download = filename;
-  anchor.style.display = 'none';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // The browser has taken the file once the click is handled; free the memory a bit later.
-  setTimeout(() => URL.revokeObjectURL(href), 30_000);
+  saveFile(file.blob, filename);
   return filename;
 }

@@ -15,6 +15,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
+import { fakeMatchMedia } from '../../../test/match-media';
 import { renderRoutes } from '../../../test/render';
 import { filenameFromDisposition } from '../../../lib/api-client';
 import { NARROW_TABLES_QUERY } from '../../../lib/use-wide-tables';
@@ -199,16 +200,10 @@ describe('exam report page', () => {
   });
 
   it('where the table would scroll sideways, each post is a card with every counter', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query === NARROW_TABLES_QUERY,
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }));
+    vi.stubGlobal(
+      'matchMedia',
+      fakeMatchMedia((query) => query === NARROW_TABLES_QUERY),
+    );
     stubApi();
     render('/exam-report/all?startDate=2026-03-01&endDate=2026-03-31');
     const cards = await screen.findAllByTestId('report-card');

@@ -30,6 +30,7 @@ import { examDetailQuery } from '../api/exams';
 import { ExamStatusBadge } from './exam-status';
 import { ExamFacts } from '../../../components/exam-facts';
 import { OccurrencesCard } from '../../../components/occurrences-card';
+import { SectionCard } from '../../../components/section-card';
 
 function statusLabel(value: string | null): string {
   return value ? (EXAM_STATUS_LABELS[value as ExamStatus] ?? value) : '—';
@@ -86,10 +87,7 @@ export function ExamDetailPage() {
       </Group>
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <Card withBorder radius="md" padding="lg">
-            <Title order={3} size="h5" mb="sm">
-              Candidato e prova
-            </Title>
+          <SectionCard title="Candidato e prova">
             <ExamFacts exam={exam} cpf={maskCpf(exam.candidateCpf)} />
             <Title order={4} size="h6" mt="md" mb={4}>
               Sala e examinadores
@@ -115,13 +113,10 @@ export function ExamDetailPage() {
                 ))}
               </Stack>
             )}
-          </Card>
+          </SectionCard>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <Card withBorder radius="md" padding="lg">
-            <Title order={3} size="h5" mb="sm">
-              Linha do tempo
-            </Title>
+          <SectionCard title="Linha do tempo">
             {history.length === 0 ? (
               <Text size="sm" c="dimmed">
                 Sem mudanças registradas.
@@ -141,7 +136,7 @@ export function ExamDetailPage() {
                 ))}
               </Timeline>
             )}
-          </Card>
+          </SectionCard>
         </Grid.Col>
       </Grid>
       <OccurrencesCard occurrences={occurrences} />

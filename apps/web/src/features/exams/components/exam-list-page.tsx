@@ -21,7 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { ListPage, usePagedSearch } from '../../../components/list-page';
+import { ListPage, RefreshingNotice, usePagedSearch } from '../../../components/list-page';
 import { useAppState } from '../../../lib/app-store';
 import { unitPostsQuery } from '../../../api/unit-posts';
 import { examListQuery, type ExamListParams } from '../api/exams';
@@ -217,14 +217,7 @@ export function ExamListPage() {
       )}
       paging={paging}
       noun={['exame', 'exames']}
-      below={
-        list.isFetching &&
-        !list.isPending && (
-          <Text size="xs" c="dimmed" aria-live="polite">
-            Atualizando...
-          </Text>
-        )
-      }
+      below={<RefreshingNotice query={list} />}
     />
   );
 }
