@@ -17,18 +17,19 @@ import { verifyBurst } from '../face-enrolment/face-enrolment.service';
 import { findUserInUnit } from '../users/users.service';
 import { captureFactor, checkExaminer, personOfToken, type NamedBy } from './examiner-identity';
 import { faceUrl } from './check-in-face-images';
-import { findViewerOfUnit, isViewerOf } from './check-ins.repository';
+import { findExaminerOfUnit, isExaminerOf } from './check-ins.repository';
 import { checkInError, type CheckInDeps } from './check-in-rules';
 
 /** The CPF of an examiner of an open record the actor is in (examiners leaving on any device). */
-async function cpfOfRoomViewer(deps: CheckInDeps, actor: SessionUser, viewerId: string) {
-  const found = await findViewerOfUnit(deps.db, actor.federativeUnit, viewerId);
+async function cpfOfRoomExaminer(deps: CheckInDeps, actor: SessionUser, examinerId: string) {
+  const found = await findExaminerOfUnit(deps.db, actor.federativeUnit, examinerId);
   if (!found) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
   const member =
-    found.openedBy === actor.id || (await isViewerOf(deps.db, found.viewer.checkInId, actor.id));
+    found.openedBy === actor.id ||
+    (await isExaminerOf(deps.db, found.examiner.checkInId, actor.id));
   if (!member) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
   if (found.status !== 'open') throw checkInError('CHECKIN_CLOSED');
-  return found.viewer.cpf;
+  return found.examiner.cpf;
 }
 
 /**
@@ -42,7 +43,7 @@ export async function challengeSubjectCpf(
   actor: SessionUser,
   subject: { cpf?: string; checkInViewerId?: string; proctoringToken?: string },
 ): Promise<string> {
-  if (subject.checkInViewerId) return cpfOfRoomViewer(deps, actor, subject.checkInViewerId);
+  if (subject.checkInViewerId) return cpfOfRoomExaminer(deps, actor, subject.checkInViewerId);
   if (subject.proctoringToken) {
     return checkExaminer(await personOfToken(deps, actor, subject.proctoringToken), actor).cpf;
   }
@@ -55,7 +56,7 @@ export async function challengeSubjectCpf(
  * examiner's own factor (checked first: examiner-identity.ts), and the
  * answer (its id) admits that examiner once to a check-in or a check-out.
  */
-export async function biometricViewerCheckin(
+export async function biometricExaminerCheckIn(
   deps: CheckInDeps,
   actor: SessionUser,
   input: {
@@ -79,7 +80,7 @@ export async function biometricViewerCheckin(
       ? 'token'
       : 'cpf';
   const cpf = input.checkInViewerId
-    ? await cpfOfRoomViewer(deps, actor, input.checkInViewerId)
+    ? await cpfOfRoomExaminer(deps, actor, input.checkInViewerId)
     : input.proctoringToken
       ? ((
           await personOfToken(deps, actor, input.proctoringToken, {
@@ -114,14 +115,14 @@ export async function biometricViewerCheckin(
 export async function useFaceTicket(
   tx: Executor,
   actor: SessionUser,
-  ticket: { verificationId: string; cpf: string; schedulingLocal: string },
+  ticket: { verificationId: string; cpf: string; post: string },
 ) {
   const used = await consumeVerifiedCapture(tx, {
     id: ticket.verificationId,
     federativeUnit: actor.federativeUnit,
     cpf: ticket.cpf,
     requestedBy: actor.id,
-    schedulingLocal: ticket.schedulingLocal,
+    schedulingLocal: ticket.post,
     notBefore: new Date(Date.now() - CHECK_IN_FACE_TICKET_TTL_MS),
   });
   if (!used) throw checkInError('CHECKIN_FACE_INVALID');

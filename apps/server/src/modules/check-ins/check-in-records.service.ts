@@ -22,11 +22,11 @@ import { AppError } from '../../lib/app-error';
 import { faceUrl } from './check-in-face-images';
 import {
   findCheckIn,
-  findOpenRecordByViewer,
-  isViewerOf,
+  findOpenRecordByExaminer,
+  isExaminerOf,
   listEvents,
   listExamsOfPost,
-  listViewers,
+  listExaminers,
   searchCheckIns,
   type CheckInSearch,
   type CheckInWithNames,
@@ -39,8 +39,8 @@ export async function toRecord(
   actor: SessionUser,
   record: CheckInWithNames,
 ): Promise<CheckInRecord> {
-  const [viewers, events] = await Promise.all([
-    listViewers(deps.db, record.id),
+  const [examiners, events] = await Promise.all([
+    listExaminers(deps.db, record.id),
     listEvents(deps.db, record.id),
   ]);
   return {
@@ -56,18 +56,18 @@ export async function toRecord(
     deviceId: record.deviceId,
     closeReason: record.closeReason,
     faceValidationRequired: record.faceValidationRequired,
-    viewers: viewers.map((viewer) => ({
-      id: viewer.id,
-      userId: viewer.userId,
-      name: viewer.name,
-      cpf: maskCpf(viewer.cpf),
-      faceUrl: faceUrl(deps, viewer.faceKey, actor.id),
-      checkInDate: viewer.checkInDate.toISOString(),
-      checkOutValidated: viewer.checkOutValidated,
-      checkOutDate: viewer.checkOutDate?.toISOString() ?? null,
-      checkOutFaceUrl: faceUrl(deps, viewer.checkOutFaceKey, actor.id),
-      removedAt: viewer.removedAt?.toISOString() ?? null,
-      admittedBy: viewer.admittedBy ?? null,
+    viewers: examiners.map((examiner) => ({
+      id: examiner.id,
+      userId: examiner.userId,
+      name: examiner.name,
+      cpf: maskCpf(examiner.cpf),
+      faceUrl: faceUrl(deps, examiner.faceKey, actor.id),
+      checkInDate: examiner.checkInDate.toISOString(),
+      checkOutValidated: examiner.checkOutValidated,
+      checkOutDate: examiner.checkOutDate?.toISOString() ?? null,
+      checkOutFaceUrl: faceUrl(deps, examiner.checkOutFaceKey, actor.id),
+      removedAt: examiner.removedAt?.toISOString() ?? null,
+      admittedBy: examiner.admittedBy ?? null,
     })),
     history: events.map((event) => ({
       type: event.type,
@@ -93,7 +93,7 @@ export async function visibleRecord(
   const record = await findCheckIn(deps.db, actor.federativeUnit, id);
   if (!record) throw checkInError('CHECKIN_NOT_FOUND');
   if (SEES_EVERY_RECORD.includes(actor.role)) return record;
-  if (record.openedBy === actor.id || (await isViewerOf(deps.db, id, actor.id))) return record;
+  if (record.openedBy === actor.id || (await isExaminerOf(deps.db, id, actor.id))) return record;
   throw checkInError('CHECKIN_NOT_FOUND');
 }
 
@@ -112,7 +112,7 @@ export async function findOpenCheckIn(
   actor: SessionUser,
   input: { viewerCpf: string; schedulingLocal: string },
 ): Promise<CheckInRecord> {
-  const id = await findOpenRecordByViewer(
+  const id = await findOpenRecordByExaminer(
     deps.db,
     actor.federativeUnit,
     input.viewerCpf,
@@ -145,11 +145,11 @@ export async function searchRecords(
       status: record.status,
       checkInDate: record.openedAt.toISOString(),
       checkOutDate: record.closedAt?.toISOString() ?? null,
-      viewers: record.viewers.map((viewer) => ({
-        name: viewer.name,
-        cpf: maskCpf(viewer.cpf),
-        checkOutDate: viewer.checkOutDate?.toISOString() ?? null,
-        checkOutValidated: viewer.checkOutValidated,
+      viewers: record.examiners.map((examiner) => ({
+        name: examiner.name,
+        cpf: maskCpf(examiner.cpf),
+        checkOutDate: examiner.checkOutDate?.toISOString() ?? null,
+        checkOutValidated: examiner.checkOutValidated,
       })),
     })),
   });

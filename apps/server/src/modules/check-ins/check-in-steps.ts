@@ -19,11 +19,11 @@ import { admitEntry, type Admitted } from './examiner-identity';
 import { alreadyOpenError } from './already-open';
 import {
   insertEvent,
-  insertViewer,
-  listViewers,
+  insertExaminer,
+  listExaminers,
   lockCheckIn,
   type CheckInRow,
-  type CheckInViewerRow,
+  type CheckInExaminerRow,
 } from './check-ins.repository';
 import { checkInError, type CheckInDeps } from './check-in-rules';
 import { useFaceTicket } from './check-in-face.service';
@@ -33,7 +33,7 @@ import { useFaceTicket } from './check-in-face.service';
  * verification), with its history row; how they were admitted, or a refusal
  * that rolls the whole change back.
  */
-export async function addViewer(
+export async function addExaminer(
   tx: Executor,
   actor: SessionUser,
   record: Pick<CheckInRow, 'id' | 'schedulingLocal'>,
@@ -47,12 +47,12 @@ export async function addViewer(
     ? await useFaceTicket(tx, actor, {
         verificationId: entry.verificationId,
         cpf: entry.person.cpf,
-        schedulingLocal: record.schedulingLocal,
+        post: record.schedulingLocal,
       })
     : null;
   const way = await admitEntry(tx, actor, record, entry, ticket?.ownFactor ?? null);
   const faceKey = ticket?.captureKey ?? null;
-  const viewer = await insertViewer(tx, {
+  const examiner = await insertExaminer(tx, {
     checkInId: record.id,
     federativeUnit: actor.federativeUnit,
     userId: entry.person.id,
@@ -68,7 +68,7 @@ export async function addViewer(
     federativeUnit: actor.federativeUnit,
     type: how.type,
     actorId: actor.id,
-    viewerId: viewer.id,
+    viewerId: examiner.id,
     details: { faceValidated: faceKey !== null, admittedBy: way, ...how.details },
   });
   return way;
@@ -173,21 +173,21 @@ export async function lockOpenRecord(
   actor: SessionUser,
   id: string,
   options: { afterOwnCheckOut?: boolean } = {},
-): Promise<{ record: CheckInRow; viewers: CheckInViewerRow[] }> {
+): Promise<{ record: CheckInRow; examiners: CheckInExaminerRow[] }> {
   const record = await lockCheckIn(tx, actor.federativeUnit, id);
   if (!record) throw checkInError('CHECKIN_NOT_FOUND');
-  const viewers = await listViewers(tx, id);
+  const examiners = await listExaminers(tx, id);
   const isAdmin = actor.role === 'ADMIN';
   const member =
-    record.openedBy === actor.id || viewers.some((viewer) => viewer.userId === actor.id);
+    record.openedBy === actor.id || examiners.some((examiner) => examiner.userId === actor.id);
   if (!member && !isAdmin) throw checkInError('CHECKIN_NOT_FOUND');
   if (record.status !== 'open') throw checkInError('CHECKIN_CLOSED');
-  const inRoom = viewers.some(
-    (viewer) =>
-      viewer.userId === actor.id &&
-      (viewer.active || (options.afterOwnCheckOut === true && viewer.removedAt === null)),
+  const inRoom = examiners.some(
+    (examiner) =>
+      examiner.userId === actor.id &&
+      (examiner.active || (options.afterOwnCheckOut === true && examiner.removedAt === null)),
   );
   const opener = options.afterOwnCheckOut === true && record.openedBy === actor.id;
   if (!inRoom && !opener && !isAdmin) throw checkInError('CHECKIN_NOT_A_VIEWER');
-  return { record, viewers };
+  return { record, examiners };
 }

@@ -14,8 +14,8 @@ import {
 import { escapeLike } from '../../db/sql-text';
 
 export type CheckInRow = typeof checkIns.$inferSelect;
-export type CheckInViewerRow = typeof checkInViewers.$inferSelect;
-export type NewCheckInViewerRow = typeof checkInViewers.$inferInsert;
+export type CheckInExaminerRow = typeof checkInViewers.$inferSelect;
+export type NewCheckInExaminerRow = typeof checkInViewers.$inferInsert;
 export type NewCheckInEventRow = typeof checkInEvents.$inferInsert;
 
 export type CheckInWithNames = CheckInRow & {
@@ -91,10 +91,10 @@ export async function insertCheckIn(
   return created;
 }
 
-export async function insertViewer(
+export async function insertExaminer(
   tx: Executor,
-  row: NewCheckInViewerRow,
-): Promise<CheckInViewerRow> {
+  row: NewCheckInExaminerRow,
+): Promise<CheckInExaminerRow> {
   const [created] = await tx.insert(checkInViewers).values(row).returning();
   if (!created) throw new Error('insert returned no row');
   return created;
@@ -105,7 +105,10 @@ export async function insertEvent(tx: Executor, row: NewCheckInEventRow): Promis
 }
 
 /** The examiners of a record, in the order they came in (spec 4). */
-export async function listViewers(db: Executor, checkInId: string): Promise<CheckInViewerRow[]> {
+export async function listExaminers(
+  db: Executor,
+  checkInId: string,
+): Promise<CheckInExaminerRow[]> {
   return db
     .select()
     .from(checkInViewers)
@@ -144,11 +147,11 @@ export async function listEvents(db: Executor, checkInId: string): Promise<Check
  * examiners (in the room, or already out while the other is still in: the
  * room's device keeps showing it until the last one leaves).
  */
-export async function findOpenRecordByViewer(
+export async function findOpenRecordByExaminer(
   db: Executor,
   unit: string,
   cpf: string,
-  schedulingLocal: string,
+  post: string,
 ): Promise<string | undefined> {
   const [row] = await db
     .select({ id: checkIns.id })
@@ -157,7 +160,7 @@ export async function findOpenRecordByViewer(
     .where(
       and(
         eq(checkIns.federativeUnit, unit),
-        eq(checkIns.schedulingLocal, schedulingLocal),
+        eq(checkIns.schedulingLocal, post),
         eq(checkIns.status, 'open'),
         eq(checkInViewers.cpf, cpf),
         isNull(checkInViewers.removedAt),
@@ -169,7 +172,7 @@ export async function findOpenRecordByViewer(
 }
 
 /** Whether the user is or was an examiner of the record. */
-export async function isViewerOf(db: Executor, checkInId: string, userId: string) {
+export async function isExaminerOf(db: Executor, checkInId: string, userId: string) {
   const [row] = await db
     .select({ id: checkInViewers.id })
     .from(checkInViewers)
@@ -179,16 +182,16 @@ export async function isViewerOf(db: Executor, checkInId: string, userId: string
 }
 
 /** Records the check-out of an examiner still in the room; undefined when they were not. */
-export async function checkOutViewer(
+export async function checkOutExaminer(
   tx: Executor,
-  viewerId: string,
+  examinerId: string,
   values: {
     at: Date;
     validated: boolean;
     verificationId: string | null;
     faceKey: string | null;
   },
-): Promise<CheckInViewerRow | undefined> {
+): Promise<CheckInExaminerRow | undefined> {
   const [row] = await tx
     .update(checkInViewers)
     .set({
@@ -198,20 +201,20 @@ export async function checkOutViewer(
       checkOutFaceKey: values.faceKey,
       active: false,
     })
-    .where(and(eq(checkInViewers.id, viewerId), eq(checkInViewers.active, true)))
+    .where(and(eq(checkInViewers.id, examinerId), eq(checkInViewers.active, true)))
     .returning();
   return row;
 }
 
-export async function removeViewer(
+export async function removeExaminer(
   tx: Executor,
-  viewerId: string,
+  examinerId: string,
   at: Date,
-): Promise<CheckInViewerRow | undefined> {
+): Promise<CheckInExaminerRow | undefined> {
   const [row] = await tx
     .update(checkInViewers)
     .set({ removedAt: at, active: false })
-    .where(and(eq(checkInViewers.id, viewerId), eq(checkInViewers.active, true)))
+    .where(and(eq(checkInViewers.id, examinerId), eq(checkInViewers.active, true)))
     .returning();
   return row;
 }
@@ -257,7 +260,10 @@ export async function searchCheckIns(
   db: Executor,
   unit: string,
   search: CheckInSearch,
-): Promise<{ items: Array<CheckInWithNames & { viewers: CheckInViewerRow[] }>; total: number }> {
+): Promise<{
+  items: Array<CheckInWithNames & { examiners: CheckInExaminerRow[] }>;
+  total: number;
+}> {
   const conditions: Array<SQL | undefined> = [eq(checkIns.federativeUnit, unit)];
   if (search.schedulingLocal) conditions.push(eq(checkIns.schedulingLocal, search.schedulingLocal));
   if (search.status === 'open') conditions.push(eq(checkIns.status, 'open'));
@@ -283,7 +289,7 @@ export async function searchCheckIns(
     db.select({ total: count() }).from(checkIns).where(where),
   ]);
   const ids = rows.map((row) => row.record.id);
-  const viewers =
+  const examiners =
     ids.length === 0
       ? []
       : await db
@@ -294,7 +300,7 @@ export async function searchCheckIns(
   return {
     items: rows.map((row) => ({
       ...withNames(row),
-      viewers: viewers.filter((viewer) => viewer.checkInId === row.record.id),
+      examiners: examiners.filter((examiner) => examiner.checkInId === row.record.id),
     })),
     total: totals[0]?.total ?? 0,
   };
@@ -347,12 +353,12 @@ export async function isCheckInCapture(db: Executor, key: string): Promise<boole
 }
 
 /** An examiner of a record of the unit, with the record's state and opener. */
-export async function findViewerOfUnit(db: Executor, unit: string, viewerId: string) {
+export async function findExaminerOfUnit(db: Executor, unit: string, examinerId: string) {
   const [row] = await db
-    .select({ viewer: checkInViewers, status: checkIns.status, openedBy: checkIns.openedBy })
+    .select({ examiner: checkInViewers, status: checkIns.status, openedBy: checkIns.openedBy })
     .from(checkInViewers)
     .innerJoin(checkIns, eq(checkIns.id, checkInViewers.checkInId))
-    .where(and(eq(checkInViewers.federativeUnit, unit), eq(checkInViewers.id, viewerId)))
+    .where(and(eq(checkInViewers.federativeUnit, unit), eq(checkInViewers.id, examinerId)))
     .limit(1);
   return row;
 }

@@ -35,7 +35,7 @@ import { sendPrivateImage, signedAccessQuery } from '../../lib/signed-access';
 import { currentUser } from '../../lib/current-user';
 import { checkIn, transferExaminer, updateCheckIn } from './check-ins.service';
 import { checkOut, forceClose } from './check-out.service';
-import { biometricViewerCheckin } from './check-in-face.service';
+import { biometricExaminerCheckIn } from './check-in-face.service';
 import {
   findOpenCheckIn,
   getCheckIn,
@@ -112,7 +112,7 @@ export function checkInRoutes(deps: CheckInDeps) {
         },
       },
       async (request) =>
-        biometricViewerCheckin(deps, currentUser(request), {
+        biometricExaminerCheckIn(deps, currentUser(request), {
           ...request.body,
           deviceId: request.body.deviceId ?? null,
           ip: request.ip,

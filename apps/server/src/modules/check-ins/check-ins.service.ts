@@ -9,7 +9,7 @@
  *
  * Who may be an examiner of a record: an enabled VIEWER or ROOM_INSPECTOR of
  * the unit who proves who they are with a factor of their own (the session,
- * examiner 2's password, or the separate viewer identity's password typed
+ * examiner 2's password, or the separate examiner identity's password typed
  * with the face: examiner-identity.ts). Where the unit requires face
  * validation (spec 5: DF), every examiner enters and leaves with a
  * verification of their own, each used once and within
@@ -29,11 +29,11 @@ import {
 } from '@exame/shared';
 import type { SessionUser } from '../../lib/actors';
 import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.service';
-import { proveViewer, type Admitted, type ViewerEntry } from './examiner-identity';
-import { insertCheckIn, insertEvent, removeViewer } from './check-ins.repository';
+import { proveExaminer, type Admitted, type ExaminerEntry } from './examiner-identity';
+import { insertCheckIn, insertEvent, removeExaminer } from './check-ins.repository';
 import { checkInError, faceRequired, type CheckInDeps } from './check-in-rules';
 import {
-  addViewer,
+  addExaminer,
   alreadyOpen,
   raceLost,
   recordActivity,
@@ -48,7 +48,7 @@ export async function checkIn(
   deps: CheckInDeps,
   actor: SessionUser,
   input: {
-    viewers: ViewerEntry[];
+    viewers: ExaminerEntry[];
     schedulingLocal?: string | null;
     examRoomId?: string | null;
     deviceId?: string | null;
@@ -63,9 +63,9 @@ export async function checkIn(
   const required = faceRequired(actor.federativeUnit);
   const admitted: Admitted[] = [];
   for (const [index, entry] of input.viewers.entries()) {
-    // Examiner 1 may be the separate viewer identity of spec 6 (face and own password).
+    // Examiner 1 may be the separate examiner identity of spec 6 (face and own password).
     admitted.push(
-      await proveViewer(deps, actor, entry, {
+      await proveExaminer(deps, actor, entry, {
         required,
         separateIdentity: index === 0,
         admission: { schedulingLocal: post.identifier, checkInId: null },
@@ -102,7 +102,7 @@ export async function checkIn(
       });
       const ways: Record<string, AdmittedBy> = {};
       for (const entry of admitted) {
-        ways[entry.person.id] = await addViewer(tx, actor, created, entry, now);
+        ways[entry.person.id] = await addExaminer(tx, actor, created, entry, now);
       }
       await recordActivity(tx, actor, 'checkin_open', {
         checkInId: created.id,
@@ -125,12 +125,12 @@ export async function updateCheckIn(
   deps: CheckInDeps,
   actor: SessionUser,
   id: string,
-  input: { add?: ViewerEntry; removeViewerId?: string },
+  input: { add?: ExaminerEntry; removeViewerId?: string },
 ): Promise<CheckInRecord> {
   if (!input.add && !input.removeViewerId) throw checkInError('CHECKIN_UPDATE_EMPTY');
   const required = faceRequired(actor.federativeUnit);
   const adding = input.add
-    ? await proveViewer(deps, actor, input.add, {
+    ? await proveExaminer(deps, actor, input.add, {
         required,
         separateIdentity: false,
         admission: { checkInId: id },
@@ -142,19 +142,19 @@ export async function updateCheckIn(
   }
   try {
     await deps.db.transaction(async (tx) => {
-      const { record, viewers } = await lockOpenRecord(tx, actor, id);
-      const active = viewers.filter((viewer) => viewer.active);
+      const { record, examiners } = await lockOpenRecord(tx, actor, id);
+      const active = examiners.filter((examiner) => examiner.active);
       const now = new Date();
       let way: AdmittedBy | null = null;
       if (adding) {
         if (active.length >= CHECK_IN_MAX_VIEWERS) throw checkInError('CHECKIN_TOO_MANY_VIEWERS');
-        way = await addViewer(tx, actor, record, adding, now);
+        way = await addExaminer(tx, actor, record, adding, now);
       }
       if (input.removeViewerId) {
-        const target = active.find((viewer) => viewer.id === input.removeViewerId);
+        const target = active.find((examiner) => examiner.id === input.removeViewerId);
         if (!target) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
         if (active.length <= 1) throw checkInError('CHECKIN_LAST_VIEWER');
-        await removeViewer(tx, target.id, now);
+        await removeExaminer(tx, target.id, now);
         await insertEvent(tx, {
           checkInId: id,
           federativeUnit: actor.federativeUnit,
@@ -187,11 +187,11 @@ export async function updateCheckIn(
 export async function transferExaminer(
   deps: CheckInDeps,
   actor: SessionUser,
-  input: { checkInId: string; fromViewerId: string; to: ViewerEntry },
+  input: { checkInId: string; fromViewerId: string; to: ExaminerEntry },
 ): Promise<CheckInRecord> {
   const id = input.checkInId;
   const required = faceRequired(actor.federativeUnit);
-  const receiving = await proveViewer(deps, actor, input.to, {
+  const receiving = await proveExaminer(deps, actor, input.to, {
     required,
     separateIdentity: false,
     admission: { checkInId: id },
@@ -200,13 +200,15 @@ export async function transferExaminer(
   if (conflict) throw conflict;
   try {
     await deps.db.transaction(async (tx) => {
-      const { record, viewers } = await lockOpenRecord(tx, actor, id);
-      const leaving = viewers.find((viewer) => viewer.active && viewer.id === input.fromViewerId);
+      const { record, examiners } = await lockOpenRecord(tx, actor, id);
+      const leaving = examiners.find(
+        (examiner) => examiner.active && examiner.id === input.fromViewerId,
+      );
       if (!leaving) throw checkInError('CHECKIN_VIEWER_NOT_FOUND');
       if (leaving.userId === receiving.person.id) throw checkInError('CHECKIN_SAME_EXAMINER');
       const now = new Date();
-      await removeViewer(tx, leaving.id, now);
-      const way = await addViewer(tx, actor, record, receiving, now, {
+      await removeExaminer(tx, leaving.id, now);
+      const way = await addExaminer(tx, actor, record, receiving, now, {
         type: 'examiner_transfer',
         details: { fromViewerId: leaving.id, from: leaving.name },
       });

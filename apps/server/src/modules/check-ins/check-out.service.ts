@@ -8,10 +8,10 @@
 import type { CheckInRecord } from '@exame/shared';
 import type { SessionUser } from '../../lib/actors';
 import {
-  checkOutViewer,
+  checkOutExaminer,
   closeCheckIn,
   insertEvent,
-  type CheckInViewerRow,
+  type CheckInExaminerRow,
 } from './check-ins.repository';
 import { checkInError, type CheckInDeps } from './check-in-rules';
 import { recordActivity, announceCheckIn, lockOpenRecord } from './check-in-steps';
@@ -32,14 +32,14 @@ export async function checkOut(
 ): Promise<CheckInRecord> {
   const id = input.checkInId;
   await deps.db.transaction(async (tx) => {
-    const { record, viewers } = await lockOpenRecord(tx, actor, id, { afterOwnCheckOut: true });
-    const active = viewers.filter((viewer) => viewer.active);
+    const { record, examiners } = await lockOpenRecord(tx, actor, id, { afterOwnCheckOut: true });
+    const active = examiners.filter((examiner) => examiner.active);
     const now = new Date();
-    let leaving: CheckInViewerRow[];
+    let leaving: CheckInExaminerRow[];
     if (input.viewerId) {
-      const target = active.find((viewer) => viewer.id === input.viewerId);
+      const target = active.find((examiner) => examiner.id === input.viewerId);
       if (!target) {
-        const known = viewers.some((viewer) => viewer.id === input.viewerId);
+        const known = examiners.some((examiner) => examiner.id === input.viewerId);
         throw checkInError(known ? 'CHECKIN_VIEWER_ALREADY_OUT' : 'CHECKIN_VIEWER_NOT_FOUND');
       }
       leaving = [target];
@@ -47,19 +47,19 @@ export async function checkOut(
       if (record.faceValidationRequired) throw checkInError('CHECKIN_VIEWER_REQUIRED');
       leaving = active;
     }
-    for (const viewer of leaving) {
+    for (const examiner of leaving) {
       let faceKey: string | null = null;
       if (record.faceValidationRequired) {
         if (!input.verificationId) throw checkInError('CHECKIN_FACE_REQUIRED');
         faceKey = (
           await useFaceTicket(tx, actor, {
             verificationId: input.verificationId,
-            cpf: viewer.cpf,
-            schedulingLocal: record.schedulingLocal,
+            cpf: examiner.cpf,
+            post: record.schedulingLocal,
           })
         ).captureKey;
       }
-      await checkOutViewer(tx, viewer.id, {
+      await checkOutExaminer(tx, examiner.id, {
         at: now,
         validated: record.faceValidationRequired,
         verificationId: record.faceValidationRequired ? (input.verificationId ?? null) : null,
@@ -70,7 +70,7 @@ export async function checkOut(
         federativeUnit: actor.federativeUnit,
         type: 'viewer_check_out',
         actorId: actor.id,
-        viewerId: viewer.id,
+        viewerId: examiner.id,
         details: { faceValidated: faceKey !== null },
       });
     }
@@ -86,7 +86,7 @@ export async function checkOut(
     }
     await recordActivity(tx, actor, remaining === 0 ? 'checkin_close' : 'checkin_update', {
       checkInId: id,
-      checkedOut: leaving.map((viewer) => viewer.userId),
+      checkedOut: leaving.map((examiner) => examiner.userId),
     });
     await announceCheckIn(tx, record, remaining === 0 ? 'closed' : 'open');
   });

@@ -8,7 +8,7 @@
  *   `api/Auth/viewer-checkin` checked (named by `proctoringToken`, a proof
  *   given to examiner 1, used once, for one post and record:
  *   proctoring-tokens.ts);
- * - 'password': the separate viewer identity of spec 6 (`cpfViewer`), who
+ * - 'password': the separate examiner identity of spec 6 (`cpfViewer`), who
  *   types their own password in the capture flow
  *   (`api/Auth/biometric-viewer-checkin`), checked as a sign-in is.
  *
@@ -130,7 +130,7 @@ export async function confirmSecondExaminer(
 export type NamedBy = 'record' | 'token' | 'cpf';
 
 /**
- * The separate viewer identity's password, checked as a sign-in checks it
+ * The separate examiner identity's password, checked as a sign-in checks it
  * (auth.service.ts): the account is looked up by CPF in the actor's unit;
  * the attempt counts against that account by its e-mail (one counter with
  * the sign-in, so this is no way around the sign-in's limit) or, when no
@@ -193,7 +193,7 @@ export async function captureFactor(
 /* Admission: `checkIn`, `update-checkIn`, `transfer`                        */
 /* ------------------------------------------------------------------------ */
 
-export type ViewerEntry = {
+export type ExaminerEntry = {
   cpf?: string;
   verificationId?: string | null;
   proctoringToken?: string | null;
@@ -207,7 +207,7 @@ export type Proof =
   /** By the face verification and the factor recorded with it (or none, where the unit allows it). */
   | { by: 'face'; faceAloneAllowed: boolean };
 
-/** A viewer entry whose identity is proven (or will be, by its face verification's factor). */
+/** An examiner entry whose identity is proven (or will be, by its face verification's factor). */
 export type Admitted = { person: UserRow; verificationId: string | null; proof: Proof };
 
 /**
@@ -220,10 +220,10 @@ export type Admitted = { person: UserRow; verificationId: string | null; proof: 
  * Anyone else: CHECKIN_IDENTITY_REQUIRED. Where the unit requires face
  * validation, every entry brings its verification.
  */
-export async function proveViewer(
+export async function proveExaminer(
   deps: ExaminerIdentityDeps,
   actor: SessionUser,
-  entry: ViewerEntry,
+  entry: ExaminerEntry,
   rules: { required: boolean; separateIdentity: boolean; admission: Partial<ProctoringTarget> },
 ): Promise<Admitted> {
   const token = entry.proctoringToken

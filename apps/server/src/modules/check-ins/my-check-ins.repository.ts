@@ -10,7 +10,7 @@ import { checkIns, checkInViewers, examRooms, schedulingLocals } from '../../db/
 export type OpenRecordOfUser = {
   checkInId: string;
   /** The user's examiner entry; null when they opened the record for someone else. */
-  viewerId: string | null;
+  examinerId: string | null;
   inRoom: boolean;
 };
 
@@ -18,7 +18,7 @@ export type OpenRecordOfUser = {
  * The open records of the unit that are the user's: those where they are an
  * examiner not removed (in the room, or already out while the other is still
  * in), and those they opened without being an examiner of them (for the
- * separate viewer identity). Someone who handed the room over (transfer) or
+ * separate examiner identity). Someone who handed the room over (transfer) or
  * was removed from it is no longer in it. Newest first.
  */
 export async function listOpenRecordsOfUser(
@@ -29,7 +29,7 @@ export async function listOpenRecordsOfUser(
   const rows = await db
     .select({
       checkInId: checkIns.id,
-      viewerId: checkInViewers.id,
+      examinerId: checkInViewers.id,
       active: checkInViewers.active,
     })
     .from(checkIns)
@@ -55,7 +55,7 @@ export async function listOpenRecordsOfUser(
     if (seen?.inRoom) continue;
     byRecord.set(row.checkInId, {
       checkInId: row.checkInId,
-      viewerId: row.viewerId,
+      examinerId: row.examinerId,
       inRoom: row.active === true,
     });
   }

@@ -26,7 +26,7 @@ export async function listMyOpenCheckIns(
       if (!record) return null;
       return {
         record: await toRecord(deps, actor, record),
-        viewerId: entry.viewerId,
+        viewerId: entry.examinerId,
         inRoom: entry.inRoom,
       };
     }),

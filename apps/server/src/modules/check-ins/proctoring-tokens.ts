@@ -15,7 +15,7 @@ import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.service';
-import { findCheckIn, isViewerOf } from './check-ins.repository';
+import { findCheckIn, isExaminerOf } from './check-ins.repository';
 import {
   consumeProctoringToken,
   deleteExpiredProctoringTokens,
@@ -47,7 +47,7 @@ export async function targetOf(
     const record = await findCheckIn(db, actor.federativeUnit, input.checkInId);
     const member =
       record !== undefined &&
-      (record.openedBy === actor.id || (await isViewerOf(db, record.id, actor.id)));
+      (record.openedBy === actor.id || (await isExaminerOf(db, record.id, actor.id)));
     if (!record || !member) throw checkInError('CHECKIN_NOT_FOUND');
     if (record.status !== 'open') throw checkInError('CHECKIN_CLOSED');
     if (input.schedulingLocal && input.schedulingLocal !== record.schedulingLocal) {
