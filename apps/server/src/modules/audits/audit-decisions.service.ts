@@ -31,6 +31,28 @@ import { findOpenDecision, insertDecision, updateDecision } from './audit-decisi
 import { type AuditDeps, auditError, clock, auditorAlert } from './audit-claims.service';
 
 /**
+ * A decision or its confirmation ends the auditor's claim and is recorded as
+ * `send_result` with the exam's ids and what was decided.
+ */
+async function closeDecided(
+  tx: Executor,
+  actor: SessionUser,
+  exam: { id: string; schedulingId: string },
+  claimId: string,
+  now: Date,
+  decided: Record<string, unknown>,
+): Promise<void> {
+  await endClaim(tx, claimId, { at: now, reason: 'decided' });
+  await insertActivity(tx, {
+    type: 'send_result',
+    actorId: actor.id,
+    federativeUnit: actor.federativeUnit,
+    target: `exam:${exam.schedulingId}`,
+    payload: { examId: exam.id, schedulingId: exam.schedulingId, ...decided },
+  });
+}
+
+/**
  * The exam locked, waiting for audit, and held by the actor: the one door to
  * every judgement. Another auditor holding it gives the auditor alert; none
  * (expired or never taken) asks to open it again.
@@ -125,21 +147,12 @@ export async function decideExam(
       decidedAt: now,
     });
     if (state === 'effective') await applyResult(tx, deps, exam, outcome, actor);
-    await endClaim(tx, claim.id, { at: now, reason: 'decided' });
-    await insertActivity(tx, {
-      type: 'send_result',
-      actorId: actor.id,
-      federativeUnit: actor.federativeUnit,
-      target: `exam:${exam.schedulingId}`,
-      payload: {
-        examId: exam.id,
-        schedulingId: exam.schedulingId,
-        outcome,
-        state,
-        confirmation,
-        reasonCode,
-        note,
-      },
+    await closeDecided(tx, actor, exam, claim.id, now, {
+      outcome,
+      state,
+      confirmation,
+      reasonCode,
+      note,
     });
     return { state, outcome, result: state === 'effective' ? outcome : 'in_analysis' };
   });
@@ -169,20 +182,11 @@ export async function confirmDecision(
       confirmationNote: input.note || null,
     });
     if (input.accept) await applyResult(tx, deps, exam, pending.outcome, actor);
-    await endClaim(tx, claim.id, { at: now, reason: 'decided' });
-    await insertActivity(tx, {
-      type: 'send_result',
-      actorId: actor.id,
-      federativeUnit: actor.federativeUnit,
-      target: `exam:${exam.schedulingId}`,
-      payload: {
-        examId: exam.id,
-        schedulingId: exam.schedulingId,
-        outcome: pending.outcome,
-        state,
-        confirmationOf: pending.id,
-        note: input.note || null,
-      },
+    await closeDecided(tx, actor, exam, claim.id, now, {
+      outcome: pending.outcome,
+      state,
+      confirmationOf: pending.id,
+      note: input.note || null,
     });
     return {
       state,
