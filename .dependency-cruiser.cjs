@@ -82,6 +82,7 @@ const MODULE_ORDER = [
   'exam-report',
   'users',
   'auth',
+  'sign-in-providers',
   'realtime',
   'face-enrolment',
   'exams',

@@ -13,12 +13,14 @@ import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id';
 import { createPasswordHasher, type PasswordHasher } from './lib/password-hash';
 import { findRoutesWithoutPolicy, type RegisteredRoute } from './lib/route-policy';
 import { resolveOperatorToken } from './lib/operator-token';
+import { createSecretBox } from './lib/secret-box';
 import { createPseudonymizer, type Pseudonymizer } from './lib/pseudonym';
 import { createRateLimiter, type RateLimitOverrides } from './db/rate-limit';
 import { createAdmission, type Admission } from './lib/admission';
 import { createMetrics, type Metrics } from './plugins/metrics-registry';
 import { createSessionCache } from './lib/session-cache';
 import { authRoutes } from './modules/auth/auth.routes';
+import { signInProviderRoutes } from './modules/sign-in-providers/sign-in-providers.routes';
 import { issuePasswordLink, revokeUserSessions } from './modules/auth/auth.service';
 import type { IdentityDeps } from './modules/auth/identity-deps';
 import { resolveSession } from './modules/auth/sessions.service';
@@ -275,6 +277,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes({ database }));
   await app.register(federativeUnitRoutes({ db }));
   await app.register(authRoutes(identity));
+  await app.register(
+    signInProviderRoutes({
+      db,
+      config,
+      secrets: createSecretBox(masterKey, 'identity-provider'),
+      limiter,
+      log: app.log,
+    }),
+  );
   await app.register(
     userRoutes({
       db,

@@ -55,6 +55,10 @@ export const ACTIVITY_TYPES = [
   'demo_consent',
   'demo_wipe',
   'unit_settings_change',
+  'idp_add',
+  'idp_update',
+  'idp_remove',
+  'sso_link',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -117,6 +121,10 @@ export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
   demo_consent: 'Consentimento de demonstração',
   demo_wipe: 'Dados de demonstração apagados',
   unit_settings_change: 'Configuração da unidade alterada',
+  idp_add: 'Provedor de identidade cadastrado',
+  idp_update: 'Provedor de identidade alterado',
+  idp_remove: 'Provedor de identidade removido',
+  sso_link: 'Conta vinculada ao provedor de identidade',
 };
 
 /* ------------------------------------------------------------------------ */

@@ -15,6 +15,8 @@ export const authUserSchema = userSchema
   .extend({
     token: z.string().min(1),
     expiresAt: z.string(),
+    /** After a sign-in through an identity provider that has one: its end-session address. */
+    providerLogoutUrl: z.string().optional(),
   });
 export type AuthUser = z.infer<typeof authUserSchema>;
 

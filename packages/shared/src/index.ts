@@ -28,3 +28,4 @@ export * from './demo';
 export * from './activity';
 export * from './face-challenge';
 export * from './face-pose';
+export * from './sign-in-providers';

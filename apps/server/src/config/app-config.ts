@@ -15,6 +15,8 @@ export type AppConfig = {
   seedDemo: boolean;
   /** The API document is served at /docs. */
   apiDocs: boolean;
+  /** Identity providers may have a plain-http issuer (SSO_ALLOW_HTTP; never by default in production). */
+  ssoAllowHttp: boolean;
   /** The passphrase of `npm run backup` / `npm run restore` (BACKUP_KEY), if given. */
   backupKey: string | undefined;
   /** Days demonstration candidates and what the demonstration stored about them are kept. */

@@ -44,6 +44,12 @@ export const envSchema = z.object({
   /** Serve the API document at /docs. Default: on outside production, off in production. */
   API_DOCS: booleanFromString.optional(),
   /**
+   * Accept identity providers (OpenID Connect) whose issuer is plain http.
+   * Default: outside production only (a provider on the developer's machine
+   * or started by a test); in production issuers must be https.
+   */
+  SSO_ALLOW_HTTP: booleanFromString.optional(),
+  /**
    * The key (a passphrase of at least 16 characters) that `npm run backup`
    * encrypts backups with and `npm run restore` needs; kept apart from the
    * backups. The server itself never uses it.

@@ -243,6 +243,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     librasWidgetUrl: env.LIBRAS_WIDGET_URL,
     seedDemo,
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
+    ssoAllowHttp: env.SSO_ALLOW_HTTP ?? env.NODE_ENV !== 'production',
     backupKey: env.BACKUP_KEY,
     demoRetentionDays: env.DEMO_RETENTION_DAYS,
     trustProxy,

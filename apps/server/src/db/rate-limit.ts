@@ -49,6 +49,8 @@ export const RATE_LIMITS = {
   enrolPerCpf: { name: 'enrol-cpf', limit: 5, windowMs: 15 * 60_000 },
   /** The public certificate check: a person checks a few codes; guessing takes billions. */
   certificatePerIp: { name: 'certificate-ip', limit: 30, windowMs: 15 * 60_000 },
+  /** Sign-ins sent to an identity provider: each one keeps a row for 10 minutes. */
+  ssoStartPerIp: { name: 'sso-start-ip', limit: 30, windowMs: 15 * 60_000 },
   /** Batches of the web client's activity events: one every few seconds at most, per user. */
   activityPerUser: { name: 'activity-user', limit: 600, windowMs: 15 * 60_000 },
   /**

@@ -22,11 +22,27 @@ import { createFaceService } from '../biometrics/face-pool';
 import { answeredChallenge, requestChallenge } from '../../test/faces/takes';
 import { selectRows } from '../db/select-rows';
 import { isPluginRoute } from '../lib/route-policy';
-import { createApiKeyFor, createPost, examPayload, postExams, sampleJpeg } from '../../test/exams';
+import { hashToken, randomToken } from '../lib/crypto';
+import {
+  createApiKeyFor,
+  createPost,
+  createRoom,
+  examPayload,
+  postExams,
+  sampleJpeg,
+} from '../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../test/helper';
 import { DEFAULT_PASSWORD, lastMailTo, nextCpf, seedSignedIn, seedUser } from '../../test/identity';
 
 const A = 'DF';
+/** A disabled identity provider: saved without reading its configuration. */
+const providerBody = (unit: string) => ({
+  name: `Provedor ${unit}`,
+  issuer: `https://idp.${unit.toLowerCase()}.gov.br`,
+  clientId: `exame-${unit}`,
+  clientSecret: `segredo-${unit}`,
+  enabled: false,
+});
 const CHECK_IN_POST = `${A}.POSTO78`;
 /** Every other unit must stay as it was; DEMO is where the reviewed probe landed. */
 const OTHERS = ['SP', 'DEMO'] as const;
@@ -55,6 +71,8 @@ type Fixture = {
   auditExamId: string;
   /** A done exam with its result released (approved): it may have a certificate. */
   certificateExamId: string;
+  /** An identity provider of the unit (disabled: it is never asked for its configuration). */
+  providerId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -79,6 +97,10 @@ const CHILD_TABLES: Record<string, string> = {
   activity_chain_heads: 'select h.chain from activity_chain_heads h where h.chain = $unit',
   // A unit's own row (its settings): no write of another unit may change it.
   federative_units: 'select f.* from federative_units f where f.uf = $unit',
+  sso_logins:
+    'select l.* from sso_logins l join identity_providers p on p.id = l.provider_id where p.federative_unit = $unit',
+  user_identities:
+    'select i.* from user_identities i join users u on u.id = i.user_id where u.federative_unit = $unit',
 };
 /** Tables that belong to no unit (reference data, counters keyed by pseudonyms, queues). */
 const GLOBAL_TABLES = new Set([
@@ -127,16 +149,8 @@ describe('tenant isolation of writes', () => {
             payload: { viewers: [{ cpf: viewer.user.cpf }], schedulingLocal: `${unit}.POSTO77` },
           });
     if (checkIn) expect(checkIn.statusCode, checkIn.body).toBe(201);
-    const room = await t.app.inject({
-      method: 'POST',
-      url: '/api/ExamRoom',
-      headers: admin.auth,
-      payload: {
-        schedulingLocal: `${unit}.POSTO77`,
-        code: 'S1',
-        name: 'Sala 1',
-        stations: [{ code: 'Estação 01', position: 1 }],
-      },
+    const room = await createRoom(t.app, admin.auth, `${unit}.POSTO77`, {
+      stations: [{ code: 'Estação 01', position: 1 }],
     });
     expect(room.statusCode, room.body).toBe(201);
     const roomBody = room.json() as { id: string; stations: Array<{ id: string }> };
@@ -154,6 +168,13 @@ describe('tenant isolation of writes', () => {
           sql`select id from exams where federative_unit = ${unit} and scheduling_id = ${`${unit}-${suffix}`}`,
         )
       )[0]!.id;
+    const provider = await t.app.inject({
+      method: 'POST',
+      url: '/api/IdentityProvider',
+      headers: admin.auth,
+      payload: providerBody(unit),
+    });
+    expect(provider.statusCode, provider.body).toBe(201);
     const roomExamId = await examId('SALA-1');
     const auditExamId = await examId('AUDITORIA');
     const certificateExamId = await examId('CERTIFICADO');
@@ -174,6 +195,7 @@ describe('tenant isolation of writes', () => {
       userCpf: viewer.user.cpf,
       localId: (local.json() as { id: string }).id,
       schedulingId,
+      providerId: (provider.json() as { id: string }).id,
     };
   }
 
@@ -238,6 +260,7 @@ describe('tenant isolation of writes', () => {
       ['/api/ExamReport?startDate=2026-01-01&endDate=2026-12-31', fixture.auditor],
       ['/api/ExamReport/occurrences?startDate=2026-01-01&endDate=2026-12-31', fixture.auditor],
       ['/api/Integration/keys', fixture.admin],
+      ['/api/IdentityProvider', fixture.admin],
       ['/api/SchedulingLocalCheckIn/searchCheckIn?pageSize=100', fixture.admin],
       ['/api/ExamRoom?includeInactive=true', fixture.viewer],
       [`/api/ExamRoom/${fixture.roomId}/board`, fixture.viewer],
@@ -414,6 +437,49 @@ describe('tenant isolation of writes', () => {
         return { method: 'POST', url: '/api/Auth/logout', headers: session.auth };
       },
       foreign: null,
+    },
+    'POST /api/Auth/sso/session': {
+      // A hand-off as the provider's callback leaves it, for unit A's examiner.
+      own: async () => {
+        const handoff = randomToken();
+        await t.database.db.execute(
+          sql`insert into sso_logins (provider_id, state_hash, code_verifier, nonce, expires_at, answered_at, handoff_hash, user_id, handoff_expires_at)
+              values (${a().providerId}, ${randomToken()}, 'v', 'n', now(), now(), ${hashToken(handoff)}, ${a().viewer.user.id}, now() + interval '1 minute')`,
+        );
+        return { method: 'POST', url: '/api/Auth/sso/session', payload: { handoff } };
+      },
+      foreign: null,
+    },
+    'POST /api/IdentityProvider': {
+      own: asAdmin(
+        'POST',
+        () => '/api/IdentityProvider',
+        () => providerBody(A),
+      ),
+      foreign: null,
+    },
+    'PUT /api/IdentityProvider/:id': both(
+      asAdmin(
+        'PUT',
+        (f) => `/api/IdentityProvider/${f.providerId}`,
+        () => ({ ...providerBody(A), name: 'Renomeado por DF' }),
+      ),
+    ),
+    'DELETE /api/IdentityProvider/:id': {
+      own: async () => {
+        const extra = await t.app.inject({
+          method: 'POST',
+          url: '/api/IdentityProvider',
+          headers: a().admin.auth,
+          payload: providerBody(A),
+        });
+        return {
+          method: 'DELETE',
+          url: `/api/IdentityProvider/${(extra.json() as { id: string }).id}`,
+          headers: a().admin.auth,
+        };
+      },
+      foreign: asAdmin('DELETE', (f) => `/api/IdentityProvider/${f.providerId}`),
     },
     'POST /api/User/reset/:value': {
       own: () => ({ method: 'POST', url: `/api/User/reset/${a().viewer.user.email}` }),

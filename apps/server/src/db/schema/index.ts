@@ -8,3 +8,4 @@ export * from './check-ins';
 export * from './realtime';
 export * from './audits';
 export * from './demo';
+export * from './sign-in-providers';

@@ -77,6 +77,27 @@ export async function signIn(
 
   await releaseAttempt(deps.db, reservation.keys);
   if (trusted) await resetKey(deps.db, accountKey(email));
+  const signedIn = await openSession(deps, user, input, now);
+  const deviceToken = trusted && input.deviceToken ? input.deviceToken : randomToken();
+  await upsertTrustedDevice(deps.db, {
+    tokenHash: hashToken(deviceToken),
+    userId: user.id,
+    expiresAt: new Date(now.getTime() + TRUSTED_DEVICE_TTL_MS),
+    now,
+  });
+  return { user: signedIn, deviceToken };
+}
+
+/**
+ * Opens a session for a user who proved who they are (password, or an
+ * identity provider's answer) and returns what the web app keeps.
+ */
+export async function openSession(
+  deps: Pick<IdentityDeps, 'db'> & { config: Pick<IdentityDeps['config'], 'session'> },
+  user: UserRow,
+  input: { ip: string; userAgent: string | null },
+  now: Date = new Date(),
+): Promise<AuthUser> {
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + deps.config.session.absoluteMs);
   await insertSession(deps.db, {
@@ -86,25 +107,15 @@ export async function signIn(
     ip: input.ip,
     userAgent: input.userAgent?.slice(0, 300) ?? null,
   });
-  const deviceToken = trusted && input.deviceToken ? input.deviceToken : randomToken();
-  await upsertTrustedDevice(deps.db, {
-    tokenHash: hashToken(deviceToken),
-    userId: user.id,
-    expiresAt: new Date(now.getTime() + TRUSTED_DEVICE_TTL_MS),
-    now,
-  });
   return {
-    user: {
-      name: user.name,
-      email: user.email,
-      cpf: user.cpf,
-      federativeUnit: user.federativeUnit,
-      roleDescription: user.role,
-      registerStatus: user.registerStatus,
-      token,
-      expiresAt: expiresAt.toISOString(),
-    },
-    deviceToken,
+    name: user.name,
+    email: user.email,
+    cpf: user.cpf,
+    federativeUnit: user.federativeUnit,
+    roleDescription: user.role,
+    registerStatus: user.registerStatus,
+    token,
+    expiresAt: expiresAt.toISOString(),
   };
 }
 

@@ -9,7 +9,8 @@
  * - Password links not yet used are voided, sessions still open are revoked
  *   (`backup`), trusted devices and queued link requests are removed, and
  *   face challenges not yet answered and examiner 2's confirmations not yet
- *   used (`proctoring_tokens`) are expired. Their tokens are stored
+ *   used (`proctoring_tokens`) are expired; sign-ins through an identity
+ *   provider under way (`sso_logins`) are removed. Their tokens are stored
  *   hashed, so the copy gives none away; neutralising them means a restore
  *   never brings back a session signed out, or a link voided, after the
  *   backup was made. After a restore everyone signs in again.
@@ -38,6 +39,7 @@ export const SCRUBBED_TABLES = [
   'public.password_links',
   'public.proctoring_tokens',
   'public.sessions',
+  'public.sso_logins',
   'public.trusted_devices',
 ] as const;
 
@@ -49,6 +51,7 @@ export type ScrubCounts = {
   linkRequests: number;
   faceChallenges: number;
   proctoringTokens: number;
+  ssoLogins: number;
 };
 
 /** A token in a link (`#token=...`, `?token=...`), whatever the page. */
@@ -87,6 +90,7 @@ export async function scrubCredentials(db: Executor, now: Date): Promise<ScrubCo
     .where(and(isNull(faceChallenges.usedAt), gt(faceChallenges.expiresAt, now)))
     .returning({ id: faceChallenges.id });
   const proctoring = await expireProctoringTokens(db, now);
+  const ssoLogins = await deleteSsoLogins(db);
   return {
     mailLinks: mail.length,
     passwordLinks: links.length,
@@ -95,6 +99,7 @@ export async function scrubCredentials(db: Executor, now: Date): Promise<ScrubCo
     linkRequests: requests.length,
     faceChallenges: challenges.length,
     proctoringTokens: proctoring,
+    ssoLogins,
   };
 }
 
@@ -115,4 +120,17 @@ async function expireProctoringTokens(db: Executor, now: Date): Promise<number> 
      returning id`,
   );
   return expired.length;
+}
+
+/**
+ * Sign-ins through an identity provider under way (PKCE verifiers) and their
+ * one-time hand-offs go: a copy must not finish anyone's sign-in.
+ */
+async function deleteSsoLogins(db: Executor): Promise<number> {
+  const [table] = await selectRows<{ exists: boolean }>(
+    db,
+    sql`select to_regclass('public.sso_logins') is not null as exists`,
+  );
+  if (!table?.exists) return 0;
+  return (await selectRows<{ id: string }>(db, sql`delete from sso_logins returning id`)).length;
 }

@@ -56,6 +56,22 @@ describe('credentials neutralised in a backup copy', () => {
             values ('hash-da-confirmacao', 'DF', ${signed.user.id}, 'sessao-do-examinador', ${user.id}, 'DF.0001', now() + interval '30 minutes')`,
       );
     }
+    // A sign-in through an identity provider under way, and one handed off, where this version has them.
+    const [sso] = await selectRows<{ exists: boolean }>(
+      db,
+      sql`select to_regclass('public.sso_logins') is not null as exists`,
+    );
+    if (sso?.exists) {
+      await db.execute(
+        sql`with provider as (
+              insert into identity_providers (federative_unit, name, issuer, client_id)
+              values ('DF', 'Provedor', 'https://idp.exemplo.gov.br', 'exame') returning id)
+            insert into sso_logins (provider_id, state_hash, code_verifier, nonce, expires_at, handoff_hash, user_id, handoff_expires_at)
+            select id, 'hash-do-estado', 'verificador-pkce', 'nonce', now() + interval '10 minutes', null, null, null from provider
+            union all
+            select id, 'hash-do-estado-2', 'verificador-pkce', 'nonce', now(), 'hash-da-passagem', ${signed.user.id}::uuid, now() + interval '1 minute' from provider`,
+      );
+    }
     const me = await t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: signed.auth });
     expect(me.statusCode).toBe(200);
 
@@ -67,6 +83,7 @@ describe('credentials neutralised in a backup copy', () => {
       trustedDevices: 2,
       faceChallenges: 1,
       proctoringTokens: proctoring?.exists ? 1 : 0,
+      ssoLogins: sso?.exists ? 2 : 0,
     });
     expect(counts.sessions).toBeGreaterThanOrEqual(1);
 
@@ -106,6 +123,9 @@ describe('credentials neutralised in a backup copy', () => {
                  (select count(*)::int from face_challenges where expires_at > now() and used_at is null) as open`,
     );
     expect(left).toEqual({ devices: 0, open: 0 });
+    if (sso?.exists) {
+      expect(await selectRows(db, sql`select 1 from sso_logins`)).toEqual([]);
+    }
     if (proctoring?.exists) {
       const [confirmations] = await selectRows<{ open: number }>(
         db,

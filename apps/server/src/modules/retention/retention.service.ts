@@ -29,6 +29,7 @@ import { FAILURE_RESET_MS } from '../auth/auth.service';
 import { deleteLinkRequestsBefore } from '../auth/auth.service';
 import { deleteEndedSessions } from '../auth/sessions.service';
 import { deleteExpiredDevices } from '../auth/auth.service';
+import { deleteEndedSsoLogins } from '../sign-in-providers/sign-in-providers.service';
 import { clearExpiredMailLinks, deleteMailCreatedBefore } from '../mail/mail.service';
 import { deleteExpiredChallenges } from '../face-enrolment/face-challenges.service';
 import { deleteProctoringTokensExpiredBefore } from '../check-ins/check-ins.service';
@@ -145,6 +146,8 @@ export type OperationalCounts = {
   throttleKeys: number;
   rateLimits: number;
   devices: number;
+  /** Sign-ins through an identity provider no longer answerable nor handed off. */
+  ssoLogins: number;
   linkRequests: number;
   realtimeEvents: number;
   faceChallenges: number;
@@ -168,6 +171,7 @@ export async function purgeOperationalData(
     throttleKeys: await deleteStaleThrottleKeys(db, before(FAILURE_RESET_MS), now),
     rateLimits: await deleteRateLimitsBefore(db, before(OPERATIONAL_RETENTION.rateLimitsMs)),
     devices: await deleteExpiredDevices(db, now),
+    ssoLogins: await deleteEndedSsoLogins(db, now),
     linkRequests: await deleteLinkRequestsBefore(db, before(OPERATIONAL_RETENTION.linkRequestsMs)),
     realtimeEvents: await deleteRealtimeEventsBefore(
       db,

@@ -10,6 +10,8 @@ import {
   examPhotos,
   faceChallenges,
   proctoringTokens,
+  identityProviders,
+  ssoLogins,
   loginThrottle,
   mailOutbox,
   passwordLinkRequests,
@@ -19,7 +21,7 @@ import {
   sessions,
   trustedDevices,
 } from '../../db/schema/index';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn, seedUser } from '../../../test/identity';
 import { purgeExpiredPersonalData, purgeOperationalData } from './retention.service';
@@ -72,12 +74,7 @@ describe('LGPD retention', () => {
     const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
     const key = (await createApiKeyFor(t.app, admin.auth)).key;
     const exam = examPayload();
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: { exams: [exam] },
-    });
+    await postExams(t.app, key, [exam]);
     const [row] = await selectRows<{ id: string }>(
       db,
       sql`select id from exams where scheduling_id = ${exam.schedulingId}`,
@@ -343,8 +340,26 @@ describe('LGPD retention', () => {
         { ...token, tokenHash: 'vivo', expiresAt: new Date(later.getTime() + 60_000) },
       ])
       .returning({ id: proctoringTokens.id });
+    // Sign-ins through an identity provider: one ended before the purge, one handed off just before it.
+    const [provider] = await db
+      .insert(identityProviders)
+      .values({ federativeUnit: 'DF', name: 'Provedor', issuer: 'https://idp.x', clientId: 'c' })
+      .returning({ id: identityProviders.id });
+    const sso = { providerId: provider!.id, codeVerifier: 'v', nonce: 'n' };
+    await db.insert(ssoLogins).values([
+      { ...sso, stateHash: 'encerrado', expiresAt: now },
+      {
+        ...sso,
+        stateHash: 'entregue',
+        expiresAt: later,
+        handoffHash: 'passagem',
+        userId: user.id,
+        handoffExpiresAt: new Date(later.getTime() + 30_000),
+      },
+    ]);
     const counts = await purgeOperationalData(deps(), later);
     expect(counts).toMatchObject({
+      ssoLogins: 1,
       proctoringTokens: 1,
       sessions: 2,
       mailDeleted: 1,

@@ -1,0 +1,240 @@
+/**
+ * Sign-in through a unit's identity provider (OpenID Connect, authorization
+ * code with PKCE, state and nonce):
+ *
+ * 1. `startSsoSignIn` keeps the sign-in (hash of its state, PKCE verifier,
+ *    nonce; 10 minutes) and sends the browser to the provider.
+ * 2. `finishSsoSignIn` takes the provider's answer once, redeems the code and
+ *    verifies the ID token, finds the user *inside the provider's unit*
+ *    (already linked; else by the CPF claim; else by a verified e-mail),
+ *    links the identity on first use, and leaves a one-time hand-off
+ *    (60 seconds) for the browser. No one is created: an unknown person is
+ *    refused, as is a disabled user and an e-mail outside the allowed domains.
+ * 3. `completeSsoSignIn` exchanges the hand-off for a session, as a password
+ *    sign-in opens one. The token never travels in an address.
+ */
+import { AUTH_ERRORS, SSO_ERRORS, SSO_RETURN_PAGE, stripCpf, type AuthUser } from '@exame/shared';
+import { AppError } from '../../lib/app-error';
+import { hashToken, randomToken } from '../../lib/crypto';
+import { insertActivity } from '../activity/activity.service';
+import { openSession } from '../auth/auth.service';
+import { findUserInUnit, type UserRow } from '../users/users.service';
+import { buildAuthorizationRequest, redeemCode, type ProviderClaims } from './oidc-client';
+import {
+  findLinkedUserId,
+  findProvider,
+  insertIdentityLink,
+  insertSsoLogin,
+  setSsoHandoff,
+  takeSsoHandoff,
+  takeSsoLogin,
+  type ProviderRow,
+} from './sign-in-providers.repository';
+import { oidcSettings, secretsOf, type SignInProvidersDeps } from './sign-in-providers.service';
+
+const SIGN_IN_TTL_MS = 10 * 60_000;
+const HANDOFF_TTL_MS = 60_000;
+
+const ssoError = (code: keyof typeof SSO_ERRORS) => AppError.from(SSO_ERRORS, code);
+
+async function enabledProvider(deps: SignInProvidersDeps, id: string): Promise<ProviderRow> {
+  const provider = await findProvider(deps.db, id);
+  if (!provider?.enabled) throw ssoError('IDP_NOT_FOUND');
+  return provider;
+}
+
+/** The provider's authorization address for a new sign-in. */
+export async function startSsoSignIn(
+  deps: SignInProvidersDeps,
+  input: { providerId: string; ip: string },
+  now: Date = new Date(),
+): Promise<URL> {
+  await deps.limiter.hit('ssoStartPerIp', input.ip);
+  const provider = await enabledProvider(deps, input.providerId);
+  let request;
+  try {
+    request = await buildAuthorizationRequest(
+      provider,
+      secretsOf(deps, provider),
+      oidcSettings(deps),
+    );
+  } catch (error) {
+    deps.log.warn(
+      { event: 'sso_discovery_failed', providerId: provider.id, err: error },
+      'provedor de identidade indisponível',
+    );
+    throw ssoError('sso-provider-unavailable');
+  }
+  await insertSsoLogin(deps.db, {
+    providerId: provider.id,
+    stateHash: hashToken(request.state),
+    codeVerifier: request.codeVerifier,
+    nonce: request.nonce,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MS),
+  });
+  return request.url;
+}
+
+/** A network failure or timeout reaching the provider, as opposed to an answer that fails a check. */
+function isUnreachable(error: unknown): boolean {
+  const name = (error as { name?: string; cause?: { code?: string } } | null)?.name;
+  return (
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    (error instanceof TypeError && /fetch/.test(error.message))
+  );
+}
+
+/**
+ * The provider's answer (the callback's query), checked and turned into a
+ * one-time hand-off for the browser; throws an SSO or identity error.
+ */
+export async function finishSsoSignIn(
+  deps: SignInProvidersDeps,
+  query: URLSearchParams,
+  now: Date = new Date(),
+): Promise<string> {
+  const state = query.get('state');
+  if (!state) throw ssoError('sso-failed');
+  const login = await takeSsoLogin(deps.db, hashToken(state), now);
+  if (!login) throw ssoError('sso-expired');
+  const provider = await findProvider(deps.db, login.providerId);
+  if (!provider?.enabled) throw ssoError('sso-expired');
+  const refused = query.get('error');
+  if (refused) {
+    deps.log.info(
+      { event: 'sso_refused', providerId: provider.id, error: refused },
+      'o provedor não autorizou a entrada',
+    );
+    throw ssoError(refused === 'access_denied' ? 'sso-cancelled' : 'sso-failed');
+  }
+  const settings = {
+    ...oidcSettings(deps),
+    postLogoutRedirectUri: `${deps.config.publicAppUrl}/login`,
+  };
+  const callbackUrl = new URL(settings.redirectUri);
+  callbackUrl.search = query.toString();
+  let answer;
+  try {
+    answer = await redeemCode(
+      provider,
+      secretsOf(deps, provider),
+      settings,
+      callbackUrl,
+      { state, nonce: login.nonce, codeVerifier: login.codeVerifier },
+      ['email', 'email_verified', ...(provider.cpfClaim ? [provider.cpfClaim] : [])],
+    );
+  } catch (error) {
+    deps.log.warn(
+      { event: 'sso_answer_refused', providerId: provider.id, err: error },
+      'resposta do provedor de identidade recusada',
+    );
+    throw ssoError(isUnreachable(error) ? 'sso-provider-unavailable' : 'sso-failed');
+  }
+  const user = await linkedUser(deps, provider, answer.claims);
+  const handoff = randomToken();
+  await setSsoHandoff(deps.db, login.id, {
+    handoffHash: hashToken(handoff),
+    userId: user.id,
+    handoffExpiresAt: new Date(now.getTime() + HANDOFF_TTL_MS),
+    logoutUrl: answer.logoutUrl,
+  });
+  return handoff;
+}
+
+function emailOf(claims: ProviderClaims): { email: string | null; verified: boolean } {
+  const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null;
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  return { email, verified };
+}
+
+/**
+ * The user of the provider's unit this identity is: linked before, or found
+ * by the CPF claim, or by a verified e-mail (then linked, and the link
+ * recorded). Throws for an e-mail outside the allowed domains, an unknown
+ * person and a disabled user.
+ */
+async function linkedUser(
+  deps: SignInProvidersDeps,
+  provider: ProviderRow,
+  claims: ProviderClaims,
+): Promise<UserRow> {
+  const unit = provider.federativeUnit;
+  const { email, verified } = emailOf(claims);
+  if (provider.allowedDomains.length > 0) {
+    const domain = email?.split('@')[1];
+    if (!domain || !provider.allowedDomains.includes(domain)) throw ssoError('unauthorized-domain');
+  }
+  const linkedId = await findLinkedUserId(deps.db, provider.id, claims.sub);
+  let user: UserRow | undefined;
+  let via: 'link' | 'cpf' | 'email' = 'link';
+  if (linkedId) {
+    user = await findUserInUnit(deps.db, unit, { id: linkedId });
+  } else {
+    const cpfValue = provider.cpfClaim ? claims[provider.cpfClaim] : undefined;
+    const cpf = typeof cpfValue === 'string' ? stripCpf(cpfValue) : '';
+    if (/^\d{11}$/.test(cpf)) {
+      user = await findUserInUnit(deps.db, unit, { cpf });
+      via = 'cpf';
+    }
+    if (!user && email && verified) {
+      user = await findUserInUnit(deps.db, unit, { email });
+      via = 'email';
+    }
+  }
+  if (!user) {
+    deps.log.info(
+      { event: 'sso_unknown_user', providerId: provider.id },
+      'identidade sem usuário na unidade',
+    );
+    throw ssoError('sso-unknown-user');
+  }
+  if (user.registerStatus !== 'enabled') throw AppError.from(AUTH_ERRORS, 'user-disabled');
+  if (via !== 'link') {
+    const linked = user;
+    await deps.db.transaction(async (tx) => {
+      await insertIdentityLink(tx, {
+        providerId: provider.id,
+        subject: claims.sub,
+        userId: linked.id,
+      });
+      await insertActivity(tx, {
+        type: 'sso_link',
+        actorId: linked.id,
+        federativeUnit: unit,
+        payload: { providerId: provider.id, provider: provider.name, by: via },
+        target: `user:${linked.id}`,
+      });
+    });
+  }
+  return user;
+}
+
+/** The browser's session for a hand-off, once. */
+export async function completeSsoSignIn(
+  deps: SignInProvidersDeps,
+  input: { handoff: string; ip: string; userAgent: string | null },
+  now: Date = new Date(),
+): Promise<AuthUser> {
+  const taken = await takeSsoHandoff(deps.db, hashToken(input.handoff), now);
+  const provider = taken && (await findProvider(deps.db, taken.providerId));
+  const user =
+    taken?.userId && provider
+      ? await findUserInUnit(deps.db, provider.federativeUnit, { id: taken.userId })
+      : undefined;
+  if (!taken || !user) throw ssoError('sso-expired');
+  if (user.registerStatus !== 'enabled') throw AppError.from(AUTH_ERRORS, 'user-disabled');
+  const signedIn = await openSession(deps, user, input, now);
+  return taken.logoutUrl ? { ...signedIn, providerLogoutUrl: taken.logoutUrl } : signedIn;
+}
+
+/** Where the callback sends the browser: the web page that completes the sign-in, or the sign-in page with the reason. */
+export function returnAddress(
+  deps: Pick<SignInProvidersDeps, 'config'>,
+  outcome: { handoff: string } | { error: string },
+): string {
+  return 'handoff' in outcome
+    ? `${deps.config.publicAppUrl}${SSO_RETURN_PAGE}#handoff=${encodeURIComponent(outcome.handoff)}`
+    : `${deps.config.publicAppUrl}/login?sso_error=${encodeURIComponent(outcome.error)}`;
+}
