@@ -34,6 +34,21 @@ export function createPost(
   });
 }
 
+/** `POST api/ExamRoom`: a room (S1, "Sala 1" unless told) at a post of the caller's unit (the response, whatever it is). */
+export function createRoom(
+  app: FastifyInstance,
+  auth: { authorization: string },
+  schedulingLocal: string,
+  room: { code?: string; name?: string; stations?: Array<{ code: string; position: number }> } = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/ExamRoom',
+    headers: auth,
+    payload: { schedulingLocal, code: 'S1', name: 'Sala 1', ...room },
+  });
+}
+
 /** `POST api/Integration/exams` with an integration key: the response, whatever it is. */
 export function postExams(app: FastifyInstance, apiKey: string, exams: object[]) {
   return app.inject({

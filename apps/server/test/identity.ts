@@ -67,6 +67,19 @@ export async function seedSignedIn(app: FastifyInstance, options: SeedUserOption
 }
 
 /**
+ * `send(method, url, who, payload?)`: a request to the app (read when it is
+ * sent) as the signed-in `who`, with `payload` as its JSON body when given.
+ */
+export function signedSender(app: () => FastifyInstance) {
+  return (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    who: { auth: { authorization: string } },
+    payload?: object,
+  ) => app().inject({ method, url, headers: who.auth, ...(payload ? { payload } : {}) });
+}
+
+/**
  * The newest e-mail queued for a recipient (once the queued link requests are
  * worked off), as the recipient reads it, with the token of its link.
  */

@@ -207,6 +207,21 @@ export function compareWithEnrolment<P extends Descriptor | FaceDescriptors>(
 ): EnrolmentComparison {
   if (enrolled.length === 0) throw faceError('FACE_TEMPLATE_INVALID');
   const each = enrolled.map((capture) => compare(probe, capture));
+  return decideOnMean(
+    each,
+    each.map((c) => c.distance),
+  );
+}
+
+/**
+ * The decision on the MEAN distance of `each` comparison, against the
+ * threshold they were made with (the first one's); `captures` is the
+ * fused distance to each enrolled capture behind them.
+ */
+export function decideOnMean(
+  each: readonly FaceComparison[],
+  captures: number[],
+): EnrolmentComparison {
   const threshold = each[0]?.threshold ?? Number.NaN;
   const distance = each.reduce((sum, c) => sum + c.distance, 0) / each.length;
   return {
@@ -214,6 +229,6 @@ export function compareWithEnrolment<P extends Descriptor | FaceDescriptors>(
     distance,
     similarity: Math.max(0, 1 - distance),
     threshold,
-    captures: each.map((c) => c.distance),
+    captures,
   };
 }

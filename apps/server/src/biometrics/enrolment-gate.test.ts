@@ -13,13 +13,9 @@ import { type FaceAnalysis } from './face-engine';
 import { FacePool } from './face-pool';
 import { FACE_ERRORS } from './face-errors';
 import { LANDMARK_DEPTH, MEAN_FRONTAL_SHAPE } from './face-shape';
+import { faceEngineSkipReason } from '../../test/faces/engine-tier';
 
-// CI reruns the server suites on PostgreSQL; the engine has no database part.
-const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
-const skipReason = onDatabaseRun
-  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-  : '';
-if (skipReason) console.warn(`enrolment gate tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('enrolment gate tests');
 
 type Points = Array<[number, number]>;
 

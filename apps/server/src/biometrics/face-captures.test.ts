@@ -10,11 +10,9 @@ import { genuineBody } from '../../test/faces/takes';
 import { checkTake } from './challenge-check';
 import { analyzeTake } from './face-captures';
 import { FacePool } from './face-pool';
+import { faceEngineSkipReason } from '../../test/faces/engine-tier';
 
-const skipReason = process.env.TEST_DATABASE_URL
-  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-  : '';
-if (skipReason) console.warn(`face captures tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('face captures tests');
 
 const b64 = (buffer: Buffer) => buffer.toString('base64');
 

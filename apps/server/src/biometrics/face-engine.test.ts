@@ -30,13 +30,9 @@ import {
   type FaceAnalysis,
 } from './face-engine';
 import { FacePool } from './face-pool';
+import { faceEngineSkipReason } from '../../test/faces/engine-tier';
 
-// CI reruns the server suites on PostgreSQL; the engine has no database part.
-const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
-const skipReason = onDatabaseRun
-  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-  : '';
-if (skipReason) console.warn(`face engine tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('face engine tests');
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
   try {

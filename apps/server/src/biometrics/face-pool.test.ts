@@ -5,13 +5,9 @@ import { devPhoto, photoWithoutFace } from '../../test/faces/captures';
 import { genuineTake } from '../../test/faces/synthetic-takes';
 import { devSource } from '../../test/faces/takes';
 import { checkTake } from './challenge-check';
+import { faceEngineSkipReason } from '../../test/faces/engine-tier';
 
-// CI reruns the server suites on PostgreSQL; the engine has no database part.
-const onDatabaseRun = Boolean(process.env.TEST_DATABASE_URL);
-const skipReason = onDatabaseRun
-  ? 'SKIPPED: TEST_DATABASE_URL is set and the face engine does not use the database'
-  : '';
-if (skipReason) console.warn(`face pool tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('face pool tests');
 
 describe.skipIf(Boolean(skipReason))(`face worker pool ${skipReason}`.trim(), () => {
   let pool: FacePool;

@@ -19,7 +19,7 @@ import {
 import { sql } from 'drizzle-orm';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../../test/exams';
+import { createApiKeyFor, examPayload, postExams, sampleJpeg } from '../../test/exams';
 import {
   buildTestApp,
   engineName,
@@ -64,12 +64,7 @@ describe(`files in object storage, two instances (${engineName})`, () => {
     const admin = await seedSignedIn(a.app, { role: 'ADMIN', unit });
     const apiKey = (await createApiKeyFor(a.app, admin.auth)).key;
     const exam = examPayload();
-    const pushed = await a.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: { exams: [exam] },
-    });
+    const pushed = await postExams(a.app, apiKey, [exam]);
     expect(pushed.statusCode).toBe(200);
     return { admin, apiKey, exam };
   };

@@ -15,12 +15,9 @@ import {
   turningClip,
   type Source,
 } from './synthetic-takes';
+import { faceEngineSkipReason } from './engine-tier';
 
-// CI reruns the server suites on PostgreSQL; these takes have no database part.
-const skipReason = process.env.TEST_DATABASE_URL
-  ? 'SKIPPED: TEST_DATABASE_URL is set and the synthetic takes do not use the database'
-  : '';
-if (skipReason) console.warn(`synthetic takes tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('synthetic takes tests');
 
 /**
  * Where the nose tip (30) sits across the line through the nose root (27)

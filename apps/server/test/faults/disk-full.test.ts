@@ -18,7 +18,7 @@ import { SERVER_ERRORS } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeOperationalData } from '../../src/modules/retention/retention.service';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../exams';
+import { createApiKeyFor, examPayload, postExams, sampleJpeg } from '../exams';
 import { buildTestApp, type TestApp } from '../helper';
 import { seedSignedIn } from '../identity';
 
@@ -100,12 +100,7 @@ describe.skipIf(!mounted)('disco cheio ao gravar uma foto', () => {
 
   it('answers 507 STORAGE_FULL and leaves no row and no file; with room again the photo is stored', async () => {
     const exam = examPayload();
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: { exams: [exam] },
-    });
+    const pushed = await postExams(t.app, key, [exam]);
     expect(pushed.statusCode).toBe(200);
     const [{ id: examId }] = (
       (await t.database.db.execute(

@@ -25,11 +25,9 @@ import { devPhoto } from '../faces/captures';
 import { answeredChallenge } from '../faces/takes';
 import { buildTestApp, type TestApp } from '../helper';
 import { seedSignedIn, seedUser } from '../identity';
+import { faceEngineSkipReason } from '../faces/engine-tier';
 
-const skipReason = process.env.TEST_DATABASE_URL
-  ? 'SKIPPED: the engine runs once, on the embedded database tier'
-  : '';
-if (skipReason) console.warn(`face worker fault tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('face worker fault tests');
 
 const FAULTY_WORKER = path.resolve(import.meta.dirname, '../faces/faulty-face-worker.mjs');
 /** Generous beside ~0.2 s per analysis, even on a loaded machine. */
@@ -114,9 +112,10 @@ describe.skipIf(Boolean(skipReason))('face worker faults', () => {
     expect(await templates(stuck.cpf)).toBe(1);
   }, 120_000);
 
-  it('replaces a worker that exits during its task; the next analysis works', async () => {
+  /** With `fault` set an analysis fails with 503 FACE_ENGINE_UNAVAILABLE; once cleared, the next one works. */
+  const expectFailsThenRecovers = async (fault: 'exit' | 'throw') => {
     const photo = await devPhoto('p01-1.jpg');
-    setFault('exit');
+    setFault(fault);
     await expect(pool.analyze(photo)).rejects.toMatchObject({
       code: 'FACE_ENGINE_UNAVAILABLE',
       status: 503,
@@ -124,18 +123,14 @@ describe.skipIf(Boolean(skipReason))('face worker faults', () => {
     setFault('');
     const analysis = await pool.analyze(photo);
     expect(analysis.descriptor.length).toBeGreaterThan(0);
+  };
+
+  it('replaces a worker that exits during its task; the next analysis works', async () => {
+    await expectFailsThenRecovers('exit');
   }, 120_000);
 
   it('survives a worker killed by an error thrown outside its task; the next analysis works', async () => {
-    const photo = await devPhoto('p01-1.jpg');
-    setFault('throw');
-    await expect(pool.analyze(photo)).rejects.toMatchObject({
-      code: 'FACE_ENGINE_UNAVAILABLE',
-      status: 503,
-    });
-    setFault('');
-    const analysis = await pool.analyze(photo);
-    expect(analysis.descriptor.length).toBeGreaterThan(0);
+    await expectFailsThenRecovers('throw');
     const live = await t.app.inject({ method: 'GET', url: '/health/live' });
     expect(live.statusCode).toBe(200);
   }, 120_000);

@@ -21,7 +21,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPluginRoute, type AccessPolicy } from '../../src/lib/route-policy';
-import { createApiKeyFor, examPayload } from '../exams';
+import { createApiKeyFor, examPayload, postExams } from '../exams';
 import { buildTestApp, type TestApp } from '../helper';
 import { nextCpf, seedSignedIn, seedUser } from '../identity';
 import { answerProblem, snapshotDiff, snapshotter, type Snapshot } from './state';
@@ -306,12 +306,7 @@ describe('route fuzzing from the schemas', () => {
       payload: { identifier: 'DF.POSTO01-S1', description: 'Posto central' },
     });
     const exam = examPayload();
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: { exams: [exam] },
-    });
+    await postExams(t.app, apiKey, [exam]);
     // Another user's id, not the caller's: a generated request may disable or demote it.
     const target = await seedUser(t.app, { role: 'VIEWER', unit: 'DF' });
     knownIds.id = [target.id, (local.json() as { id: string }).id];

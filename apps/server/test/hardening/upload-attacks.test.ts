@@ -18,7 +18,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaceService } from '../../src/biometrics/face-pool';
 import type { FaceService } from '../../src/biometrics/face-engine';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../exams';
+import {
+  createApiKeyFor,
+  createPost,
+  createRoom,
+  examPayload,
+  postExams,
+  sampleJpeg,
+} from '../exams';
 import { answeredChallenge, genuineBody, requestChallenge } from '../faces/takes';
 import { buildTestApp, type TestApp } from '../helper';
 import { nextCpf, seedSignedIn } from '../identity';
@@ -227,27 +234,12 @@ describe('upload attacks', () => {
     demoAdmin = await seedSignedIn(t.app, { role: 'ADMIN', unit: DEMO_UNIT });
     examiner = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     apiKey = (await createApiKeyFor(t.app, admin.auth)).key;
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/SchedulingLocal',
-      headers: admin.auth,
-      payload: { identifier: 'DF.POSTO01', description: 'Posto central' },
-    });
+    await createPost(t.app, admin.auth, 'DF.POSTO01', 'Posto central');
     const exam = examPayload();
     schedulingId = exam.schedulingId;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: { exams: [exam] },
-    });
+    const created = await postExams(t.app, apiKey, [exam]);
     expect(created.statusCode, created.body).toBeLessThan(300);
-    const room = await t.app.inject({
-      method: 'POST',
-      url: '/api/ExamRoom',
-      headers: admin.auth,
-      payload: { schedulingLocal: 'DF.POSTO01', code: 'S1', name: 'Sala 1' },
-    });
+    const room = await createRoom(t.app, admin.auth, 'DF.POSTO01');
     expect(room.statusCode, room.body).toBeLessThan(300);
     roomId = (room.json() as { id: string }).id;
     const demo = await t.app.inject({

@@ -2,8 +2,34 @@
  * A card of a list of cards (the narrow-screen form of a table): an `li` of
  * the `ul` it stands in, and the labelled facts (`dt`/`dd`) it shows.
  */
-import { Paper, Text, type PaperProps } from '@mantine/core';
+import { Paper, SimpleGrid, Text, type PaperProps } from '@mantine/core';
 import type { ReactNode } from 'react';
+
+/** The `ul` of a grid of cards: one column, two from `md` up; `label` names the list for screen readers. */
+export function CardGrid({
+  label,
+  children,
+  'data-testid': testId,
+}: {
+  label: string;
+  children: ReactNode;
+  'data-testid'?: string;
+}) {
+  return (
+    <SimpleGrid
+      component="ul"
+      cols={{ base: 1, md: 2 }}
+      spacing="xs"
+      m={0}
+      p={0}
+      style={{ listStyle: 'none' }}
+      aria-label={label}
+      data-testid={testId}
+    >
+      {children}
+    </SimpleGrid>
+  );
+}
 
 export function ListCard({
   children,

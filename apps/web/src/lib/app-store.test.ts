@@ -2,18 +2,7 @@ import { FEDERATIVE_UNITS } from '@exame/shared';
 import { describe, expect, it, vi } from 'vitest';
 import { createAppStore, initialState } from './app-store';
 import { getDeviceId, STORAGE_KEYS } from './storage';
-import { TEST_PROCTORING } from '../test/fixtures';
-
-const user = {
-  name: 'Ana Souza',
-  email: 'ana@exemplo.gov.br',
-  cpf: '52998224725',
-  federativeUnit: 'DF',
-  roleDescription: 'ADMIN' as const,
-  token: 'token-ana',
-  registerStatus: 'enabled' as const,
-  expiresAt: '2026-11-22T00:00:00.000Z',
-};
+import { TEST_PROCTORING, TEST_USER } from '../test/fixtures';
 
 describe('client state', () => {
   it('selecting a unit sets its theme and persists it; a unit without theme gives the default', () => {
@@ -32,9 +21,9 @@ describe('client state', () => {
 
   it('persists the user under EP_ADMIN_USER and restores it on start', () => {
     const store = createAppStore(initialState('localhost'));
-    store.setUser(user);
-    expect(JSON.parse(localStorage.getItem('EP_ADMIN_USER') ?? 'null')).toEqual(user);
-    expect(initialState('localhost').user).toEqual(user);
+    store.setUser(TEST_USER);
+    expect(JSON.parse(localStorage.getItem('EP_ADMIN_USER') ?? 'null')).toEqual(TEST_USER);
+    expect(initialState('localhost').user).toEqual(TEST_USER);
   });
 
   it('keeps examiner 2 across a reload while the proof lasts, and forgets an expired one', () => {
@@ -56,7 +45,7 @@ describe('client state', () => {
 
   it('clearing the session removes the session keys and keeps theme and device', () => {
     const store = createAppStore(initialState('localhost'));
-    store.setUser(user);
+    store.setUser(TEST_USER);
     store.setUserProctoring(TEST_PROCTORING);
     store.setCpfViewer('52998224725');
     store.setSchedulingLocal('DF-001', 'Posto Asa Sul');
@@ -87,7 +76,7 @@ describe('client state', () => {
 
   it('clearing the session unsubscribes the exam-notification watcher; a new watcher closes the previous one', () => {
     const store = createAppStore(initialState('localhost'));
-    store.setUser(user);
+    store.setUser(TEST_USER);
     const first = vi.fn();
     const second = vi.fn();
     store.setUnsubscribeDocExamNotification(first);

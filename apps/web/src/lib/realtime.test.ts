@@ -15,6 +15,7 @@ import {
   type RealtimeStatus,
   type SseMessage,
 } from './realtime';
+import { TEST_USER } from '../test/fixtures';
 
 function parse(pieces: string[]) {
   const messages: SseMessage[] = [];
@@ -258,16 +259,7 @@ describe('event stream', () => {
   it("the app's stream uses the signed-in user's token and closes when the session ends", async () => {
     const server = createFakeEventServer();
     vi.stubGlobal('fetch', server.fetch);
-    appStore.setUser({
-      name: 'Ana Souza',
-      email: 'ana@exemplo.gov.br',
-      cpf: '52998224725',
-      federativeUnit: 'DF',
-      roleDescription: 'ADMIN',
-      token: 'token-da-ana-com-mais-de-vinte-caracteres',
-      registerStatus: 'enabled',
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
+    appStore.setUser(TEST_USER);
     const statuses: RealtimeStatus[] = [];
     openEventStream({ onEvent: () => undefined, onStatus: (status) => statuses.push(status) });
     await vi.waitFor(() => expect(server.connections).toHaveLength(1));

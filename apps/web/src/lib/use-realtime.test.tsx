@@ -9,18 +9,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeEventServer, examChanged } from '../test/fake-event-stream';
 import { appStore } from './app-store';
 import { useRealtimeEvents } from './use-realtime';
+import { TEST_USER } from '../test/fixtures';
 
 function signIn() {
-  appStore.setUser({
-    name: 'Pessoa Teste',
-    email: 'pessoa@teste.gov.br',
-    cpf: '52998224725',
-    federativeUnit: 'DF',
-    roleDescription: 'VIEWER',
-    token: 'token-de-teste-0123456789',
-    registerStatus: 'enabled',
-    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-  });
+  appStore.setUser({ ...TEST_USER, roleDescription: 'VIEWER' });
 }
 
 describe('useRealtimeEvents', () => {

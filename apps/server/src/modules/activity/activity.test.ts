@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
 import { createApiKeyFor, examPayload, pushExams, sampleJpeg } from '../../../test/exams';
-import { nextCpf, seedSignedIn } from '../../../test/identity';
+import { nextCpf, seedSignedIn, signedSender } from '../../../test/identity';
 import { formatCpf, SPEC_ACTIVITY_TYPES } from '@exame/shared';
 import { selectRows } from '../../db/select-rows';
 import { replaceEventCpf } from '../retention/retention.repository';
@@ -184,8 +184,7 @@ describe(`api/ActivityLog on ${engineName}`, () => {
     it('user_add, load_exam, load_audit, send_result, examiner_transfered, page_view, error, stream_log', async () => {
       const sp = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP' });
       const spAuditor = await seedSignedIn(t.app, { role: 'auditor', unit: 'SP' });
-      const call = (method: 'GET' | 'POST', url: string, who: Signed, payload?: object) =>
-        t.app.inject({ method, url, headers: who.auth, ...(payload ? { payload } : {}) });
+      const call = signedSender(() => t.app);
       // user_add: the ADMIN registers a user.
       const added = await call('POST', '/api/User', sp, {
         name: 'Pessoa Registrada',

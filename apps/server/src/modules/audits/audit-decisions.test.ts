@@ -18,9 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../config/env';
 import { selectRows } from '../../db/select-rows';
 import type { SessionUser } from '../../lib/actors';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
-import { seedSignedIn } from '../../../test/identity';
+import { seedSignedIn, signedSender } from '../../../test/identity';
 import type { AuditDeps } from './audit-claims.service';
 import { revokeForResult } from '../certificates/certificates.service';
 import { decideExam } from './audit-decisions.service';
@@ -43,23 +43,20 @@ async function openWorld(
   const bruno = await seedSignedIn(t.app, { role: 'auditor', unit: 'SP', name: 'Bruno Auditor' });
   const carla = await seedSignedIn(t.app, { role: 'auditor', unit: 'SP', name: 'Carla Auditora' });
   const { key } = await createApiKeyFor(t.app, admin.auth);
-  const pushed = await t.app.inject({
-    method: 'POST',
-    url: '/api/Integration/exams',
-    headers: { 'x-api-key': key },
-    payload: {
-      exams: exams.map(([schedulingId, score], index) =>
-        examPayload({
-          schedulingId,
-          schedulingDate: at(10 + index, 9),
-          status: 'done',
-          result: 'in_analysis',
-          ...(score === null ? {} : { score }),
-          metadata: { schedulingLocal: 'SP.POSTO01-S1' },
-        }),
-      ),
-    },
-  });
+  const pushed = await postExams(
+    t.app,
+    key,
+    exams.map(([schedulingId, score], index) =>
+      examPayload({
+        schedulingId,
+        schedulingDate: at(10 + index, 9),
+        status: 'done',
+        result: 'in_analysis',
+        ...(score === null ? {} : { score }),
+        metadata: { schedulingLocal: 'SP.POSTO01-S1' },
+      }),
+    ),
+  );
   expect(pushed.statusCode, pushed.body).toBe(200);
   const rows = await selectRows<{ id: string; scheduling_id: string }>(
     t.database.db,
@@ -67,13 +64,7 @@ async function openWorld(
   );
   const ids = new Map(rows.map((row) => [row.scheduling_id, row.id]));
 
-  const send = (
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    who: Signed,
-    payload?: object,
-  ): Promise<Reply> =>
-    t.app.inject({ method, url, headers: who.auth, ...(payload ? { payload } : {}) });
+  const send = signedSender(() => t.app);
   const id = (schedulingId: string) => {
     const found = ids.get(schedulingId);
     if (!found) throw new Error(`exame ${schedulingId} não semeado`);
@@ -805,23 +796,16 @@ describe('two-person rule: a disqualification waits for a second auditor', () =>
     });
     expect(single.statusCode, single.body).toBe(409);
     expect(single.json().code).toBe('EXAM_RESULT_UNDER_AUDIT');
-    const batch = await w.t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId: exam,
-            schedulingDate: at(13, 9),
-            status: 'done',
-            result: 'approved',
-            score: 90,
-            metadata: { schedulingLocal: 'SP.POSTO01-S1' },
-          }),
-        ],
-      },
-    });
+    const batch = await postExams(w.t.app, key, [
+      examPayload({
+        schedulingId: exam,
+        schedulingDate: at(13, 9),
+        status: 'done',
+        result: 'approved',
+        score: 90,
+        metadata: { schedulingLocal: 'SP.POSTO01-S1' },
+      }),
+    ]);
     expect(batch.statusCode, batch.body).toBe(400);
     expect(batch.json().code).toBe('EXAM_BATCH_REJECTED');
     expect(batch.json().details[0].message).toContain('aguarda a confirmação');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
 import { selectRows } from '../../db/select-rows';
 import { examPhotos, schedulingLocals } from '../../db/schema/index';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 import { faceStateOf } from './audit-queue.service';
@@ -89,23 +89,20 @@ describe('audit queue: post names, face states and who decided', () => {
       ['SEM-CAPTURA', null],
       ['COMPARADO', 'SP.POSTO05-S1'],
     ] as const;
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: {
-        exams: exams.map(([schedulingId, local], index) =>
-          examPayload({
-            schedulingId,
-            schedulingDate: at(1 + index, 9),
-            status: 'done',
-            result: 'in_analysis',
-            score: 85,
-            metadata: local ? { schedulingLocal: local } : {},
-          }),
-        ),
-      },
-    });
+    const pushed = await postExams(
+      t.app,
+      key,
+      exams.map(([schedulingId, local], index) =>
+        examPayload({
+          schedulingId,
+          schedulingDate: at(1 + index, 9),
+          status: 'done',
+          result: 'in_analysis',
+          score: 85,
+          metadata: local ? { schedulingLocal: local } : {},
+        }),
+      ),
+    );
     expect(pushed.statusCode, pushed.body).toBe(200);
     const rows = await selectRows<{ id: string; scheduling_id: string }>(
       t.database.db,

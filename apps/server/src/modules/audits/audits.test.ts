@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/select-rows';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 
@@ -30,36 +30,29 @@ describe('audit queue and claims', () => {
     const { key } = await createApiKeyFor(t.app, admin.auth);
     const at = (day: number, hour: number) =>
       new Date(Date.UTC(2026, 10, day, hour + 3)).toISOString();
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId: 'AUD-NOVO',
-            schedulingDate: at(20, 10),
-            status: 'done',
-            result: 'in_analysis',
-            metadata: { schedulingLocal: 'SP.POSTO01-S1' },
-          }),
-          examPayload({
-            schedulingId: 'AUD-ANTIGO',
-            schedulingDate: at(18, 9),
-            status: 'done',
-            result: 'in_analysis',
-            metadata: { schedulingLocal: 'SP.POSTO02-S1' },
-          }),
-          examPayload({
-            schedulingId: 'AUD-APROVADO',
-            schedulingDate: at(17, 9),
-            status: 'done',
-            result: 'approved',
-            metadata: { schedulingLocal: 'SP.POSTO01-S1' },
-          }),
-        ],
-      },
-    });
+    const pushed = await postExams(t.app, key, [
+      examPayload({
+        schedulingId: 'AUD-NOVO',
+        schedulingDate: at(20, 10),
+        status: 'done',
+        result: 'in_analysis',
+        metadata: { schedulingLocal: 'SP.POSTO01-S1' },
+      }),
+      examPayload({
+        schedulingId: 'AUD-ANTIGO',
+        schedulingDate: at(18, 9),
+        status: 'done',
+        result: 'in_analysis',
+        metadata: { schedulingLocal: 'SP.POSTO02-S1' },
+      }),
+      examPayload({
+        schedulingId: 'AUD-APROVADO',
+        schedulingDate: at(17, 9),
+        status: 'done',
+        result: 'approved',
+        metadata: { schedulingLocal: 'SP.POSTO01-S1' },
+      }),
+    ]);
     expect(pushed.statusCode, pushed.body).toBe(200);
     const occurrence = await t.app.inject({
       method: 'POST',

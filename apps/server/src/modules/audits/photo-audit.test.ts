@@ -23,10 +23,10 @@ import {
 } from './photo-faces.service';
 import { faceError } from '../../biometrics/face-errors';
 import { AppError } from '../../lib/app-error';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams, sampleJpeg } from '../../../test/exams';
 import { fixturePath } from '../../../test/faces/fixtures';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
-import { seedSignedIn } from '../../../test/identity';
+import { seedSignedIn, signedSender } from '../../../test/identity';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 type Reply = Awaited<ReturnType<TestApp['app']['inject']>>;
@@ -98,23 +98,20 @@ describe('photo audit', () => {
       ['FOTO-OUTRA', at(2, 10)],
       ['ROSTO-TROCA', at(3, 9)],
     ] as const;
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key },
-      payload: {
-        exams: exams.map(([schedulingId, schedulingDate]) =>
-          examPayload({
-            schedulingId,
-            schedulingDate,
-            status: 'done',
-            result: 'in_analysis',
-            score: 85,
-            metadata: { schedulingLocal: 'SP.POSTO01-S1' },
-          }),
-        ),
-      },
-    });
+    const pushed = await postExams(
+      t.app,
+      key,
+      exams.map(([schedulingId, schedulingDate]) =>
+        examPayload({
+          schedulingId,
+          schedulingDate,
+          status: 'done',
+          result: 'in_analysis',
+          score: 85,
+          metadata: { schedulingLocal: 'SP.POSTO01-S1' },
+        }),
+      ),
+    );
     expect(pushed.statusCode, pushed.body).toBe(200);
     const rows = await selectRows<{ id: string; scheduling_id: string }>(
       t.database.db,
@@ -127,8 +124,7 @@ describe('photo audit', () => {
     await face?.close();
   });
 
-  const send = (method: 'GET' | 'POST' | 'PUT', url: string, who: Signed, payload?: object) =>
-    t.app.inject({ method, url, headers: who.auth, ...(payload ? { payload } : {}) });
+  const send = signedSender(() => t.app);
   const id = (schedulingId: string) => ids.get(schedulingId)!;
   const addCapture = async (schedulingId: string, image: string, capturedAt: string) => {
     const answer = await t.app.inject({

@@ -1,56 +1,60 @@
 /** The SQL of certificates: issue, find by code or exam, revoke. */
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { certificates } from '../../db/schema/index';
 
 export type CertificateRow = typeof certificates.$inferSelect;
 
-/** The exam's valid certificate, if any. */
-export async function findValidCertificate(
+/** The first certificate that `where` finds, in `orderBy` order. */
+async function findFirstCertificate(
   db: Executor,
-  examId: string,
+  where: SQL | undefined,
+  ...orderBy: SQL[]
 ): Promise<CertificateRow | undefined> {
   const [row] = await db
     .select()
     .from(certificates)
-    .where(and(eq(certificates.examId, examId), isNull(certificates.revokedAt)))
+    .where(where)
+    .orderBy(...orderBy)
     .limit(1);
   return row;
+}
+
+/** The exam's valid certificate, if any. */
+export function findValidCertificate(
+  db: Executor,
+  examId: string,
+): Promise<CertificateRow | undefined> {
+  return findFirstCertificate(
+    db,
+    and(eq(certificates.examId, examId), isNull(certificates.revokedAt)),
+  );
 }
 
 /** The exam's latest certificate (valid or revoked). */
-export async function findLatestCertificate(
+export function findLatestCertificate(
   db: Executor,
   examId: string,
 ): Promise<CertificateRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(certificates)
-    .where(eq(certificates.examId, examId))
-    .orderBy(desc(certificates.issuedAt))
-    .limit(1);
-  return row;
+  return findFirstCertificate(db, eq(certificates.examId, examId), desc(certificates.issuedAt));
 }
 
-export async function findCertificateByCode(
+export function findCertificateByCode(
   db: Executor,
   code: string,
 ): Promise<CertificateRow | undefined> {
-  const [row] = await db.select().from(certificates).where(eq(certificates.code, code)).limit(1);
-  return row;
+  return findFirstCertificate(db, eq(certificates.code, code));
 }
 
-export async function findUnitCertificate(
+export function findUnitCertificate(
   db: Executor,
   unit: string,
   id: string,
 ): Promise<CertificateRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(certificates)
-    .where(and(eq(certificates.federativeUnit, unit), eq(certificates.id, id)))
-    .limit(1);
-  return row;
+  return findFirstCertificate(
+    db,
+    and(eq(certificates.federativeUnit, unit), eq(certificates.id, id)),
+  );
 }
 
 /** Inserts a certificate; undefined when the exam already has a valid one (a concurrent issue). */

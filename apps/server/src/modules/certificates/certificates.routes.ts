@@ -10,6 +10,7 @@ import {
   certificateSchema,
   certificateVerifyQuerySchema,
   errorBodySchema,
+  schedulingIdParamsSchema,
 } from '@exame/shared';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -110,7 +111,7 @@ export function certificateRoutes(deps: CertificateDeps) {
           tags: ['integration'],
           summary: 'Emitir o certificado de um exame finalizado (ou obter o já emitido)',
           security: [{ apiKey: [] }],
-          params: z.object({ schedulingId: z.string().trim().min(1).max(64) }),
+          params: schedulingIdParamsSchema,
           response: { 200: certificateSchema, ...errors },
         },
       },
@@ -130,7 +131,7 @@ export function certificateRoutes(deps: CertificateDeps) {
           tags: ['integration'],
           summary: 'O último certificado emitido do exame, em PDF',
           security: [{ apiKey: [] }],
-          params: z.object({ schedulingId: z.string().trim().min(1).max(64) }),
+          params: schedulingIdParamsSchema,
           response: errors,
         },
       },

@@ -22,9 +22,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/select-rows';
 import { RATE_LIMITS } from '../../db/rate-limit';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, testConfig, testDatabaseUrl, type TestApp } from '../../../test/helper';
-import { seedSignedIn } from '../../../test/identity';
+import { seedSignedIn, signedSender } from '../../../test/identity';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 type Reply = Awaited<ReturnType<TestApp['app']['inject']>>;
@@ -115,20 +115,9 @@ async function openWorld(audit: { twoPersonRule: boolean; recheckRate: number })
   const rjKey = (await createApiKeyFor(t.app, rjAdmin.auth)).key;
   const dfKey = (await createApiKeyFor(t.app, dfAdmin.auth)).key;
 
-  const send = (
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    who: Signed,
-    payload?: object,
-  ): Promise<Reply> =>
-    t.app.inject({ method, url, headers: who.auth, ...(payload ? { payload } : {}) });
+  const send = signedSender(() => t.app);
   const push = async (apiKey: string, exams: object[]) => {
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': apiKey },
-      payload: { exams },
-    });
+    const pushed = await postExams(t.app, apiKey, exams);
     expect(pushed.statusCode, pushed.body).toBe(200);
   };
   const id = async (schedulingId: string, unit = 'SP') => {

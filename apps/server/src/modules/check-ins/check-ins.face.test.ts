@@ -12,11 +12,9 @@ import { createPost } from '../../../test/exams';
 import { askChallenge, buildFaceApp, enrolFace } from '../../../test/face-app';
 import { type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
+import { faceEngineSkipReason } from '../../../test/faces/engine-tier';
 
-const skipReason = process.env.TEST_DATABASE_URL
-  ? 'SKIPPED: the engine runs once, on the embedded database tier'
-  : '';
-if (skipReason) console.warn(`Check-in face tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('Check-in face tests');
 
 const b64 = (buffer: Buffer) => buffer.toString('base64');
 const DEVICE = '7d3f0c2a-5b6e-4f81-9a2b-3c4d5e6f7a8b';

@@ -9,7 +9,7 @@ import { addDays, dayInZone, maskCpf, maskEmail, zonedDayStartIso } from '@exame
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/select-rows';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 
@@ -45,35 +45,28 @@ describe('examiner check-in and check-out (unit without face validation)', () =>
     const key = await createApiKeyFor(t.app, admin.auth);
     const today = dayInZone(new Date());
     const at = (day: string, hour: string) => zonedDayStartIso(day).replace('T00:00', `T${hour}`);
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': key.key },
-      payload: {
-        exams: [
-          examPayload({
-            schedulingId: 'SP-HOJE-1',
-            schedulingDate: at(today, '09:00'),
-            metadata: { schedulingLocal: `${post}-S1` },
-          }),
-          examPayload({
-            schedulingId: 'SP-HOJE-2',
-            schedulingDate: at(today, '10:30'),
-            metadata: { schedulingLocal: `${post}-S2` },
-          }),
-          examPayload({
-            schedulingId: 'SP-OUTRO-POSTO',
-            schedulingDate: at(today, '09:00'),
-            metadata: { schedulingLocal: 'SP.POSTO02-S1' },
-          }),
-          examPayload({
-            schedulingId: 'SP-ONTEM',
-            schedulingDate: at(addDays(today, -1), '09:00'),
-            metadata: { schedulingLocal: `${post}-S1` },
-          }),
-        ],
-      },
-    });
+    const pushed = await postExams(t.app, key.key, [
+      examPayload({
+        schedulingId: 'SP-HOJE-1',
+        schedulingDate: at(today, '09:00'),
+        metadata: { schedulingLocal: `${post}-S1` },
+      }),
+      examPayload({
+        schedulingId: 'SP-HOJE-2',
+        schedulingDate: at(today, '10:30'),
+        metadata: { schedulingLocal: `${post}-S2` },
+      }),
+      examPayload({
+        schedulingId: 'SP-OUTRO-POSTO',
+        schedulingDate: at(today, '09:00'),
+        metadata: { schedulingLocal: 'SP.POSTO02-S1' },
+      }),
+      examPayload({
+        schedulingId: 'SP-ONTEM',
+        schedulingDate: at(addDays(today, -1), '09:00'),
+        metadata: { schedulingLocal: `${post}-S1` },
+      }),
+    ]);
     expect(pushed.statusCode, pushed.body).toBe(200);
   }, 60_000);
   afterAll(() => t.close());

@@ -16,6 +16,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import {
   activityLog,
@@ -142,6 +143,23 @@ function usersOfUnit(db: Executor, unit: string) {
   return db.select({ cpf: users.cpf }).from(users).where(eq(users.federativeUnit, unit));
 }
 
+/**
+ * The rows of `table` (an enrolment, a verification, a challenge) of the
+ * unit that name one of `cpfs` and no CPF of the unit's users.
+ */
+function demoRowsOf(
+  db: Executor,
+  table: { federativeUnit: AnyPgColumn; cpf: AnyPgColumn },
+  unit: string,
+  cpfs: readonly string[],
+): SQL | undefined {
+  return and(
+    eq(table.federativeUnit, unit),
+    inArray(table.cpf, cpfs),
+    notInArray(table.cpf, usersOfUnit(db, unit)),
+  );
+}
+
 export type DeletedDemoData = {
   candidates: number;
   enrolments: number;
@@ -186,34 +204,14 @@ export async function deleteDemoData(
   );
   const templates = await tx
     .delete(biometricTemplates)
-    .where(
-      and(
-        eq(biometricTemplates.federativeUnit, unit),
-        inArray(biometricTemplates.cpf, cpfs),
-        notInArray(biometricTemplates.cpf, usersOfUnit(tx, unit)),
-      ),
-    )
+    .where(demoRowsOf(tx, biometricTemplates, unit, cpfs))
     .returning({ imageKeys: biometricTemplates.imageKeys });
   const verifications = await tx
     .delete(biometricVerifications)
-    .where(
-      and(
-        eq(biometricVerifications.federativeUnit, unit),
-        inArray(biometricVerifications.cpf, cpfs),
-        notInArray(biometricVerifications.cpf, usersOfUnit(tx, unit)),
-      ),
-    )
+    .where(demoRowsOf(tx, biometricVerifications, unit, cpfs))
     .returning({ captureKey: biometricVerifications.captureKey });
   // The challenges of their captures name them too (face_challenges.cpf).
-  await tx
-    .delete(faceChallenges)
-    .where(
-      and(
-        eq(faceChallenges.federativeUnit, unit),
-        inArray(faceChallenges.cpf, cpfs),
-        notInArray(faceChallenges.cpf, usersOfUnit(tx, unit)),
-      ),
-    );
+  await tx.delete(faceChallenges).where(demoRowsOf(tx, faceChallenges, unit, cpfs));
   return {
     candidates: cpfs.length,
     enrolments: templates.length,

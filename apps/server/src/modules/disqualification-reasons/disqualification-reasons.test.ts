@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/select-rows';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { seedSignedIn } from '../../../test/identity';
+import { seedSignedIn, signedSender } from '../../../test/identity';
 import { seedDefaultReasons } from './disqualification-reasons.service';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
@@ -27,12 +27,7 @@ describe('disqualification reasons', () => {
   });
   afterAll(() => t.close());
 
-  const send = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    who: Signed,
-    payload?: object,
-  ) => t.app.inject({ method, url, headers: who.auth, ...(payload ? { payload } : {}) });
+  const send = signedSender(() => t.app);
 
   it('ADMIN creates reasons; the code is unique in the unit, not across units', async () => {
     const created = await send('POST', '/api/DisqualificationReason', admin, {

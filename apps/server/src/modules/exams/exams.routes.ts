@@ -5,6 +5,7 @@ import {
   examDetailSchema,
   examListQuerySchema,
   examPageSchema,
+  schedulingIdParamsSchema,
 } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -55,7 +56,7 @@ export function examRoutes(deps: ExamDeps) {
         schema: {
           tags: ['exams'],
           summary: 'Detalhe do exame: candidato, linha do tempo, ocorrências, fotos e resultado',
-          params: z.object({ schedulingId: z.string().trim().min(1).max(64) }),
+          params: schedulingIdParamsSchema,
           response: { 200: examDetailSchema, ...errors },
         },
       },

@@ -36,11 +36,9 @@ import { buildCountedFaceApp, enrolFace } from '../../../test/face-app';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
 import { upsertTemplate } from './face-enrolment.repository';
+import { faceEngineSkipReason } from '../../../test/faces/engine-tier';
 
-const skipReason = process.env.TEST_DATABASE_URL
-  ? 'SKIPPED: the engine runs once, on the embedded database tier'
-  : '';
-if (skipReason) console.warn(`BiopassID tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('BiopassID tests');
 
 const b64 = (buffer: Buffer) => buffer.toString('base64');
 

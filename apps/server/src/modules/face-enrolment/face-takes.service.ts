@@ -16,6 +16,7 @@ import {
 import { checkTake, type TakeResult } from '../../biometrics/challenge-check';
 import {
   compareWithEnrolment,
+  decideOnMean,
   type Descriptor,
   type EnrolmentComparison,
   type FaceComparison,
@@ -109,15 +110,10 @@ export function compareTake(
     if (!capture) throw new TypeError('compareTake: foto ausente');
     return compareWithEnrolment(compare, capture.analysis, enrolled);
   });
-  const threshold = each[0]?.threshold ?? Number.NaN;
-  const distance = each.reduce((sum, c) => sum + c.distance, 0) / each.length;
-  return {
-    match: distance < threshold,
-    distance,
-    similarity: Math.max(0, 1 - distance),
-    threshold,
-    captures: each.flatMap((c) => c.captures),
-  };
+  return decideOnMean(
+    each,
+    each.flatMap((c) => c.captures),
+  );
 }
 
 /** What a verification records of the take's liveness (JSON of `biometric_verifications.liveness`). */

@@ -11,16 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD, type FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/select-rows';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { devPhoto } from '../../../test/faces/captures';
 import { answeredChallenge } from '../../../test/faces/takes';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn, seedUser } from '../../../test/identity';
+import { faceEngineSkipReason } from '../../../test/faces/engine-tier';
 
-const skipReason = process.env.TEST_DATABASE_URL
-  ? 'SKIPPED: the engine runs once, on the embedded database tier'
-  : '';
-if (skipReason) console.warn(`Face threshold by unit tests ${skipReason}`);
+const skipReason = faceEngineSkipReason('Face threshold by unit tests');
 
 /**
  * DF's own threshold: far under the distance of p01-1 to p01-2 (the audit's
@@ -75,22 +73,15 @@ describe.skipIf(Boolean(skipReason))(
       for (const unit of ['DF', 'SP'] as const) {
         const { key } = await createApiKeyFor(t.app, admins[unit]!.auth);
         const schedulingId = `LIMIAR-${unit}`;
-        const pushed = await t.app.inject({
-          method: 'POST',
-          url: '/api/Integration/exams',
-          headers: { 'x-api-key': key },
-          payload: {
-            exams: [
-              examPayload({
-                schedulingId,
-                status: 'done',
-                result: 'in_analysis',
-                score: 85,
-                metadata: { schedulingLocal: `${unit}.POSTO01-S1` },
-              }),
-            ],
-          },
-        });
+        const pushed = await postExams(t.app, key, [
+          examPayload({
+            schedulingId,
+            status: 'done',
+            result: 'in_analysis',
+            score: 85,
+            metadata: { schedulingLocal: `${unit}.POSTO01-S1` },
+          }),
+        ]);
         expect(pushed.statusCode, pushed.body).toBe(200);
         const reference = await t.app.inject({
           method: 'PUT',

@@ -15,6 +15,7 @@ import {
   photoInputSchema,
   referencePhotoInputSchema,
   statusUpdateSchema,
+  schedulingIdParamsSchema,
 } from '@exame/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -37,7 +38,6 @@ const errors = {
   404: errorBodySchema,
   409: errorBodySchema,
 };
-const schedulingParams = z.object({ schedulingId: z.string().trim().min(1).max(64) });
 const IMAGE_BODY_LIMIT = 12 * 1024 * 1024;
 
 export function integrationRoutes(deps: IntegrationDeps) {
@@ -110,7 +110,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
           tags: ['integration'],
           summary: 'Mudar a situação e o resultado de um exame (pela máquina de estados)',
           security: [{ apiKey: [] }],
-          params: schedulingParams,
+          params: schedulingIdParamsSchema,
           body: statusUpdateSchema,
           response: { 200: examSchema, ...errors },
         },
@@ -133,7 +133,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
           tags: ['integration'],
           summary: 'Anexar ocorrências (idempotente por externalId), com foto opcional',
           security: [{ apiKey: [] }],
-          params: schedulingParams,
+          params: schedulingIdParamsSchema,
           body: z.object({ occurrences: z.array(occurrenceInputSchema).min(1).max(100) }),
           response: {
             200: z.object({ created: z.number().int(), unchanged: z.number().int() }),
@@ -159,7 +159,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
           tags: ['integration'],
           summary: 'Anexar uma foto capturada durante o exame (validada e recodificada)',
           security: [{ apiKey: [] }],
-          params: schedulingParams,
+          params: schedulingIdParamsSchema,
           body: photoInputSchema,
           response: { 200: z.object({ id: z.string(), created: z.boolean() }), ...errors },
         },
@@ -178,7 +178,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
           summary:
             'Enviar a foto de referência do candidato (a foto cadastrada), com que a auditoria compara as capturas; substitui a anterior',
           security: [{ apiKey: [] }],
-          params: schedulingParams,
+          params: schedulingIdParamsSchema,
           body: referencePhotoInputSchema,
           response: { 200: z.object({ id: z.string(), created: z.boolean() }), ...errors },
         },

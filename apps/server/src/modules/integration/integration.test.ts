@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiKeyFor, examPayload, sampleJpeg } from '../../../test/exams';
+import {
+  createApiKeyFor,
+  createPost,
+  createRoom,
+  examPayload,
+  sampleJpeg,
+} from '../../../test/exams';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 import { observeNormalisation } from '../../biometrics/image';
@@ -407,18 +413,8 @@ describe('pictures: one normalisation each, before the transaction', () => {
     t = await buildTestApp({ database });
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP' });
     key = (await createApiKeyFor(t.app, admin.auth)).key;
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/SchedulingLocal',
-      headers: admin.auth,
-      payload: { identifier: 'SP.POSTO01', description: 'Posto SP.POSTO01' },
-    });
-    const room = await t.app.inject({
-      method: 'POST',
-      url: '/api/ExamRoom',
-      headers: admin.auth,
-      payload: { schedulingLocal: 'SP.POSTO01', code: 'S1', name: 'Sala 1' },
-    });
+    await createPost(t.app, admin.auth, 'SP.POSTO01');
+    const room = await createRoom(t.app, admin.auth, 'SP.POSTO01');
     expect(room.statusCode, room.body).toBe(201);
     roomId = room.json().id;
   }, 60_000);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/select-rows';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { createApiKeyFor, examPayload } from '../../../test/exams';
+import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { lastMailTo, nextCpf, seedSignedIn, seedUser, signInAs } from '../../../test/identity';
 
 type Auth = { authorization: string };
@@ -150,16 +150,9 @@ describe('users API', () => {
     // DEMO holds exams with full candidate CPFs, as on every installation in demo mode.
     const demoAdmin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DEMO' });
     const demoKey = (await createApiKeyFor(t.app, demoAdmin.auth)).key;
-    const pushed = await t.app.inject({
-      method: 'POST',
-      url: '/api/Integration/exams',
-      headers: { 'x-api-key': demoKey },
-      payload: {
-        exams: [
-          examPayload({ schedulingId: 'DEMO-SONDA-1', metadata: { schedulingLocal: 'DEMO.P1' } }),
-        ],
-      },
-    });
+    const pushed = await postExams(t.app, demoKey, [
+      examPayload({ schedulingId: 'DEMO-SONDA-1', metadata: { schedulingLocal: 'DEMO.P1' } }),
+    ]);
     expect(pushed.statusCode).toBeLessThan(300);
     const demoUsersBefore = await selectRows<{ n: number }>(
       t.database.db,

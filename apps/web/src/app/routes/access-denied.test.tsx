@@ -7,18 +7,10 @@ import { RequireRole } from '../layouts/admin-only';
 import { AdminGuardLayout } from '../layouts/admin-guard-layout';
 import { routes } from '../router';
 import { listProfiles } from './access-denied';
+import { TEST_USER } from '../../test/fixtures';
 
 function signIn(role: Role) {
-  appStore.setUser({
-    name: 'Pessoa Teste',
-    email: 'pessoa@teste.gov.br',
-    cpf: '52998224725',
-    federativeUnit: 'DF',
-    roleDescription: role,
-    registerStatus: 'enabled',
-    token: 'token-de-teste-0123456789',
-    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-  });
+  appStore.setUser({ ...TEST_USER, roleDescription: role });
 }
 
 describe('access denied', () => {

@@ -11,6 +11,7 @@ import { appStore } from '../../lib/app-store';
 import { createFakeEventServer, examChanged } from '../../test/fake-event-stream';
 import { renderHookWithProviders } from '../../test/render';
 import { REALTIME_REFRESH_DELAY_MS, useDashboard } from './use-dashboard';
+import { TEST_USER } from '../../test/fixtures';
 
 const TODAY = '2026-03-10';
 
@@ -38,16 +39,7 @@ describe('useDashboard: realtime refresh', () => {
     vi.setSystemTime(new Date(`${TODAY}T15:00:00Z`));
     // The refresh timer off: every load below comes from an event.
     window.localStorage.setItem('timer', '0');
-    appStore.setUser({
-      name: 'Pessoa Teste',
-      email: 'pessoa@teste.gov.br',
-      cpf: '52998224725',
-      federativeUnit: 'DF',
-      roleDescription: 'ADMIN',
-      token: 'token-de-teste-0123456789',
-      registerStatus: 'enabled',
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
+    appStore.setUser(TEST_USER);
   });
   afterEach(() => {
     vi.useRealTimers();

@@ -1,18 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { logout } from './auth';
-import { TEST_PROCTORING } from '../../../test/fixtures';
-
-const user = {
-  name: 'Ana Souza',
-  email: 'ana@exemplo.gov.br',
-  cpf: '52998224725',
-  federativeUnit: 'DF',
-  roleDescription: 'ADMIN' as const,
-  token: 'token-da-ana-com-mais-de-vinte-caracteres',
-  registerStatus: 'enabled' as const,
-  expiresAt: '2026-11-22T00:00:00.000Z',
-};
+import { TEST_PROCTORING, TEST_USER } from '../../../test/fixtures';
 
 describe('session', () => {
   beforeEach(() => {
@@ -26,17 +15,19 @@ describe('session', () => {
   it('a stored user makes every call carry its bearer token', async () => {
     const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
-    appStore.setUser(user);
+    appStore.setUser(TEST_USER);
     const { api } = await import('../../../lib/api');
     await api.get('api/Auth/me');
     const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
-    expect((init.headers as Record<string, string>).authorization).toBe(`Bearer ${user.token}`);
+    expect((init.headers as Record<string, string>).authorization).toBe(
+      `Bearer ${TEST_USER.token}`,
+    );
   });
 
   it('logout clears user, proctoring user and saved keys, unsubscribes the exam-notification watcher, ends the server session and reloads after 500 ms', async () => {
     const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
-    appStore.setUser(user);
+    appStore.setUser(TEST_USER);
     appStore.setUserProctoring(TEST_PROCTORING);
     appStore.setCpfViewer('52998224725');
     appStore.setSchedulingLocal('DF-001', 'Posto Asa Sul');
@@ -52,7 +43,9 @@ describe('session', () => {
 
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/Auth/logout');
-    expect((init.headers as Record<string, string>).authorization).toBe(`Bearer ${user.token}`);
+    expect((init.headers as Record<string, string>).authorization).toBe(
+      `Bearer ${TEST_USER.token}`,
+    );
     for (const key of [
       'EP_ADMIN_USER',
       'EP_ADMIN_USER_PROCTORING',

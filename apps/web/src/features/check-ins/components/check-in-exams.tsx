@@ -4,7 +4,7 @@
  * detail: a table on a wide screen, a list of cards on a narrow one (a phone,
  * a tablet), so that nothing scrolls sideways and no scheduling id breaks.
  */
-import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import {
   EXAM_RESULT_LABELS,
   EXAM_STATUS_LABELS,
@@ -19,6 +19,7 @@ import { useNarrowScreen } from '../../../lib/use-narrow-screen';
 import { checkInExamsQuery } from '../api/check-ins';
 import { formatTime } from './check-in-parts';
 import { ExamCardHead } from '../../../components/exam-card-head';
+import { CardGrid, ListCard } from '../../../components/list-card';
 
 const TITLE = 'Exames do posto no dia';
 const EMPTY = 'Nenhum exame agendado neste posto no dia da entrada.';
@@ -52,18 +53,9 @@ export function CheckInExams({ record }: { record: CheckInRecord }) {
           compact
         >
           {(page) => (
-            <SimpleGrid
-              component="ul"
-              cols={{ base: 1, md: 2 }}
-              spacing="xs"
-              m={0}
-              p={0}
-              style={{ listStyle: 'none' }}
-              aria-label={TITLE}
-              data-testid="check-in-exams"
-            >
+            <CardGrid label={TITLE} data-testid="check-in-exams">
               {page.items.map((exam) => (
-                <Paper component="li" key={exam.id} withBorder radius="md" p="sm">
+                <ListCard key={exam.id} radius="md" p="sm">
                   <Stack gap={4}>
                     <ExamCardHead
                       name={exam.candidateName}
@@ -100,9 +92,9 @@ export function CheckInExams({ record }: { record: CheckInRecord }) {
                       </Text>
                     </Text>
                   </Stack>
-                </Paper>
+                </ListCard>
               ))}
-            </SimpleGrid>
+            </CardGrid>
           )}
         </QueryContent>
         {exams.data && (

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { renderRoutes } from '../../../test/render';
 import { DashboardPage } from './dashboard-page';
+import { TEST_USER } from '../../../test/fixtures';
 
 const LOCALS: LocalReport[] = [
   {
@@ -37,16 +38,7 @@ const LOCALS: LocalReport[] = [
 ];
 
 function signIn(role: Role) {
-  appStore.setUser({
-    name: 'Pessoa Teste',
-    email: 'pessoa@teste.gov.br',
-    cpf: '52998224725',
-    federativeUnit: 'DF',
-    roleDescription: role,
-    token: 'token-de-teste-0123456789',
-    registerStatus: 'enabled' as const,
-    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-  });
+  appStore.setUser({ ...TEST_USER, roleDescription: role });
 }
 
 type Call = { url: URL; authorization: string | null };
@@ -94,7 +86,7 @@ describe('dashboard page', () => {
     expect(within(first).getByText('Posto Centro')).toBeInTheDocument();
     expect(within(first).getByText('Aprovados').closest('[data-counter]')).toHaveTextContent('6');
     const reportCall = calls.find((call) => call.url.pathname === '/api/ExamReport');
-    expect(reportCall?.authorization).toBe('Bearer token-de-teste-0123456789');
+    expect(reportCall?.authorization).toBe(`Bearer ${TEST_USER.token}`);
     // The API's period contract: São Paulo days, sent as they are.
     expect(reportCall?.url.searchParams.get('startDate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(reportCall?.url.searchParams.get('endDate')).toBe(

@@ -37,6 +37,7 @@ import type { Capture } from '../../../lib/face-capture';
 import { demoCandidateQuery } from '../api/demo-candidates';
 import { enrolFace, enrolmentQuery, requestFaceChallenge, verifyFace } from '../api/biometrics';
 import { DemoCandidateBiometry } from './demo-candidate-biometry';
+import { PersonHeading } from './person-heading';
 
 export function DemoBiometryPage() {
   const { cpf = '' } = useParams();
@@ -131,26 +132,21 @@ function UserBiometry({ digits }: { digits: string }) {
             {person.error.message}
           </Alert>
         ) : (
-          <Group justify="space-between" align="flex-start">
-            <div>
-              <Text fw={700} size="lg">
-                {person.data.name}
-              </Text>
-              <Text size="sm" c="dimmed">
-                CPF {maskCpf(person.data.cpf)} · {ROLE_LABELS[person.data.roleDescription]} ·{' '}
-                {person.data.federativeUnit}
-              </Text>
-            </div>
-            {enrolment.data ? (
-              <Badge color="teal" variant="light">
-                Rosto cadastrado em {dayjs(enrolment.data.enrolledAt).format('DD/MM/YYYY HH:mm')}
-              </Badge>
-            ) : notEnrolled ? (
-              <Badge color="gray" variant="light">
-                Sem cadastro facial
-              </Badge>
-            ) : null}
-          </Group>
+          <PersonHeading
+            name={person.data.name}
+            detail={`CPF ${maskCpf(person.data.cpf)} · ${ROLE_LABELS[person.data.roleDescription]} · ${person.data.federativeUnit}`}
+            badge={
+              enrolment.data ? (
+                <Badge color="teal" variant="light">
+                  Rosto cadastrado em {dayjs(enrolment.data.enrolledAt).format('DD/MM/YYYY HH:mm')}
+                </Badge>
+              ) : notEnrolled ? (
+                <Badge color="gray" variant="light">
+                  Sem cadastro facial
+                </Badge>
+              ) : null
+            }
+          />
         )}
       </Card>
       {enrolment.data && enrolment.data.captures.length > 0 && (

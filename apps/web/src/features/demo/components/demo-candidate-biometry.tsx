@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { BackHome } from '../../../components/back-home';
 import { DemoSteps } from './demo-steps';
+import { PersonHeading } from './person-heading';
 import { FacialValidationModal } from '../../../components/face/facial-validation-modal';
 import { QueryContent } from '../../../components/query-content';
 import { toast } from '../../../components/toast';
@@ -96,19 +97,15 @@ export function DemoCandidateBiometry({ cpf }: { cpf: string }) {
           return (
             <Stack gap="md">
               <Card withBorder radius="md" padding="lg">
-                <Group justify="space-between" align="flex-start">
-                  <div>
-                    <Text fw={700} size="lg">
-                      {data.name}
-                    </Text>
-                    <Text size="sm" c="dimmed">
-                      CPF {maskCpf(data.cpf)} · Candidato de demonstração
-                    </Text>
-                  </div>
-                  <Badge color={data.enrolled ? 'teal' : 'gray'} variant="light">
-                    {data.enrolled ? 'Rosto cadastrado' : 'Sem cadastro facial'}
-                  </Badge>
-                </Group>
+                <PersonHeading
+                  name={data.name}
+                  detail={`CPF ${maskCpf(data.cpf)} · Candidato de demonstração`}
+                  badge={
+                    <Badge color={data.enrolled ? 'teal' : 'gray'} variant="light">
+                      {data.enrolled ? 'Rosto cadastrado' : 'Sem cadastro facial'}
+                    </Badge>
+                  }
+                />
               </Card>
               <ConsentState candidate={data} cpf={cpf} />
               <Group>

@@ -40,6 +40,7 @@ import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
 import { demoCandidateQuery, demoKeys, saveDemoContact, type DemoCandidate } from '../api/demo';
 import { BackToStepOne, DemoError } from './demo-error';
 import { formatPhone } from './masks';
+import { PersonHeading } from './person-heading';
 
 type Errors = FieldErrors<DemoContactInput>;
 
@@ -120,23 +121,19 @@ function ContactForm({ cpf, candidate }: { cpf: string; candidate: DemoCandidate
   return (
     <Stack gap="md">
       <Card withBorder radius="md" padding="md">
-        <Group justify="space-between" align="flex-start">
-          <div>
-            <Text fw={700} size="lg">
-              {candidate.name}
-            </Text>
-            <Text size="sm" c="dimmed">
-              CPF {maskCpf(candidate.cpf || formatCpf(cpf))}
-            </Text>
-          </div>
-          {candidate.consent && (
-            <Badge color={candidate.consent.current ? 'teal' : 'orange'} variant="light">
-              {candidate.consent.current
-                ? `Consentimento registrado em ${dayjs(candidate.consent.at).format('DD/MM/YYYY HH:mm')}`
-                : 'Consentimento de uma versão anterior'}
-            </Badge>
-          )}
-        </Group>
+        <PersonHeading
+          name={candidate.name}
+          detail={`CPF ${maskCpf(candidate.cpf || formatCpf(cpf))}`}
+          badge={
+            candidate.consent && (
+              <Badge color={candidate.consent.current ? 'teal' : 'orange'} variant="light">
+                {candidate.consent.current
+                  ? `Consentimento registrado em ${dayjs(candidate.consent.at).format('DD/MM/YYYY HH:mm')}`
+                  : 'Consentimento de uma versão anterior'}
+              </Badge>
+            )
+          }
+        />
       </Card>
       {save.isError && <DemoError error={save.error} />}
       <form onSubmit={submit} noValidate aria-label="Contato e consentimento do candidato">

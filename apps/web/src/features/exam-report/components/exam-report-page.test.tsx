@@ -20,6 +20,7 @@ import { renderRoutes } from '../../../test/render';
 import { filenameFromDisposition } from '../../../lib/api-client';
 import { NARROW_TABLES_QUERY } from '../../../lib/use-wide-tables';
 import { ExamReportPage } from './exam-report-page';
+import { TEST_USER } from '../../../test/fixtures';
 
 // 2 finished, 1 approved, and 2 pending audit: 1 of them from an exam's metadata.
 const CENTRO: LocalReport = {
@@ -113,16 +114,7 @@ function stubApi() {
 
 describe('exam report page', () => {
   beforeEach(() => {
-    appStore.setUser({
-      name: 'Admin Teste',
-      email: 'admin@teste.gov.br',
-      cpf: '52998224725',
-      federativeUnit: 'DF',
-      roleDescription: 'ADMIN',
-      token: 'token-de-teste-0123456789',
-      registerStatus: 'enabled' as const,
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    });
+    appStore.setUser(TEST_USER);
   });
   afterEach(() => {
     vi.unstubAllGlobals();

@@ -4,7 +4,7 @@
  * cards on a narrow one (a phone, a tablet), so that nothing scrolls
  * sideways, no scheduling id breaks and nothing is cut.
  */
-import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Group, Stack, Table, Text } from '@mantine/core';
 import { STATION_STATUS_LABELS, type BoardExam } from '@exame/shared';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
@@ -12,6 +12,7 @@ import { StationStatusIcon } from '../../../components/station-status';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen';
 import { SchedulingId } from './scheduling-id';
 import { ExamCardHead } from '../../../components/exam-card-head';
+import { CardGrid, ListCard } from '../../../components/list-card';
 
 /** A column beyond the common ones (time, station, candidate, scheduling, status). */
 export type ExamColumn = { header: string; cell: (exam: BoardExam) => ReactNode };
@@ -42,18 +43,9 @@ export function RoomExamList({
   const narrow = useNarrowScreen();
   if (narrow) {
     return (
-      <SimpleGrid
-        component="ul"
-        cols={{ base: 1, md: 2 }}
-        spacing="xs"
-        m={0}
-        p={0}
-        style={{ listStyle: 'none' }}
-        aria-label={label}
-        data-testid={testId}
-      >
+      <CardGrid label={label} data-testid={testId}>
         {exams.map((exam) => (
-          <Paper component="li" key={exam.id} withBorder radius="md" p="sm">
+          <ListCard key={exam.id} radius="md" p="sm">
             <Stack gap={4}>
               <ExamCardHead name={exam.candidateName} cpf={exam.candidateCpf} time={time(exam)} />
               <Status exam={exam} />
@@ -78,9 +70,9 @@ export function RoomExamList({
                 </Group>
               ))}
             </Stack>
-          </Paper>
+          </ListCard>
         ))}
-      </SimpleGrid>
+      </CardGrid>
     );
   }
   return (
