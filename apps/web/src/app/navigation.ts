@@ -89,6 +89,12 @@ export const MENU: readonly MenuEntry[] = [
     description: 'Chaves do sistema de provas',
   },
   {
+    label: 'Provedores de identidade',
+    to: '/provedores-de-identidade',
+    roles: ['ADMIN'],
+    description: 'Entrar com o gov.br ou o diretório do estado (OpenID Connect)',
+  },
+  {
     label: 'Atividades',
     to: '/atividades',
     roles: ['ADMIN'],

@@ -102,6 +102,16 @@ const IntegrationKeysPage = lazy(() =>
     default: module.IntegrationKeysPage,
   })),
 );
+const SsoReturnPage = lazy(() =>
+  import('../features/auth/components/sso-return-page').then((module) => ({
+    default: module.SsoReturnPage,
+  })),
+);
+const IdentityProvidersPage = lazy(() =>
+  import('../features/sign-in-providers/components/identity-providers-page').then((module) => ({
+    default: module.IdentityProvidersPage,
+  })),
+);
 const SchedulingLocalsPage = lazy(() =>
   import('../features/scheduling-locals/components/scheduling-locals-page').then((module) => ({
     default: module.SchedulingLocalsPage,
@@ -162,6 +172,11 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       { path: '/login', element: <LoginPage />, handle: handle({ documentTitle: 'Entrar' }) },
+      {
+        path: '/login/sso',
+        element: <SsoReturnPage />,
+        handle: handle({ documentTitle: 'Entrar' }),
+      },
       {
         path: '/reset-password/:cpf',
         element: <PasswordPage purpose="reset" />,
@@ -349,6 +364,15 @@ export const routes: RouteObject[] = [
             element: (
               <AdminOnly>
                 <IntegrationKeysPage />
+              </AdminOnly>
+            ),
+          },
+          {
+            path: 'provedores-de-identidade',
+            handle: handle({ documentTitle: 'Provedores de identidade' }),
+            element: (
+              <AdminOnly>
+                <IdentityProvidersPage />
               </AdminOnly>
             ),
           },

@@ -4,15 +4,19 @@
  * once; the codes only a browser meets (pop-ups, storage, network) are
  * written here. The same situation always reads the same way.
  */
-import { AUTH_ERRORS } from '@exame/shared';
+import { AUTH_ERRORS, SSO_ERRORS } from '@exame/shared';
 import { ApiError } from '../../lib/api-client';
 
 export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(Object.entries(AUTH_ERRORS).map(([code, entry]) => [code, entry.message])),
+  ...Object.fromEntries(
+    [...Object.entries(AUTH_ERRORS), ...Object.entries(SSO_ERRORS)].map(([code, entry]) => [
+      code,
+      entry.message,
+    ]),
+  ),
   'missing-recaptcha-token': 'Confirme que você não é um robô e tente novamente.',
   'multi-factor-auth-required': 'É necessária uma verificação adicional para entrar.',
   'user-mismatch': 'As credenciais informadas não pertencem ao usuário atual.',
-  'unauthorized-domain': 'Este endereço não está autorizado a usar o login.',
   'popup-blocked':
     'O navegador bloqueou a janela de login. Permita janelas deste site e tente novamente.',
   'popup-closed-by-user': 'A janela de login foi fechada antes da conclusão.',

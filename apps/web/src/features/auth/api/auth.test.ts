@@ -75,4 +75,19 @@ describe('session', () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(reload).toHaveBeenCalledOnce();
   });
+
+  it("after a sign-in through an identity provider, logout ends ours and then goes to the provider's sign-out", async () => {
+    const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const providerLogoutUrl = 'https://sso.exemplo.gov.br/logout?id_token_hint=x';
+    appStore.setUser({ ...TEST_USER, providerLogoutUrl });
+    const reload = vi.fn();
+    const leaveTo = vi.fn();
+    await logout({ reload, leaveTo });
+    expect(fetchMock).toHaveBeenCalledOnce();
+    expect(appStore.getState().user).toBeNull();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(leaveTo).toHaveBeenCalledWith(providerLogoutUrl);
+    expect(reload).not.toHaveBeenCalled();
+  });
 });

@@ -19,9 +19,16 @@ export async function signIn(credentials: Credentials): Promise<AuthUser> {
  * there is one, then reload the page after 500 ms.
  */
 export async function logout(
-  options: { reload?: () => void; delayMs?: number } = {},
+  options: {
+    reload?: () => void;
+    /** Where the browser goes instead of reloading: the identity provider's sign-out. */
+    leaveTo?: (address: string) => void;
+    delayMs?: number;
+  } = {},
 ): Promise<void> {
   const hadSession = appStore.getState().user !== null;
+  // After a sign-in through an identity provider that has one, its own sign-out follows ours.
+  const providerLogout = appStore.getState().user?.providerLogoutUrl;
   // The events waiting can only be sent with this session: one last try first.
   if (hadSession) await flushActivityBeforeSignOut();
   const revoke = hadSession
@@ -30,8 +37,12 @@ export async function logout(
   // The request already carries the token; the local state can go now.
   appStore.clearSession();
   await revoke;
+  const leaveTo = options.leaveTo ?? ((address: string) => window.location.assign(address));
   const reload = options.reload ?? (() => window.location.reload());
-  setTimeout(reload, options.delayMs ?? LOGOUT_RELOAD_DELAY_MS);
+  setTimeout(
+    providerLogout ? () => leaveTo(providerLogout) : reload,
+    options.delayMs ?? LOGOUT_RELOAD_DELAY_MS,
+  );
 }
 
 /** The server's view of the current session (`GET api/Auth/me`). */

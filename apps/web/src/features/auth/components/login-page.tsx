@@ -8,6 +8,7 @@ import { currentTenant } from '../../../lib/tenant';
 import { signIn } from '../api/auth';
 import { AuthCard, AuthForm } from './auth-card';
 import { ForgotPasswordButton } from './forgot-password';
+import { SsoProviderButtons, useSsoRefusal } from './sso-sign-in';
 import { UnitSelector } from './unit-selector';
 import { textField } from '../../../lib/forms';
 
@@ -18,6 +19,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function LoginPage() {
   const user = useAppState((state) => state.user);
+  const selectedUnit = useAppState((state) => state.federativeUnitSelected);
+  const refusal = useSsoRefusal();
   const navigate = useNavigate();
   const location = useLocation();
   const [email, setEmail] = useState('');
@@ -44,7 +47,7 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Entrar" subtitle="Administração e auditoria do exame teórico" width={400}>
-      <AuthForm onSubmit={submit} error={login.error} errorTestId="login-error">
+      <AuthForm onSubmit={submit} error={login.error ?? refusal} errorTestId="login-error">
         <TextInput
           label="E-mail"
           type="email"
@@ -67,6 +70,7 @@ export function LoginPage() {
         <Center>
           <ForgotPasswordButton variant="link" />
         </Center>
+        <SsoProviderButtons unit={addressUnit ?? selectedUnit} />
         {!addressUnit && <UnitSelector />}
       </AuthForm>
     </AuthCard>
