@@ -10,12 +10,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { addDays, dayInZone } from '@exame/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { axeViolations, describeViolation, isSerious } from '../support/axe';
-import { artifactsDir, launchBrowser, screenshot } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { artifactsDir, screenshot, useBrowser } from '../support/browser';
+import { useServer } from '../support/server';
 
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
 const AUDITOR_2 = { email: 'auditor2@demo.exame.local', password: ADMIN.password };
@@ -49,30 +49,23 @@ function fileName(screen: string): string {
 }
 
 describe('accessibility of every screen in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const server = useServer({
+    ...ADMIN_ENV,
+    // A decision waits for a second auditor: its confirmation dialogs can be opened.
+    AUDIT_TWO_PERSON_RULE: 'true',
+    AUDIT_RECHECK_PERCENT: '0',
+  });
+  const browser = useBrowser();
   const found: string[] = [];
   const reports: ScreenReport[] = [];
   const wrongTitles: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      // A decision waits for a second auditor: its confirmation dialogs can be opened.
-      AUDIT_TWO_PERSON_RULE: 'true',
-      AUDIT_RECHECK_PERCENT: '0',
-    });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
+  afterAll(() => {
     fs.mkdirSync(artifactsDir, { recursive: true });
     fs.writeFileSync(
       path.join(artifactsDir, 'a11y-report.json'),
       `${JSON.stringify(reports, null, 2)}\n`,
     );
-    await browser?.close();
-    await server?.stop();
   });
 
   /**
@@ -113,6 +106,9 @@ describe('accessibility of every screen in Chromium', () => {
   }
 
   const dialog = (page: Page) => page.getByRole('dialog').last();
+  /** Answers the open alert modal with its button `name`. */
+  const answer = (page: Page, name: string) =>
+    page.getByTestId('alert-modal').getByRole('button', { name }).click();
   const firstOption = (page: Page) => page.getByRole('option').first();
   const tableOrEmpty = (page: Page) =>
     page.locator('table tbody tr, main :text-matches("Nenhum", "i")').first();
@@ -407,7 +403,7 @@ describe('accessibility of every screen in Chromium', () => {
     await check(auditor.page, 'auditoria: desclassificar', 'Auditoria do exame', () =>
       auditor.page.getByTestId('alert-modal').waitFor(),
     );
-    await auditor.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+    await answer(auditor.page, 'Cancelar');
     await auditor.page.getByRole('link', { name: 'Auditoria de fotos', exact: true }).click();
     await check(auditor.page, 'auditoria de fotos', 'Auditoria de fotos', () =>
       auditor.page.getByTestId('current-capture').waitFor(),
@@ -516,8 +512,11 @@ describe('accessibility of every screen in Chromium', () => {
   it('every alert and decision modal of the audit, open, named by its title', async () => {
     const base = server.baseUrl;
     const one = await session(base, AUDITOR);
-    const named = (page: Page, name: string) => () =>
-      page.getByRole('dialog', { name, exact: true }).waitFor();
+    /** The audit screen with the dialog `name` open, checked as `auditoria: <name>`. */
+    const checkDialog = (page: Page, name: string) =>
+      check(page, `auditoria: ${name.toLowerCase()}`, 'Auditoria do exame', () =>
+        page.getByRole('dialog', { name, exact: true }).waitFor(),
+      );
     // An exam of the queue with a score, so that its result can be released; not one of the
     // first rows, which the screens above opened, claimed and marked.
     await one.page.goto(`${base}/auditoria`);
@@ -541,32 +540,17 @@ describe('accessibility of every screen in Chromium', () => {
     expect(examPath).toMatch(/^\/auditoria\/.+/);
 
     await release.click();
-    await check(
-      one.page,
-      'auditoria: liberar o resultado',
-      'Auditoria do exame',
-      named(one.page, 'Liberar o resultado'),
-    );
-    await one.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+    await checkDialog(one.page, 'Liberar o resultado');
+    await answer(one.page, 'Cancelar');
     await one.page.getByRole('button', { name: 'Desclassificar', exact: true }).click();
-    await check(
-      one.page,
-      'auditoria: desclassificar o exame',
-      'Auditoria do exame',
-      named(one.page, 'Desclassificar o exame'),
-    );
-    await one.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+    await checkDialog(one.page, 'Desclassificar o exame');
+    await answer(one.page, 'Cancelar');
 
     // A second auditor opening the exam held by the first: the auditor alert.
     const two = await session(base, AUDITOR_2);
     await two.page.goto(`${base}${examPath}`);
-    await check(
-      two.page,
-      'auditoria: exame em auditoria',
-      'Auditoria do exame',
-      named(two.page, 'Exame em auditoria'),
-    );
-    await two.page.getByTestId('alert-modal').getByRole('button', { name: 'Ok' }).click();
+    await checkDialog(two.page, 'Exame em auditoria');
+    await answer(two.page, 'Ok');
 
     // The first disqualifies; under the two-person rule the decision waits for the second, who
     // opens the two confirmation dialogs.
@@ -584,24 +568,14 @@ describe('accessibility of every screen in Chromium', () => {
     await one.context.close();
     await two.page.goto(`${base}${examPath}`);
     await two.page.getByRole('button', { name: 'Confirmar decisão' }).click();
-    await check(
-      two.page,
-      'auditoria: confirmar a decisão',
-      'Auditoria do exame',
-      named(two.page, 'Confirmar a decisão'),
-    );
-    await two.page.getByTestId('alert-modal').getByRole('button', { name: 'Cancelar' }).click();
+    await checkDialog(two.page, 'Confirmar a decisão');
+    await answer(two.page, 'Cancelar');
     await two.page.getByRole('button', { name: 'Não confirmar' }).click();
-    await check(
-      two.page,
-      'auditoria: não confirmar a decisão',
-      'Auditoria do exame',
-      named(two.page, 'Não confirmar a decisão'),
-    );
+    await checkDialog(two.page, 'Não confirmar a decisão');
     await two.page.keyboard.press('Escape');
     await dialog(two.page).waitFor({ state: 'hidden' });
     await two.page.getByRole('button', { name: 'Confirmar decisão' }).click();
-    await two.page.getByTestId('alert-modal').getByRole('button', { name: 'Confirmar' }).click();
+    await answer(two.page, 'Confirmar');
     await expect
       .poll(() => two.page.getByTestId('decision-panel').textContent())
       .toContain('Decisão em vigor');
@@ -611,12 +585,7 @@ describe('accessibility of every screen in Chromium', () => {
     const admin = await session(base, ADMIN);
     await admin.page.goto(`${base}${examPath}`);
     await admin.page.getByRole('button', { name: 'Reabrir decisão' }).click();
-    await check(
-      admin.page,
-      'auditoria: reabrir a decisão',
-      'Auditoria do exame',
-      named(admin.page, 'Reabrir a decisão'),
-    );
+    await checkDialog(admin.page, 'Reabrir a decisão');
     await admin.page.keyboard.press('Escape');
     await admin.context.close();
   }, 180_000);

@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
 
 type LogPage = { items: { type: string; target: string | null; id: string }[]; total: number };
 
@@ -63,22 +63,11 @@ async function openFromMenu(page: Page, name: RegExp, url: string, title: string
 }
 
 describe('activity log end to end', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'false', ADMIN_FEDERATIVE_UNIT: 'PE' });
+  const browser = useBrowser();
   const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-atividades-'));
 
-  beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'false',
-      ADMIN_FEDERATIVE_UNIT: 'PE',
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  afterAll(() => {
     fs.rmSync(downloads, { recursive: true, force: true });
   });
 

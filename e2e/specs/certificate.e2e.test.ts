@@ -8,54 +8,42 @@
  */
 import { dayInZone } from '@exame/shared';
 import { PDFParse } from 'pdf-parse';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { artifactsDir, launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
-import { apiOf } from '../support/api';
+import { artifactsDir, screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
+import { apiOf, RELEASE_AT_ONCE_ENV } from '../support/api';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
+const EXAM = {
+  schedulingId: `E2E-CERT-${Date.now()}`,
+  candidate: { name: 'Candidato Certificado', cpf: '529.982.247-25', renach: 'DEMO7777' },
+  score: 86.67,
+  station: 'Estação 20',
+};
 
 describe('certificate issue, PDF and public check in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const schedulingId = `E2E-CERT-${Date.now()}`;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true', ...RELEASE_AT_ONCE_ENV });
+  const browser = useBrowser();
+  const api = apiOf(() => server.baseUrl);
+  const { call, tokenOf } = api;
+  const { schedulingId } = EXAM;
   let examId = '';
   let roomId = '';
 
-  const api = apiOf(() => server.baseUrl);
-  const { call, tokenOf } = api;
-
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-      AUDIT_RECHECK_PERCENT: '0',
-      FACE_ANALYSIS_SWEEP_SECONDS: '0',
-    });
-    browser = await launchBrowser();
     const admin = await tokenOf(ADMIN);
-    const key = await api.integrationKey(admin, 'e2e certificado');
-    const today = dayInZone(new Date());
-    await api.pushFinishedExam(
-      key,
-      {
-        schedulingId,
-        candidate: { name: 'Candidato Certificado', cpf: '529.982.247-25', renach: 'DEMO7777' },
-        time: '07:00',
-        result: 'in_analysis',
-        score: 86.67,
-        station: 'Estação 20',
-      },
-      today,
-    );
     // The audit releases it: approved, with the auditor named on the certificate.
-    const audited = await api.releaseByAudit(await tokenOf(AUDITOR), schedulingId, today);
+    const audited = await api.releasedExam(
+      admin,
+      'e2e certificado',
+      AUDITOR,
+      EXAM,
+      dayInZone(new Date()),
+    );
     examId = audited.examId;
     expect(audited.released).toMatchObject({ result: 'approved' });
     const rooms = await call(admin, 'GET', '/api/ExamRoom');
@@ -64,10 +52,6 @@ describe('certificate issue, PDF and public check in Chromium', () => {
         (room) => room.examLocal === 'DEMO.POSTO01-S1',
       )?.id ?? '';
     expect(roomId).not.toBe('');
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('issues from the finished exams view, opens the PDF, checks the code, and sees it revoked', async () => {

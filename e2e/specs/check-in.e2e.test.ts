@@ -21,26 +21,21 @@
  */
 import { FACE_CHALLENGE_ERRORS, FACE_MOVE_PROMPTS } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cpfFromBase } from '../../apps/server/src/db/seed/first-start';
-import { ADMIN, signIn } from '../support/auth';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import {
   cameraArgs,
-  hasFfmpeg,
-  removeCameraClip,
-  stillCameraClip,
-  turningCameraClip,
+  fakeCameraSkipReason,
+  useCameraClips,
   type CameraClip,
 } from '../support/fake-camera';
 import { enrolFaces, everyStepSeen, takeFace, watchFaceModel } from '../support/faces';
-import { startServer, type RunningServer } from '../support/server';
+import { useServer } from '../support/server';
 
-const skipReason = !hasFfmpeg()
-  ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
-  : '';
-if (skipReason) console.warn(`check-in e2e ${skipReason}`);
+const skipReason = fakeCameraSkipReason('check-in');
 
 /** The seeded accounts of db/seed/first-start.ts (same password as the first ADMIN). */
 const DF_ADMIN = { email: 'admin.df@demo.exame.local' };
@@ -51,34 +46,24 @@ const STEP_PROMPTS = Object.values(FACE_MOVE_PROMPTS);
 const CHALLENGE_REFUSALS = Object.values(FACE_CHALLENGE_ERRORS).map((error) => error.message);
 
 describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason}`.trim(), () => {
-  let server: RunningServer;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true' });
   const browsers: Browser[] = [];
-  const clips: CameraClip[] = [];
+  const clips = useCameraClips();
   /** The p01 head turning: another photo of the person both DF examiners enrolled with. */
   let turning: CameraClip;
 
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-    });
     // The DF admin enrols both examiners (as on the biometry screen).
     await enrolFaces(server.baseUrl, { email: DF_ADMIN.email, password: ADMIN.password }, [
       [DF_FIRST.cpf, 'p01-1.jpg'],
       [DF_SECOND.cpf, 'p01-3.jpg'],
     ]);
-    turning = await turningCameraClip('p01-7.jpg');
-    clips.push(turning);
+    turning = await clips.turning('p01-7.jpg');
   }, 240_000);
   // Each test's browsers end with it: several idle Chromiums (a face model and a
   // camera each) are a load this 2-core machine does not need.
   afterEach(async () => {
     for (const browser of browsers.splice(0)) await browser.close();
-  });
-  afterAll(async () => {
-    await server?.stop();
-    for (const clip of clips) removeCameraClip(clip);
   });
 
   async function browserWithCamera(clip?: CameraClip): Promise<Page> {
@@ -116,8 +101,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
   }
 
   it("DF: a take of one still photo of the examiner is refused, the challenge's prompt still on screen", async () => {
-    const still = await stillCameraClip('p01-7.jpg');
-    clips.push(still);
+    const still = await clips.still('p01-7.jpg');
     const page = await browserWithCamera(still);
     const errors = watchPageErrors(page);
     const sent: string[] = [];
@@ -231,8 +215,7 @@ describe.skipIf(Boolean(skipReason))(`examiner check-in in Chromium ${skipReason
 
     // Another browser, another person's head turning: the take follows the
     // challenge, the face is not examiner 2's; the refusal stays in the modal.
-    const otherClip = await turningCameraClip('p07-1.jpg');
-    clips.push(otherClip);
+    const otherClip = await clips.turning('p07-1.jpg');
     const other = await browserWithCamera(otherClip);
     await signIn(other, server.baseUrl, DF_FIRST.email, ADMIN.password);
     // The open room comes from the server: nothing to choose on this device.

@@ -7,53 +7,37 @@
  * checks; then wipes the demo data. Each take answers the server's challenge
  *: the camera plays the photo's head turning (fake-camera.ts).
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
 import {
   cameraArgs,
-  hasFfmpeg,
-  removeCameraClip,
-  turningCameraClip,
+  fakeCameraSkipReason,
+  useCameraClips,
   type CameraClip,
 } from '../support/fake-camera';
 import { takeFace, watchFaceModel } from '../support/faces';
-import { startServer, type RunningServer } from '../support/server';
+import { useServer } from '../support/server';
 
-const skipReason = !hasFfmpeg()
-  ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
-  : '';
-if (skipReason) console.warn(`demo e2e ${skipReason}`);
+const skipReason = fakeCameraSkipReason('demo');
 
 const CANDIDATE_CPF = '52998224725';
 
 describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReason}`.trim(), () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let second: Browser;
-  const clips: CameraClip[] = [];
-
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true', FACE_ANALYSIS_SWEEP_SECONDS: '0' });
+  const clips = useCameraClips();
+  // The enrolment sees one photo of the person (one the enrolment gate accepts);
+  // the verification, another one.
+  let enrolment: CameraClip;
+  let verification: CameraClip;
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-      FACE_ANALYSIS_SWEEP_SECONDS: '0',
-    });
-    // The enrolment sees one photo of the person (one the enrolment gate accepts);
-    // the verification, another one.
-    for (const fixture of ['p01-1.jpg', 'p01-7.jpg']) clips.push(await turningCameraClip(fixture));
-    browser = await launchBrowser(cameraArgs(clips[0]!));
-    second = await launchBrowser(cameraArgs(clips[1]!));
+    enrolment = await clips.turning('p01-1.jpg');
+    verification = await clips.turning('p01-7.jpg');
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await second?.close();
-    await server?.stop();
-    for (const clip of clips) removeCameraClip(clip);
-  });
+  const browser = useBrowser(() => cameraArgs(enrolment));
+  const second = useBrowser(() => cameraArgs(verification));
 
   /** The guided take in the open modal, confirmed. */
   async function captureFace(page: Page, clip: CameraClip) {
@@ -96,7 +80,7 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
     // Step 3: the face enrolled from the camera.
     await page.waitForURL(`**/demo-biometry/${CANDIDATE_CPF}`);
     await page.getByRole('button', { name: 'Cadastrar rosto' }).click();
-    await captureFace(page, clips[0]!);
+    await captureFace(page, enrolment);
     const next = page.getByRole('link', { name: 'Continuar' });
     await next.waitFor({ timeout: 30_000 });
     await screenshot(page, 'demo-biometry');
@@ -111,7 +95,7 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
     await signIn(other, server.baseUrl, ADMIN.email, ADMIN.password);
     await other.goto(`${server.baseUrl}/demo-finished/?cpf=${CANDIDATE_CPF}`);
     await other.getByRole('button', { name: 'Verificar rosto' }).click();
-    await captureFace(other, clips[1]!);
+    await captureFace(other, verification);
     const result = other.getByTestId('demo-verification-result');
     await result.waitFor({ timeout: 30_000 });
     // The capture modal closes: its fade-out ends before the picture.

@@ -3,11 +3,10 @@
  * a file with a problem imports nothing and lists the line; the corrected
  * file imports every exam, which the list then shows.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_ENV, signedInPage } from '../support/auth';
+import { screenshot, useBrowser } from '../support/browser';
+import { useServer } from '../support/server';
 
 const HEADER =
   'schedulingId;candidateName;candidateCpf;candidateRenach;schedulingDate;schedulingLocal;room;station';
@@ -21,22 +20,14 @@ function csv(lines: string[]): { name: string; mimeType: string; buffer: Buffer 
 }
 
 describe('CSV import in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const server = useServer(ADMIN_ENV);
+  const browser = useBrowser();
 
   it('refuses a file with a problem, then imports the corrected one', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = watchPageErrors(page);
-    await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password);
+    const { page, errors } = await signedInPage(browser, server.baseUrl, {
+      width: 1280,
+      height: 900,
+    });
     await page.goto(`${server.baseUrl}/exames`);
     await page.getByRole('button', { name: 'Importar CSV' }).click();
     const dialog = page.getByRole('dialog');

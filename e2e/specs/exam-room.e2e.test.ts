@@ -9,43 +9,29 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dayInZone, zonedDayStartIso } from '@exame/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleJpeg } from '../../apps/server/test/exams';
-import { ADMIN, signIn } from '../support/auth';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
 import { apiOf } from '../support/api';
 
 const EXAMINER = { email: 'examinador@demo.exame.local', password: ADMIN.password };
 
 describe('exam room board in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true' });
+  const browser = useBrowser();
   let photo: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-    });
-    browser = await launchBrowser();
     photo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ocorrencia-')), 'ocorrencia.jpg');
     fs.writeFileSync(photo, await sampleJpeg(480, 7));
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const api = apiOf(() => server.baseUrl);
-  const { call } = api;
-
-  async function tokenOf(who: { email: string; password: string }) {
-    return ((await call('', 'POST', '/api/Auth', who)).body as { token: string }).token;
-  }
+  const { call, tokenOf } = api;
 
   const station = (page: Page) =>
     page.locator('[data-testid="station"][data-station="Estação 02"]');

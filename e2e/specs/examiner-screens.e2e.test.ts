@@ -8,11 +8,11 @@
  * Each state is screenshotted (e2e/artifacts/examiner-<screen>-<width>.png).
  */
 import { dayInZone } from '@exame/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
 import { apiOf } from '../support/api';
 
 const INSPECTOR = { email: 'fiscal@demo.exame.local', password: ADMIN.password };
@@ -80,20 +80,14 @@ function brokenIds(page: Page, id: string): Promise<number> {
 }
 
 describe('the examiner screens fit a phone, a tablet and a laptop', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true' });
+  const browser = useBrowser();
   let roomId = '';
 
   const api = apiOf(() => server.baseUrl);
   const { call, tokenOf } = api;
 
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-    });
-    browser = await launchBrowser();
     // A finished exam with its result in the room, with a long scheduling id.
     const admin = await tokenOf(ADMIN);
     const key = await api.integrationKey(admin, 'e2e telas');
@@ -121,10 +115,6 @@ describe('the examiner screens fit a phone, a tablet and a laptop', () => {
       examRoomId: roomId,
     });
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   /** Checks the screen at this width and keeps its picture. */

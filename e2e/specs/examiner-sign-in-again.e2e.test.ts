@@ -8,34 +8,24 @@
  * signing out again, transfers it from "Transferir a sala"; the examiner who
  * receives it finds it on their own Início and closes it.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
 
 const EXAMINER = { email: 'examinador@demo.exame.local', name: 'Examinador Demonstração' };
 const INSPECTOR = { email: 'fiscal@demo.exame.local', name: 'Fiscal de Sala Demonstração' };
 const POST = 'Posto Centro (DEMO.POSTO01)';
 
 describe('the examiner’s room after a new sign-in, in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true' });
+  const browser = useBrowser();
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-    });
-    browser = await launchBrowser();
-  }, 120_000);
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.stop();
   });
 
   /** A new browser context (another device: nothing kept in its storage) signed in as `email`. */

@@ -3,36 +3,22 @@
  * exams through the integration API, the exams appear in `exames` with the
  * right filters, and the detail page shows an occurrence and a photo.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sampleJpeg } from '../../apps/server/test/exams';
-import { ADMIN, signIn } from '../support/auth';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
+import { ADMIN_ENV, signedInPage } from '../support/auth';
+import { screenshot, useBrowser } from '../support/browser';
 import { createLocalInUi } from '../support/locals';
-import { startServer, type RunningServer } from '../support/server';
+import { useServer } from '../support/server';
 
 describe('exams end to end', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'false',
-      ADMIN_FEDERATIVE_UNIT: 'PE',
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'false', ADMIN_FEDERATIVE_UNIT: 'PE' });
+  const browser = useBrowser();
 
   it('local and key in the UI, exams pushed by a script, filtered list and detail with occurrence and photo', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const errors = watchPageErrors(page);
-    await signIn(page, server.baseUrl, ADMIN.email, ADMIN.password);
+    const { page, errors } = await signedInPage(browser, server.baseUrl, {
+      width: 1366,
+      height: 900,
+    });
 
     // A new service post.
     await createLocalInUi(page, {

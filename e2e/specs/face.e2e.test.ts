@@ -10,37 +10,23 @@ import type { FaceChallenge } from '@exame/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpfFromBase } from '../../apps/server/src/db/seed/first-start';
-import { ADMIN, signIn } from '../support/auth';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import {
-  cameraArgs,
-  hasFfmpeg,
-  removeCameraClip,
-  turningCameraClip,
-  type CameraClip,
-} from '../support/fake-camera';
+import { cameraArgs, fakeCameraSkipReason, useCameraClips } from '../support/fake-camera';
 import { enrolFaces, takeFace, watchFaceModel } from '../support/faces';
-import { startServer, type RunningServer } from '../support/server';
+import { useServer } from '../support/server';
 
-const skipReason = !hasFfmpeg()
-  ? 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)'
-  : '';
-if (skipReason) console.warn(`face e2e ${skipReason}`);
+const skipReason = fakeCameraSkipReason('face');
 
 /** The seeded ADMIN of DF (see db/seed/first-start.ts); same password as the first ADMIN. */
 const DF_ADMIN = { email: 'admin.df@demo.exame.local', cpf: cpfFromBase('100200304') };
 
 describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason}`.trim(), () => {
-  let server: RunningServer;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true' });
   const browsers: Browser[] = [];
-  const clips: CameraClip[] = [];
+  const clips = useCameraClips();
 
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-    });
     // Enrol the DF admin's face from another capture of the same person (p01).
     await enrolFaces(server.baseUrl, { email: DF_ADMIN.email, password: ADMIN.password }, [
       [DF_ADMIN.cpf, 'p01-1.jpg'],
@@ -48,8 +34,6 @@ describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason
   }, 180_000);
   afterAll(async () => {
     for (const browser of browsers) await browser.close();
-    await server?.stop();
-    for (const clip of clips) removeCameraClip(clip);
   });
 
   type Sent = {
@@ -59,8 +43,7 @@ describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason
 
   /** Signs in, opens the validation of the admin's own CPF and takes the face, up to the review. */
   async function openValidation(fixture: string): Promise<{ page: Page; sent: Sent }> {
-    const clip = await turningCameraClip(fixture);
-    clips.push(clip);
+    const clip = await clips.turning(fixture);
     const browser = await launchBrowser(cameraArgs(clip));
     browsers.push(browser);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

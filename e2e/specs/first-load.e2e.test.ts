@@ -14,12 +14,12 @@
  * in the entry. bench/first-load.bench.ts measures both builds in one run.
  */
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
 
 const SIGN_IN_BUDGET_BYTES = 1_000_000;
 const SIGN_IN_BUDGET_GZIP_BYTES = 320_000;
@@ -75,17 +75,8 @@ const total = (scripts: Script[], key: 'bytes' | 'gzipBytes') =>
   scripts.reduce((sum, script) => sum + script[key], 0);
 
 describe('first load in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const server = useServer(ADMIN_ENV);
+  const browser = useBrowser();
 
   it('the sign-in page loads no password list and stays under the budget', async () => {
     const context = await browser.newContext();

@@ -6,11 +6,11 @@
  * without the camera; the audit decision goes through the global alert
  * modal, whose confirm button waits for the reason and the note.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../support/auth';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV } from '../support/auth';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
 
 const EXAMINER = { email: 'examinador@demo.exame.local', password: ADMIN.password };
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
@@ -102,22 +102,8 @@ async function signInByKeyboard(page: Page, baseUrl: string, who: typeof EXAMINE
 }
 
 describe('check-in and audit decision by keyboard alone in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-      FACE_ANALYSIS_SWEEP_SECONDS: '0',
-    });
-    browser = await launchBrowser();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true', FACE_ANALYSIS_SWEEP_SECONDS: '0' });
+  const browser = useBrowser();
 
   it('the examiner picks post and room, opens the room alone and closes it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

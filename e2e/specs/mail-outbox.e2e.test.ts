@@ -7,32 +7,21 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { repoRoot, startServer, type RunningServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { repoRoot, useServer } from '../support/server';
 
 const run = promisify(execFile);
 
 describe('mail outbox without SMTP', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'false',
-      ADMIN_FEDERATIVE_UNIT: 'DF',
-      LOG_LEVEL: 'info',
-    });
-    browser = await launchBrowser();
+  const server = useServer({
+    ...ADMIN_ENV,
+    SEED_DEMO: 'false',
+    ADMIN_FEDERATIVE_UNIT: 'DF',
+    LOG_LEVEL: 'info',
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const browser = useBrowser();
 
   it('the operator reads the reset link with npm run mail:outbox; the log never shows it', async () => {
     const page = await browser.newPage();

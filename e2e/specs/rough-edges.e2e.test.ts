@@ -8,22 +8,29 @@
  * addresses; the exam list opening on today.
  */
 import { addDays, dayInZone } from '@exame/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../support/auth';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
-import { apiOf } from '../support/api';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { useServer } from '../support/server';
+import { apiOf, RELEASE_AT_ONCE_ENV } from '../support/api';
 
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
 const INSPECTOR = { email: 'fiscal@demo.exame.local', password: ADMIN.password };
 const WIDTHS = [390, 768, 1366] as const;
+/** A DEMO exam of today, released by the audit, with its certificate. */
+const EXAM = {
+  // No run of 11 digits: the activity log masks what looks like a CPF in an address.
+  schedulingId: `E2E-EDGE-${Date.now().toString(36).toUpperCase()}`,
+  candidate: { name: 'Candidata Arestas', cpf: '529.982.247-25', renach: 'DEMO4242' },
+  score: 90,
+  station: 'Estação 21',
+};
 
 describe('rough edges of the walk-through in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  // No run of 11 digits: the activity log masks what looks like a CPF in an address.
-  const schedulingId = `E2E-EDGE-${Date.now().toString(36).toUpperCase()}`;
+  const server = useServer({ ...ADMIN_ENV, SEED_DEMO: 'true', ...RELEASE_AT_ONCE_ENV });
+  const browser = useBrowser();
+  const { schedulingId } = EXAM;
   const today = dayInZone(new Date());
   let examId = '';
   let code = '';
@@ -32,39 +39,13 @@ describe('rough edges of the walk-through in Chromium', () => {
   const { call, tokenOf } = api;
 
   beforeAll(async () => {
-    server = await startServer({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'true',
-      AUDIT_RECHECK_PERCENT: '0',
-      FACE_ANALYSIS_SWEEP_SECONDS: '0',
-    });
-    browser = await launchBrowser();
-    // A DEMO exam of today, released by the audit, with its certificate.
     const admin = await tokenOf(ADMIN);
-    const key = await api.integrationKey(admin, 'e2e arestas');
-    await api.pushFinishedExam(
-      key,
-      {
-        schedulingId,
-        candidate: { name: 'Candidata Arestas', cpf: '529.982.247-25', renach: 'DEMO4242' },
-        time: '07:00',
-        result: 'in_analysis',
-        score: 90,
-        station: 'Estação 21',
-      },
-      today,
-    );
-    const audited = await api.releaseByAudit(await tokenOf(AUDITOR), schedulingId, today);
+    const audited = await api.releasedExam(admin, 'e2e arestas', AUDITOR, EXAM, today);
     examId = audited.examId;
     expect(audited.released).toMatchObject({ result: 'approved' });
     const certificate = await call(admin, 'POST', `/api/Certificate/${examId}`);
     code = (certificate.body as { code: string }).code;
     expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   async function pageAt(width: number) {

@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FACE_MOVES, type FaceMove } from '@exame/shared';
+import { afterAll } from 'vitest';
 import { FacePool } from '../../apps/server/src/biometrics/face-pool';
 import { webcamFrame } from '../../apps/server/test/faces/captures';
 import { fixturePath } from '../../apps/server/test/faces/fixtures';
@@ -35,6 +36,17 @@ export function hasFfmpeg(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Why a spec with the fake camera cannot run on this machine (no ffmpeg to make
+ * its clips), warned once under the spec's `name`; '' when it can.
+ */
+export function fakeCameraSkipReason(name: string): string {
+  if (hasFfmpeg()) return '';
+  const reason = 'SKIPPED: ffmpeg is needed to make the fake camera clip (apt-get install ffmpeg)';
+  console.warn(`${name} e2e ${reason}`);
+  return reason;
 }
 
 export type ClipPose = 'neutral' | FaceMove;
@@ -221,4 +233,23 @@ export function cameraArgs(clip: string | CameraClip): string[] {
 export function removeCameraClip(clip: string | CameraClip): void {
   const file = typeof clip === 'string' ? clip : clip.path;
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
+}
+
+/**
+ * The clips a `describe`'s specs make (as turningCameraClip and
+ * stillCameraClip do), each removed after the specs.
+ */
+export function useCameraClips() {
+  const made: CameraClip[] = [];
+  afterAll(() => {
+    for (const clip of made.splice(0)) removeCameraClip(clip);
+  });
+  const kept = (clip: CameraClip) => {
+    made.push(clip);
+    return clip;
+  };
+  return {
+    turning: async (fixture: string) => kept(await turningCameraClip(fixture)),
+    still: async (fixture: string) => kept(await stillCameraClip(fixture)),
+  };
 }

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { spawnServer, type SpawnedServer } from '../../apps/server/test/spawn-server';
 
 export { freePort } from '../../apps/server/test/spawn-server';
@@ -112,5 +112,38 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
+  };
+}
+
+/**
+ * The server of a `describe`'s specs: started with `env` before them (a first
+ * start of its kind seeds too, up to 90 s each) and stopped after them. Its
+ * fields are read at each use, so the handle can be taken when the suite is
+ * declared.
+ */
+export function useServer(env: Record<string, string>): RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(env);
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const started = (): RunningServer => {
+    if (!server) throw new Error('O servidor ainda não foi iniciado (useServer).');
+    return server;
+  };
+  return {
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    get port() {
+      return started().port;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    output: () => started().output(),
+    stop: () => started().stop(),
   };
 }
