@@ -191,6 +191,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         get access() {
           return route.config?.access;
         },
+        get reauth() {
+          return route.config?.reauth === true;
+        },
       });
     }
   });

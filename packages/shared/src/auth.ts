@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { errorCatalogue } from './errors';
 import { userSchema } from './users';
 
+/** How long a sign-in or a re-authentication counts as a recent proof for sensitive actions. */
+export const REAUTH_WINDOW_MS = 5 * 60_000;
+
 export const authUserSchema = userSchema
   .pick({
     name: true,
@@ -44,6 +47,18 @@ export const AUTH_ERRORS = errorCatalogue({
     status: 400,
     message: 'A senha não atende aos requisitos da política de senhas.',
   },
+  /** A sensitive action asked of a session whose last proof is older than REAUTH_WINDOW_MS. */
+  'reauth-required': {
+    status: 403,
+    message: 'Por segurança, confirme a sua senha para continuar.',
+  },
+  /** A re-authentication answered with another account's right credentials. */
+  'user-mismatch': {
+    status: 403,
+    message: 'As credenciais informadas não pertencem ao usuário atual.',
+  },
+  /** A wrong password at re-authentication: not 401, the session itself is fine. */
+  'reauth-invalid-credentials': { status: 400, message: 'E-mail ou senha incorretos.' },
   LINK_INVALID: {
     status: 400,
     message: 'Este link é inválido ou expirou. Solicite um novo link.',

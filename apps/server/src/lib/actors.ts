@@ -14,6 +14,8 @@ export type SessionUser = {
   role: Role;
   tokenHash: string;
   expiresAt: Date;
+  /** The last proof of who the person is in this session (null: none recorded). */
+  provenAt: Date | null;
 };
 
 export type IntegrationCaller = { keyId: string; federativeUnit: string };

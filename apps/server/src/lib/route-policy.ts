@@ -20,6 +20,12 @@ export type AccessPolicy = 'public' | 'integration' | 'operator' | 'metrics' | r
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessPolicy;
+    /**
+     * A sensitive action: the session must have proved who the person is in
+     * the last REAUTH_WINDOW_MS (sign-in or `POST api/Auth/reauthenticate`),
+     * or the answer is 403 `reauth-required`.
+     */
+    reauth?: true;
   }
 }
 
@@ -30,6 +36,8 @@ export type RegisteredRoute = {
   method: string;
   url: string;
   access: AccessPolicy | undefined;
+  /** A sensitive action: needs a recent proof of identity in the session. */
+  reauth: boolean;
 };
 
 export function isPluginRoute(url: string): boolean {

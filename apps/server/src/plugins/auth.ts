@@ -3,10 +3,12 @@
  * `public` passes; a role list needs `Authorization: Bearer <token>` naming a
  * live session (not revoked, within the absolute and idle lifetimes) of an
  * enabled user whose role is listed. The signed-in user is `request.user`.
+ * A route marked `reauth` also needs a recent proof in the session (sign-in
+ * or re-authentication within REAUTH_WINDOW_MS): 403 `reauth-required`.
  * Resolved sessions are kept a few seconds in a cache (lib/session-cache.ts)
  * that revocations clear at once.
  */
-import { AUTH_ERRORS, ERROR_MESSAGES } from '@exame/shared';
+import { AUTH_ERRORS, ERROR_MESSAGES, REAUTH_WINDOW_MS } from '@exame/shared';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Unlisten } from '../db/client';
@@ -124,6 +126,12 @@ export function registerAuth(
     const user = await resolvers.session(token, new Date(), sessions);
     if (!user) throw AppError.unauthorized();
     if (!access.includes(user.role)) throw AppError.forbidden();
+    if (
+      request.routeOptions.config?.reauth &&
+      (!user.provenAt || Date.now() - user.provenAt.getTime() > REAUTH_WINDOW_MS)
+    ) {
+      throw AppError.from(AUTH_ERRORS, 'reauth-required');
+    }
     request.user = user;
   });
 }

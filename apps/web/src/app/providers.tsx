@@ -7,6 +7,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/pt-br';
 import { useMemo, useState, type ReactNode } from 'react';
 import { AlertModalProvider } from '../components/alert-modal/alert-modal';
+import { ReauthDialog } from '../components/reauth-dialog';
 import { ApiError } from '../lib/api-client';
 import { useAppState } from '../lib/app-store';
 import { cssVariablesResolver, mantineThemeFor } from '../lib/themes';
@@ -55,7 +56,10 @@ export function AppProviders({
            * nor the actions at the top of a screen.
            */}
           <Notifications position="bottom-right" zIndex={1000} />
-          <AlertModalProvider>{children}</AlertModalProvider>
+          <AlertModalProvider>
+            {children}
+            <ReauthDialog />
+          </AlertModalProvider>
         </QueryClientProvider>
       </DatesProvider>
     </MantineProvider>

@@ -55,6 +55,11 @@ export type ApiClientOptions = {
   logFailure?: (entry: ApiFailureLog) => void;
   /** Called when the server answers 401 to a call that carried a token. */
   onUnauthorized?: () => void;
+  /**
+   * A sensitive action answered `reauth-required`: asks the person to prove
+   * who they are again; true when they did, and the call is then made once more.
+   */
+  onReauthRequired?: () => Promise<boolean>;
 };
 
 export type RequestOptions = {
@@ -220,6 +225,19 @@ export function createApiClient(options: ApiClientOptions) {
     path: string,
     init: RequestOptions = {},
   ): Promise<T> {
+    try {
+      return await send<T>(method, path, init);
+    } catch (error) {
+      const proved =
+        error instanceof ApiError &&
+        error.code === 'reauth-required' &&
+        (await options.onReauthRequired?.());
+      if (!proved) throw error;
+      return send<T>(method, path, init);
+    }
+  }
+
+  async function send<T>(method: HttpMethod, path: string, init: RequestOptions): Promise<T> {
     const timeoutMs = init.timeoutMs ?? SHARED_CLIENT_TIMEOUT_MS;
     const controller = new AbortController();
     let timedOut = false;

@@ -3,6 +3,7 @@ import { currentPageTarget, recordError } from './activity/activity-log';
 import { createApiClient, type ApiFailureLog } from './api-client';
 import { appStore } from './app-store';
 import { readWebConfig } from './config';
+import { requestReauth } from './reauth';
 
 /**
  * Which failed calls become `error` events of the activity log: no answer
@@ -38,6 +39,7 @@ export const api = createApiClient({
     );
     recordApiFailure(entry);
   },
+  onReauthRequired: requestReauth,
   onUnauthorized: () => {
     // The server ended the session (expired, revoked, user disabled): forget it locally.
     appStore.clearSession();

@@ -61,6 +61,8 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedReason: text('revoked_reason'),
+    /** The last proof of who the person is (sign-in, re-authentication); sensitive actions need a recent one. */
+    provenAt: timestamp('proven_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
   },

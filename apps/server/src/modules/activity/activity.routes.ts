@@ -98,7 +98,7 @@ export function activityRoutes(deps: ActivityDeps) {
     routes.get(
       '/api/ActivityLog/export',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags: ['activity'],
           summary:

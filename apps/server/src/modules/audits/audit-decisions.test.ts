@@ -1006,6 +1006,7 @@ describe('re-check: an approval drawn for re-check waits for a different auditor
       role: 'auditor',
       tokenHash: '',
       expiresAt: new Date(Date.now() + 60_000),
+      provenAt: new Date(),
     };
     for (const [exam, random, state] of [
       ['RECHECA-SORTEIO-SIM', 0.2499, 'awaiting_confirmation'],

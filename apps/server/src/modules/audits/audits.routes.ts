@@ -137,7 +137,7 @@ export function auditRoutes(deps: AuditDeps) {
     routes.post(
       '/api/Audit/:examId/reopen',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags,
           summary: 'Reabrir a decisão em vigor, com o motivo; o exame volta à fila de auditoria',

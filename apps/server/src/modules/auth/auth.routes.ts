@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { readCookie, setCookie } from '../../lib/cookies';
 import { currentUser } from '../../lib/current-user';
 import { getProfile } from '../users/users.service';
-import { signIn, signOut, TRUSTED_DEVICE_TTL_MS } from './auth.service';
+import { reauthenticate, signIn, signOut, TRUSTED_DEVICE_TTL_MS } from './auth.service';
 import type { IdentityDeps } from './identity-deps';
 import {
   LINK_REQUEST_ACCEPTED,
@@ -81,6 +81,26 @@ export function authRoutes(deps: IdentityDeps) {
       },
       async (request, reply) => {
         await signOut(deps, currentUser(request));
+        return reply.status(204).send(null);
+      },
+    );
+
+    routes.post(
+      '/api/Auth/reauthenticate',
+      {
+        config: { access: ROLES },
+        schema: {
+          tags: ['auth'],
+          summary: 'Confirmar a identidade (e-mail e senha) antes de uma ação sensível',
+          body: z.object({
+            email: z.string().trim().min(1).max(254),
+            password: z.string().min(1).max(4096),
+          }),
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await reauthenticate(deps, currentUser(request), { ...request.body, ip: request.ip });
         return reply.status(204).send(null);
       },
     );

@@ -22,7 +22,7 @@ import {
   resetKey,
   type ThrottleKey,
 } from './login-throttle';
-import { insertSession, revokeSession } from './sessions.repository';
+import { insertSession, markSessionProven, revokeSession } from './sessions.repository';
 import { findTrustedDevice, upsertTrustedDevice } from './trusted-devices.repository';
 
 const invalidCredentials = () => AppError.from(AUTH_ERRORS, 'invalid-credentials');
@@ -106,6 +106,7 @@ export async function openSession(
     expiresAt,
     ip: input.ip,
     userAgent: input.userAgent?.slice(0, 300) ?? null,
+    provenAt: now,
   });
   return {
     name: user.name,
@@ -191,6 +192,36 @@ export async function verifyAccountPassword(
   if (!user || !passwordOk || user.registerStatus !== 'enabled') throw invalidCredentials();
   await releaseAttempt(deps.db, reservation.keys);
   return user;
+}
+
+/**
+ * A new proof of who the person is, asked before sensitive actions
+ * (`POST api/Auth/reauthenticate`): the e-mail and password go through the
+ * same throttle and work as a sign-in. Another account's right credentials
+ * get `user-mismatch`; a wrong password, `reauth-invalid-credentials` (400:
+ * the session itself is fine). On success the session is marked proven now.
+ */
+export async function reauthenticate(
+  deps: IdentityDeps,
+  actor: SessionUser,
+  input: { email: string; password: string; ip: string },
+  now: Date = new Date(),
+): Promise<void> {
+  let user: UserRow;
+  try {
+    user = await verifyCredentials(deps, input, now);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invalid-credentials') {
+      throw AppError.from(AUTH_ERRORS, 'reauth-invalid-credentials');
+    }
+    throw error;
+  }
+  if (user.id !== actor.id) {
+    deps.log.info({ event: 'reauth_user_mismatch' }, 'reautenticação com outra conta recusada');
+    throw AppError.from(AUTH_ERRORS, 'user-mismatch');
+  }
+  await markSessionProven(deps.db, actor.tokenHash, now);
+  forgetCachedSessions({ tokenHash: actor.tokenHash });
 }
 
 export async function signOut(deps: Pick<IdentityDeps, 'db'>, user: SessionUser): Promise<void> {

@@ -19,9 +19,19 @@ export async function insertSession(
     expiresAt: Date;
     ip: string | null;
     userAgent: string | null;
+    provenAt: Date;
   },
 ): Promise<void> {
   await db.insert(sessions).values(row);
+}
+
+/** Records a new proof of who the person is in this session (re-authentication). */
+export async function markSessionProven(db: Executor, tokenHash: string, at: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ provenAt: at })
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  await announceSessionChange(db, { tokenHash });
 }
 
 export async function findSessionWithUser(db: Executor, tokenHash: string) {

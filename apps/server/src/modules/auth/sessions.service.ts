@@ -59,6 +59,7 @@ export async function resolveSession(
     role: user.role,
     tokenHash,
     expiresAt: session.expiresAt,
+    provenAt: session.provenAt,
   };
   cache?.set(tokenHash, { user: resolved, lastSeenAt }, readAt, Date.now());
   return resolved;

@@ -60,7 +60,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
     routes.post(
       '/api/Integration/keys',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags: ['integration'],
           summary: 'Criar uma chave de integração (exibida uma única vez)',
@@ -75,7 +75,7 @@ export function integrationRoutes(deps: IntegrationDeps) {
     routes.delete(
       '/api/Integration/keys/:id',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags: ['integration'],
           summary: 'Revogar uma chave de integração',

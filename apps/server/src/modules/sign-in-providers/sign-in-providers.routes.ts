@@ -134,7 +134,7 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
     routes.post(
       '/api/IdentityProvider',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags,
           summary: 'Cadastrar um provedor de identidade (OpenID Connect) da unidade',
@@ -149,7 +149,7 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
     routes.put(
       '/api/IdentityProvider/:id',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags,
           summary: 'Alterar um provedor de identidade da unidade',
@@ -165,7 +165,7 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
     routes.delete(
       '/api/IdentityProvider/:id',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags,
           summary: 'Remover um provedor de identidade da unidade (e os vínculos de contas)',

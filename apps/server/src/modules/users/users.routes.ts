@@ -109,7 +109,7 @@ export function userRoutes(deps: UsersDeps) {
     routes.put(
       '/api/User/:id/enableDisable',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags: ['users'],
           summary: 'Habilitar ou desabilitar um usuário (desabilitar encerra as sessões dele)',
@@ -130,7 +130,7 @@ export function userRoutes(deps: UsersDeps) {
     routes.put(
       '/api/User/:id/role',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags: ['users'],
           summary: 'Alterar o perfil de um usuário (encerra as sessões dele)',

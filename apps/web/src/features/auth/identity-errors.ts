@@ -16,7 +16,6 @@ export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   ),
   'missing-recaptcha-token': 'Confirme que você não é um robô e tente novamente.',
   'multi-factor-auth-required': 'É necessária uma verificação adicional para entrar.',
-  'user-mismatch': 'As credenciais informadas não pertencem ao usuário atual.',
   'popup-blocked':
     'O navegador bloqueou a janela de login. Permita janelas deste site e tente novamente.',
   'popup-closed-by-user': 'A janela de login foi fechada antes da conclusão.',

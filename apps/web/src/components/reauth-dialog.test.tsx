@@ -1,0 +1,78 @@
+import { AUTH_ERRORS } from '@exame/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../lib/api';
+import { appStore } from '../lib/app-store';
+import { TEST_USER } from '../test/fixtures';
+import { renderWithProviders } from '../test/render';
+import { json, stubServer } from '../test/stub-server';
+
+// The app's providers mount the dialog (app/providers.tsx).
+describe('re-authentication before a sensitive action', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    appStore.clearSession();
+  });
+
+  it('asks for the password, then makes the refused call again', async () => {
+    appStore.setUser(TEST_USER);
+    let proved = false;
+    const calls = stubServer({
+      'POST /api/Integration/keys': () =>
+        proved
+          ? json(201, { key: 'k' })
+          : json(403, { Error: AUTH_ERRORS['reauth-required'].message, code: 'reauth-required' }),
+      'POST /api/Auth/reauthenticate': (call) => {
+        const { password } = call.body as { password: string };
+        if (password !== 'Certa#2026') {
+          return json(400, { Error: 'x', code: 'reauth-invalid-credentials' });
+        }
+        proved = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderWithProviders(<p>tela</p>);
+    const created = api.post<{ key: string }>('api/Integration/keys', { name: 'Nova' });
+    const dialog = await screen.findByRole('dialog', { name: 'Confirme a sua identidade' });
+    expect(within(dialog).getByLabelText('E-mail')).toHaveValue(TEST_USER.email);
+
+    await userEvent.type(within(dialog).getByLabelText(/^Senha/), 'Errada#1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      AUTH_ERRORS['reauth-invalid-credentials'].message,
+    );
+    await userEvent.type(within(dialog).getByLabelText(/^Senha/), 'Certa#2026');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+    await expect(created).resolves.toEqual({ key: 'k' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((call) => call.path === '/api/Integration/keys')).toHaveLength(2);
+    expect(appStore.getState().user?.email).toBe(TEST_USER.email);
+  });
+
+  it("another account's credentials are refused with the user-mismatch text; cancelling leaves the action undone", async () => {
+    appStore.setUser(TEST_USER);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubServer({
+      'PUT /api/User/u1/role': () =>
+        json(403, { Error: AUTH_ERRORS['reauth-required'].message, code: 'reauth-required' }),
+      'POST /api/Auth/reauthenticate': () =>
+        json(403, { Error: AUTH_ERRORS['user-mismatch'].message, code: 'user-mismatch' }),
+    });
+    renderWithProviders(<p>tela</p>);
+    const change = api
+      .put('api/User/u1/role', { role: 'auditor' })
+      .catch((error: unknown) => error);
+    const dialog = await screen.findByRole('dialog');
+    const email = within(dialog).getByLabelText('E-mail');
+    await userEvent.clear(email);
+    await userEvent.type(email, 'outra.pessoa@exemplo.gov.br');
+    await userEvent.type(within(dialog).getByLabelText(/^Senha/), 'Dela#2026');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'As credenciais informadas não pertencem ao usuário atual.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    expect(await change).toMatchObject({ code: 'reauth-required' });
+  });
+});
