@@ -225,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     resolveOperatorToken(config.dataDir),
     sessions,
     config.metricsToken,
+    config.reauthWindowMs,
   );
   const admission = createAdmission(config.database.admission);
   app.decorate('admission', admission);

@@ -39,7 +39,8 @@ export async function spawnServer(options: {
   env: Record<string, string>;
   readyTimeoutMs: number;
 }): Promise<SpawnedServer> {
-  const port = await freePort();
+  // A spec that must know the address before the start (a provider's return address) names the port.
+  const port = options.env.PORT ? Number(options.env.PORT) : await freePort();
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorCatalogue } from './errors';
 import { userSchema } from './users';
 
-/** How long a sign-in or a re-authentication counts as a recent proof for sensitive actions. */
+/** How long a sign-in or a re-authentication counts as a recent proof for sensitive actions (the default of REAUTH_WINDOW_SECONDS). */
 export const REAUTH_WINDOW_MS = 5 * 60_000;
 
 export const authUserSchema = userSchema

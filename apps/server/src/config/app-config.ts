@@ -34,6 +34,8 @@ export type AppConfig = {
   session: { absoluteMs: number; idleMs: number };
   /** Resolved sessions are reused this long (0: off); see lib/session-cache.ts. */
   sessionCacheMs: number;
+  /** How long a sign-in or re-authentication counts for sensitive actions (REAUTH_WINDOW_SECONDS). */
+  reauthWindowMs: number;
   /** Browser events: per user and hour, and how many days they are kept. */
   activity: { clientEventsPerHour: number; webRetentionDays: number };
   /** Event streams: per-user bound on an instance, and how often their sessions are checked. */

@@ -104,6 +104,13 @@ export const envSchema = z.object({
    */
   SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
   /**
+   * How long a sign-in or a re-authentication counts as a recent proof for the
+   * sensitive actions (reopening a decision, disabling a user, changing a
+   * role, integration keys, exporting the activity log, identity providers).
+   * Default 300 s.
+   */
+  REAUTH_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /**
    * Event streams (`GET api/Realtime/events`) one user may hold open on an
    * instance; opening one more ends the oldest. Default 10.
    */

@@ -259,6 +259,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       idleMs: env.SESSION_IDLE_MINUTES * 60_000,
     },
     sessionCacheMs: Math.round(env.SESSION_CACHE_SECONDS * 1000),
+    reauthWindowMs: env.REAUTH_WINDOW_SECONDS * 1000,
     activity: {
       clientEventsPerHour: env.ACTIVITY_CLIENT_EVENTS_PER_HOUR,
       webRetentionDays: env.ACTIVITY_WEB_RETENTION_DAYS,

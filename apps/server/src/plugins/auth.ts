@@ -4,7 +4,7 @@
  * live session (not revoked, within the absolute and idle lifetimes) of an
  * enabled user whose role is listed. The signed-in user is `request.user`.
  * A route marked `reauth` also needs a recent proof in the session (sign-in
- * or re-authentication within REAUTH_WINDOW_MS): 403 `reauth-required`.
+ * or re-authentication within REAUTH_WINDOW_SECONDS): 403 `reauth-required`.
  * Resolved sessions are kept a few seconds in a cache (lib/session-cache.ts)
  * that revocations clear at once.
  */
@@ -93,6 +93,7 @@ export function registerAuth(
   operatorToken: string,
   sessions: SessionCache = createSessionCache({ ttlMs: 0 }),
   metricsToken?: string,
+  reauthWindowMs: number = REAUTH_WINDOW_MS,
 ): void {
   followRevocations(app, sessions);
   app.decorateRequest('user', null);
@@ -128,7 +129,7 @@ export function registerAuth(
     if (!access.includes(user.role)) throw AppError.forbidden();
     if (
       request.routeOptions.config?.reauth &&
-      (!user.provenAt || Date.now() - user.provenAt.getTime() > REAUTH_WINDOW_MS)
+      (!user.provenAt || Date.now() - user.provenAt.getTime() > reauthWindowMs)
     ) {
       throw AppError.from(AUTH_ERRORS, 'reauth-required');
     }

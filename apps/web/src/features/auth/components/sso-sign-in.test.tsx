@@ -61,11 +61,14 @@ describe('sign-in through the unit identity providers', () => {
 
   it("says why the provider's sign-in was refused, in pt-BR, and drops the code from the address", async () => {
     stubServer({ 'GET /api/FederativeUnit': () => json(200, []) });
+    // The unit chosen before leaving for the provider comes back selected.
+    sessionStorage.setItem('ssoUnit', 'DEMO');
     const { router } = render('/login?sso_error=unauthorized-domain');
     expect(await screen.findByTestId('login-error')).toHaveTextContent(
       SSO_ERRORS['unauthorized-domain'].message,
     );
     await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(appStore.getState().federativeUnitSelected).toBe('DEMO');
   });
 
   it('the return page trades the hand-off for the session, clears it from the address and opens the home page', async () => {

@@ -9,7 +9,10 @@ import { IconLogin2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { findFederativeUnit } from '@exame/shared';
 import { ApiError } from '../../../lib/api-client';
+import { appStore } from '../../../lib/app-store';
+import { currentTenant } from '../../../lib/tenant';
 import { signInProvidersQuery, ssoStartAddress } from '../api/sso';
 import { identityErrorText } from '../identity-errors';
 
@@ -25,6 +28,7 @@ export function SsoProviderButtons({ unit }: { unit: string | null }) {
           key={provider.id}
           component="a"
           href={ssoStartAddress(provider.id)}
+          onClick={() => rememberSsoUnit(unit)}
           variant="default"
           leftSection={<IconLogin2 size={16} />}
           fullWidth
@@ -36,10 +40,41 @@ export function SsoProviderButtons({ unit }: { unit: string | null }) {
   );
 }
 
+/**
+ * The unit whose provider was chosen, kept for this tab only (sessionStorage)
+ * while the browser is away at the provider: a refused sign-in comes back to
+ * the same unit's screen, its buttons there to try again.
+ */
+const SSO_UNIT_KEY = 'ssoUnit';
+
+function rememberSsoUnit(unit: string | null): void {
+  try {
+    if (unit) sessionStorage.setItem(SSO_UNIT_KEY, unit);
+  } catch {
+    // Storage refused: the unit is chosen again by hand.
+  }
+}
+
+function takeSsoUnit(): string | null {
+  try {
+    const unit = sessionStorage.getItem(SSO_UNIT_KEY);
+    sessionStorage.removeItem(SSO_UNIT_KEY);
+    return unit;
+  } catch {
+    return null;
+  }
+}
+
 /** Why the provider's sign-in came back refused, read from the address once and then dropped from it. */
 export function useSsoRefusal(): ApiError | null {
   const [params, setParams] = useSearchParams();
   const [code] = useState(() => params.get('sso_error'));
+  useEffect(() => {
+    if (!code) return;
+    const unit = findFederativeUnit(takeSsoUnit() ?? '');
+    // A unit named by the address stays; otherwise the one chosen before leaving.
+    if (unit && !currentTenant().federativeUnit) appStore.selectFederativeUnit(unit);
+  }, [code]);
   useEffect(() => {
     if (!params.has('sso_error')) return;
     const next = new URLSearchParams(params);

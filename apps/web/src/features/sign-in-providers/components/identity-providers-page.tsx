@@ -31,6 +31,8 @@ export function IdentityProvidersPage() {
   const queryClient = useQueryClient();
   const { showAlert } = useAlert();
   const [editing, setEditing] = useState<IdentityProvider | 'new' | null>(null);
+  // The title stays as it was while the modal fades out.
+  const [creating, setCreating] = useState(true);
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: identityProvidersQuery.queryKey });
 
@@ -66,6 +68,7 @@ export function IdentityProvidersPage() {
     });
   const open = (target: IdentityProvider | 'new') => {
     save.reset();
+    setCreating(target === 'new');
     setEditing(target);
   };
 
@@ -148,7 +151,7 @@ export function IdentityProvidersPage() {
       <AppModal
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'Novo provedor de identidade' : 'Alterar provedor de identidade'}
+        title={creating ? 'Novo provedor de identidade' : 'Alterar provedor de identidade'}
         width="560px"
       >
         {editing !== null && (

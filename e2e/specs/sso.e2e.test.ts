@@ -1,0 +1,158 @@
+/**
+ * Issue acceptance, in Chromium: the ADMIN registers the unit's identity
+ * provider (a real OpenID Connect provider started here, `oidc-provider`) on
+ * its screen; the provider's button on the sign-in screen signs the ADMIN in
+ * through the provider; and a sensitive action (reopening a decision) asks
+ * for the password again once the last proof is older than the window
+ * (REAUTH_WINDOW_SECONDS=3 here), then goes through.
+ */
+import { dayInZone } from '@exame/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestOidcProvider, type TestOidcProvider } from '../../apps/server/test/oidc-provider';
+import { apiOf, RELEASE_AT_ONCE_ENV } from '../support/api';
+import { ADMIN, ADMIN_ENV, signedInPage } from '../support/auth';
+import { seriousViolations } from '../support/axe';
+import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { freePort, useServer } from '../support/server';
+
+const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
+
+describe('single sign-on and re-authentication in Chromium', () => {
+  let idp: TestOidcProvider;
+  beforeAll(async () => {
+    idp = await startTestOidcProvider({ redirectUri: `${baseUrl}/api/Auth/sso/callback` });
+  });
+  afterAll(async () => {
+    await idp?.close();
+  });
+  const server = useServer({
+    ...ADMIN_ENV,
+    ...RELEASE_AT_ONCE_ENV,
+    PORT: String(port),
+    PUBLIC_APP_URL: baseUrl,
+    SSO_ALLOW_HTTP: 'true',
+    REAUTH_WINDOW_SECONDS: '3',
+  });
+  const browser = useBrowser();
+  const api = apiOf(() => server.baseUrl);
+
+  it('the ADMIN registers the provider, then signs in through it from the sign-in screen', async () => {
+    const { page, errors } = await signedInPage(browser, server.baseUrl, {
+      width: 1366,
+      height: 900,
+    });
+    await page.goto(`${server.baseUrl}/provedores-de-identidade`);
+    await page.getByText('Nenhum provedor cadastrado').waitFor();
+    expect(await page.title()).toContain('Provedores de identidade');
+    await page.getByRole('button', { name: 'Novo provedor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Novo provedor de identidade' });
+    await dialog.getByRole('textbox', { name: /Nome no botão/ }).fill('Provedor do Estado');
+    await dialog.getByRole('textbox', { name: /Emissor/ }).fill(idp.issuer);
+    await dialog.getByRole('textbox', { name: /Client id/ }).fill(idp.clientId);
+    await dialog.getByLabel(/Client secret/).fill(idp.clientSecret);
+    await dialog.getByRole('textbox', { name: /Atributo com o CPF/ }).fill('cpf');
+    expect(await seriousViolations(page, 'provedores: novo')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    const card = page.getByRole('list', { name: 'Provedores de identidade' });
+    await card.getByText('Provedor do Estado').waitFor();
+    await expect.poll(() => card.textContent()).toContain(`${baseUrl}/api/Auth/sso/callback`);
+    await screenshot(page, 'sso-providers');
+    expect(await seriousViolations(page, 'provedores de identidade')).toEqual([]);
+
+    // The provider knows the ADMIN by CPF.
+    const token = await api.tokenOf(ADMIN);
+    const me = (await api.call(token, 'GET', '/api/Auth/me')).body as { cpf: string };
+    idp.accounts.set('admin-no-provedor', { cpf: me.cpf, name: 'Administração' });
+    idp.signInAs('admin-no-provedor');
+
+    expect(errors).toEqual([]);
+    await page.close();
+
+    // Another browser, not signed in: the sign-in screen of the unit.
+    const login = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    const loginErrors = watchPageErrors(login);
+    await login.goto(`${server.baseUrl}/login`);
+    await login.getByRole('combobox', { name: 'Unidade federativa' }).click();
+    await login.getByRole('option', { name: /DEMO/ }).click();
+    const button = login.getByRole('link', { name: 'Entrar com Provedor do Estado' });
+    await button.waitFor();
+    await screenshot(login, 'sso-login');
+    expect(await seriousViolations(login, 'login com provedor')).toEqual([]);
+    await button.click();
+    await login.waitForURL('**/home');
+    expect(new URL(login.url()).hash).toBe('');
+    expect(await login.evaluate(() => localStorage.getItem('EP_ADMIN_USER'))).toContain(
+      ADMIN.email,
+    );
+    expect(loginErrors).toEqual([]);
+    await login.close();
+  }, 180_000);
+
+  it('a refused provider sign-in is said in pt-BR on the sign-in screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    idp.accounts.set('desconhecido', { email: 'ninguem@exemplo.gov.br', email_verified: true });
+    idp.signInAs('desconhecido');
+    await page.goto(`${server.baseUrl}/login`);
+    await page.getByRole('combobox', { name: 'Unidade federativa' }).click();
+    await page.getByRole('option', { name: /DEMO/ }).click();
+    await page.getByRole('link', { name: 'Entrar com Provedor do Estado' }).click();
+    await page.waitForURL('**/login*');
+    await expect
+      .poll(() => page.getByTestId('login-error').textContent())
+      .toContain('não corresponde a nenhum usuário desta unidade');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await screenshot(page, 'sso-refused-390');
+    await page.close();
+  });
+
+  it('reopening a decision asks for the password again once the proof is old, then goes through', async () => {
+    const admin = await api.tokenOf(ADMIN);
+    const day = dayInZone(new Date());
+    const audited = await api.releasedExam(
+      admin,
+      'e2e reautenticação',
+      AUDITOR,
+      {
+        schedulingId: `E2E-REAUTH-${Date.now()}`,
+        candidate: { name: 'Candidata Reaberta', cpf: '529.982.247-25' },
+        score: 80,
+        station: 'Estação 21',
+      },
+      day,
+    );
+    const { page, errors } = await signedInPage(browser, server.baseUrl, {
+      width: 1366,
+      height: 1000,
+    });
+    await page.goto(`${server.baseUrl}/auditoria/${audited.examId}`);
+    await page.getByRole('button', { name: 'Reabrir decisão' }).waitFor();
+    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (3 s here).
+    await page.waitForTimeout(3500);
+    await page.getByRole('button', { name: 'Reabrir decisão' }).click();
+    const reopen = page.getByRole('dialog', { name: 'Reabrir a decisão' });
+    await reopen
+      .getByRole('textbox', { name: 'Motivo da reabertura' })
+      .fill('Recurso do candidato deferido pela comissão.');
+    await reopen.getByRole('button', { name: 'Reabrir' }).click();
+
+    const confirm = page.getByRole('dialog', { name: 'Confirme a sua identidade' });
+    await confirm.waitFor();
+    expect(await confirm.getByRole('textbox', { name: 'E-mail' }).inputValue()).toBe(ADMIN.email);
+    expect(await seriousViolations(page, 'confirme a sua identidade')).toEqual([]);
+    await screenshot(page, 'reauth-dialog');
+    await confirm.getByRole('textbox', { name: 'Senha' }).fill('Senha#Errada-2026');
+    await confirm.getByRole('button', { name: 'Confirmar' }).click();
+    await expect.poll(() => confirm.getByRole('alert').textContent()).toContain('incorretos');
+    await confirm.getByRole('textbox', { name: 'Senha' }).fill(ADMIN.password);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('decision-panel').textContent())
+      .toContain('Reaberta por');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+});
