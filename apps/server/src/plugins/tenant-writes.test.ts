@@ -438,6 +438,16 @@ describe('tenant isolation of writes', () => {
       },
       foreign: null,
     },
+    // Unit A's ADMIN proves again who they are (another role sending these credentials: user-mismatch).
+    'POST /api/Auth/reauthenticate': {
+      own: () => ({
+        method: 'POST',
+        url: '/api/Auth/reauthenticate',
+        headers: a().admin.auth,
+        payload: { email: a().admin.user.email, password: DEFAULT_PASSWORD },
+      }),
+      foreign: null,
+    },
     'POST /api/Auth/sso/session': {
       // A hand-off as the provider's callback leaves it, for unit A's examiner.
       own: async () => {
