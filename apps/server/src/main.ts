@@ -78,21 +78,20 @@ async function main(): Promise<void> {
     }
   }
 
-  const database = await openDatabase(targetFromConfig(config));
-  await database.migrate();
-  await ensureReferenceData(database.db);
-
   // Warm the face engine before listening, so the first verification is not slow
-  // (a failed start is retried on the next verification).
+  // (a failed start is retried on the next verification). Its worker threads
+  // load the models while this thread opens and migrates the database.
   const faceService = faceServiceFromConfig(config.face);
-  try {
-    await faceService.ready();
-  } catch (error) {
+  const warming = faceService.ready().catch((error: unknown) => {
     console.error(
       'Motor facial indisponível; a validação facial responderá com erro até ser corrigido.',
       error,
     );
-  }
+  });
+  const database = await openDatabase(targetFromConfig(config));
+  await database.migrate();
+  await ensureReferenceData(database.db);
+  await warming;
   const app = await buildApp({ config, database, faceService });
   app.addHook('onClose', async () => {
     await faceService.close();
