@@ -48,9 +48,10 @@ import {
   validateAndNormalizeImage,
 } from '../apps/server/src/biometrics/image';
 import { AppError } from '../apps/server/src/lib/app-error';
-import { fixtureDir, hasFaceFixtures, listFixtures } from '../apps/server/test/faces/fixtures';
+import { fixtureDir, listFixtures } from '../apps/server/test/faces/fixtures';
 import { percentile } from '../research/face/metrics';
 import { baselineDescriptor } from '../research/face/study-engine.mjs';
+import { hasHoldoutOrSkip, ms, ratio } from './face-bench-support';
 import { evaluateBurst } from './legacy-burst-check';
 
 const RESULTS_FILE = path.join(
@@ -212,16 +213,8 @@ async function throughput(
   return { verifications: work.length, seconds, perSecond: work.length / seconds };
 }
 
-const ms = (x: number) => `${x.toFixed(0)} ms`;
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
-
 async function main(): Promise<void> {
-  if (!hasFaceFixtures('holdout')) {
-    console.log(
-      `SKIPPED: face fixtures not found at ${fixtureDir('holdout')} (set FACE_FIXTURES_DIR).`,
-    );
-    return;
-  }
+  if (!hasHoldoutOrSkip()) return;
   const cores = availableParallelism();
   const engine = new FacePool({ inProcess: true });
   await engine.ready();

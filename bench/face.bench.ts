@@ -56,10 +56,10 @@ import { defaultThreadCount, FacePool } from '../apps/server/src/biometrics/face
 import {
   fixtureDir,
   fixturePairs,
-  hasFaceFixtures,
   listFixtures,
   type FixturePhoto,
 } from '../apps/server/test/faces/fixtures';
+import { hasHoldoutOrSkip, ms, ratio } from './face-bench-support';
 import { validateAndNormalizeImage } from '../apps/server/src/biometrics/image';
 import { equalErrorRate, percentile, ratesAt, thresholdForFmr } from '../research/face/metrics';
 import { baselineDescriptor } from '../research/face/study-engine.mjs';
@@ -427,16 +427,9 @@ async function usableCores(cores: number): Promise<number> {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const ms = (x: number) => `${x.toFixed(0)} ms`;
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
 
 async function main(): Promise<void> {
-  if (!hasFaceFixtures('holdout')) {
-    console.log(
-      `SKIPPED: face fixtures not found at ${fixtureDir('holdout')} (set FACE_FIXTURES_DIR).`,
-    );
-    return;
-  }
+  if (!hasHoldoutOrSkip()) return;
   const threshold = configuredThreshold();
   const photos = listFixtures('holdout');
   const cores = availableParallelism();

@@ -39,6 +39,7 @@ import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client'
 import { seedDemoOnEmpty } from '../apps/server/src/db/seed/demo-exams';
 import { cpfFromBase, seedFirstStart } from '../apps/server/src/db/seed/first-start';
 import { ensureReferenceData } from '../apps/server/src/db/seed/reference-data';
+import { apiCall } from '../e2e/support/api';
 import { argument, ownPostgresDatabase, percentile, productionEnv } from './bench-support';
 
 const SECONDS = argument('seconds', 8);
@@ -118,21 +119,8 @@ function urlOf(instance: FastifyInstance): string {
 
 // ---------------------------------------------------------------- actors
 
-async function call(base: string, token: string, method: string, url: string, body?: unknown) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token.startsWith('exk_') ? { 'x-api-key': token } : { authorization: `Bearer ${token}` }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
-}
-
 async function signIn(base: string, email: string): Promise<string> {
-  const answer = await call(base, '', 'POST', '/api/Auth', { email, password: PASSWORD });
+  const answer = await apiCall(base, '', 'POST', '/api/Auth', { email, password: PASSWORD });
   if (answer.status !== 200) throw new Error(`login de ${email}: ${JSON.stringify(answer.body)}`);
   return (answer.body as { token: string }).token;
 }
@@ -145,18 +133,23 @@ async function actorsOf(base: string, openRoom: boolean): Promise<Actors> {
   const auditor = await signIn(base, 'auditor@demo.exame.local');
   const examiner = await signIn(base, EXAMINER.email);
   if (openRoom) {
-    const rooms = await call(base, examiner, 'GET', '/api/ExamRoom?schedulingLocal=DEMO.POSTO01');
+    const rooms = await apiCall(
+      base,
+      examiner,
+      'GET',
+      '/api/ExamRoom?schedulingLocal=DEMO.POSTO01',
+    );
     const roomId = (rooms.body as Array<{ id: string; code: string }>).find(
       (room) => room.code === 'S3',
     )?.id;
-    const opened = await call(base, examiner, 'POST', '/api/SchedulingLocalCheckIn/checkIn', {
+    const opened = await apiCall(base, examiner, 'POST', '/api/SchedulingLocalCheckIn/checkIn', {
       viewers: [{ cpf: EXAMINER.cpf }],
       schedulingLocal: 'DEMO.POSTO01',
       ...(roomId ? { examRoomId: roomId } : {}),
     });
     if (opened.status !== 201) throw new Error(`checkIn: ${JSON.stringify(opened.body)}`);
   }
-  const created = await call(base, admin, 'POST', '/api/Integration/keys', { name: 'bench' });
+  const created = await apiCall(base, admin, 'POST', '/api/Integration/keys', { name: 'bench' });
   return { base, admin, auditor, examiner, key: (created.body as { key: string }).key };
 }
 

@@ -11,7 +11,10 @@
  */
 import { createRequire } from 'node:module';
 import { cutBoxCrops, describeChips } from '../../apps/server/src/biometrics/engine-core.mjs';
-import { addBilinear } from '../../apps/server/src/biometrics/mobilefacenet.mjs';
+import {
+  addBilinear,
+  similarityTransform,
+} from '../../apps/server/src/biometrics/mobilefacenet.mjs';
 import { faceapi, loadFaceModels, tf } from '../../apps/server/src/biometrics/face-runtime.mjs';
 
 const require = createRequire(import.meta.url);
@@ -66,53 +69,25 @@ function usedForAlignment(i) {
  * @returns {{ a: number; b: number; tx: number; ty: number }} image = [a -b; b a] chip + t
  */
 export function chipTransform(points) {
-  /** @type {Array<[number, number, number, number]>} chip x, chip y, image x, image y */
-  const pairs = [];
+  /** @type {Array<[number, number]>} */
+  const chip = [];
+  /** @type {Array<[number, number]>} */
+  const image = [];
   for (let i = 17; i < 68; i++) {
     if (!usedForAlignment(i)) continue;
     const p = points[i];
     const mx = MEAN_FACE_X[i - 17];
     const my = MEAN_FACE_Y[i - 17];
     if (!p || mx === undefined || my === undefined) continue;
-    pairs.push([
+    chip.push([
       ((CHIP_PADDING + mx) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
       ((CHIP_PADDING + my) / (2 * CHIP_PADDING + 1)) * CHIP_SIZE,
-      p.x,
-      p.y,
     ]);
+    image.push([p.x, p.y]);
   }
-  const n = pairs.length;
-  let sx = 0;
-  let sy = 0;
-  let dx = 0;
-  let dy = 0;
-  for (const [x, y, u, v] of pairs) {
-    sx += x;
-    sy += y;
-    dx += u;
-    dy += v;
-  }
-  sx /= n;
-  sy /= n;
-  dx /= n;
-  dy /= n;
-  // Closed form for a 2-D similarity: with centred points, a = sum(x.u + y.v) / sum(|x|^2)
-  // and b = sum(x.v - y.u) / sum(|x|^2).
-  let dot = 0;
-  let cross = 0;
-  let norm = 0;
-  for (const [x, y, u, v] of pairs) {
-    const cx = x - sx;
-    const cy = y - sy;
-    const cu = u - dx;
-    const cv = v - dy;
-    dot += cx * cu + cy * cv;
-    cross += cx * cv - cy * cu;
-    norm += cx * cx + cy * cy;
-  }
-  const a = dot / norm;
-  const b = cross / norm;
-  return { a, b, tx: dx - (a * sx - b * sy), ty: dy - (b * sx + a * sy) };
+  // The engine's own least-squares fit (Umeyama), chip coordinates onto image pixels.
+  const [a, b, tx, ty] = similarityTransform(chip, image);
+  return { a, b, tx, ty };
 }
 
 /**

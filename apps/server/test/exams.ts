@@ -59,6 +59,21 @@ export function postExams(app: FastifyInstance, apiKey: string, exams: object[])
   });
 }
 
+/** `POST api/Integration/exams/:schedulingId/photos` with an integration key: the response, whatever it is. */
+export function postPhoto(
+  app: FastifyInstance,
+  apiKey: string,
+  schedulingId: string,
+  photo: { image: string; capturedAt: string },
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/Integration/exams/${schedulingId}/photos`,
+    headers: { 'x-api-key': apiKey },
+    payload: photo,
+  });
+}
+
 /** `POST api/Integration/exams` with an integration key; anything but 200 fails the test. */
 export async function pushExams(app: FastifyInstance, apiKey: string, exams: object[]) {
   const response = await postExams(app, apiKey, exams);
@@ -81,6 +96,11 @@ export function examPayload(overrides: Record<string, unknown> = {}) {
     station: 'Estação 01',
     ...overrides,
   };
+}
+
+/** A finished exam waiting for audit: done, its result in analysis. */
+export function awaitingAuditPayload(overrides: Record<string, unknown> = {}) {
+  return examPayload({ status: 'done', result: 'in_analysis', ...overrides });
 }
 
 /** A real JPEG picture (a gradient with a shape), `size` pixels wide. */

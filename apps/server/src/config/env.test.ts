@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './env';
 
+/** A production environment that states all production asks for: the proxy, the file key, the mail. */
+const production = {
+  NODE_ENV: 'production',
+  TRUST_PROXY: '10.0.0.2',
+  FILE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  SMTP_URL: 'smtp://mail.detran.gov.br:587',
+};
+
 describe('loadConfig', () => {
   it('has working defaults: embedded database and demo seed', () => {
     const config = loadConfig({});
@@ -39,13 +47,6 @@ describe('loadConfig', () => {
       '192.168.0.0/16',
     ]);
   });
-
-  const production = {
-    NODE_ENV: 'production',
-    TRUST_PROXY: '10.0.0.2',
-    FILE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-    SMTP_URL: 'smtp://mail.detran.gov.br:587',
-  };
 
   it('production states the proxy, the file key and the mail delivery explicitly', () => {
     expect(() => loadConfig(production)).not.toThrow();
@@ -175,13 +176,6 @@ describe('face match threshold by unit', () => {
 });
 
 describe('production: demo seed, API document, backup key, demo retention', () => {
-  const production = {
-    NODE_ENV: 'production',
-    TRUST_PROXY: 'none',
-    FILE_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
-    MAIL_OUTBOX_ONLY: 'true',
-  };
-
   it('production seeds no demo and serves no /docs unless asked; development keeps both', () => {
     expect(loadConfig(production)).toMatchObject({ seedDemo: false, apiDocs: false });
     expect(loadConfig({ ...production, SEED_DEMO: 'true', API_DOCS: 'true' })).toMatchObject({

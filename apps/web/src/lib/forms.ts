@@ -3,7 +3,7 @@
  * the same shared zod schemas as the server (the parsed values, or the first
  * pt-BR message of each field).
  */
-import type { ChangeEvent } from 'react';
+import type { ChangeEvent, FormEvent } from 'react';
 
 /** The value and change handler of a text field that keeps its text in `onChange`'s state. */
 export function textField(value: string, onChange: (text: string) => void) {
@@ -36,4 +36,21 @@ export function validateForm<T>(schema: FormSchema<T>, values: unknown): FormVal
     if (field !== undefined && !errors[field]) errors[field] = issue.message;
   }
   return { data: null, errors };
+}
+
+/**
+ * A form's submit handler that stays on the page: valid values go to `send`,
+ * otherwise each field's message goes to `showErrors`.
+ */
+export function submitValid<T>(
+  validate: () => FormValidation<T>,
+  showErrors: (errors: FieldErrors<T>) => void,
+  send: (data: T) => void,
+) {
+  return (event: FormEvent) => {
+    event.preventDefault();
+    const { data, errors } = validate();
+    if (errors) showErrors(errors);
+    else if (data !== null) send(data);
+  };
 }

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, engineName, type TestApp } from '../../../test/helper';
-import { createApiKeyFor, examPayload, pushExams, sampleJpeg } from '../../../test/exams';
+import {
+  createApiKeyFor,
+  examPayload,
+  postPhoto,
+  pushExams,
+  sampleJpeg,
+} from '../../../test/exams';
 import { nextCpf, seedSignedIn, signedSender } from '../../../test/identity';
 import { formatCpf, SPEC_ACTIVITY_TYPES } from '@exame/shared';
 import { selectRows } from '../../db/select-rows';
@@ -363,14 +369,9 @@ describe(`api/ActivityLog on ${engineName}`, () => {
         }),
       ]);
       // A real exam photo, opened the way the exam screen opens it (which also writes load_exam).
-      const photo = await t.app.inject({
-        method: 'POST',
-        url: '/api/Integration/exams/FOTO-1/photos',
-        headers: { 'x-api-key': key.key },
-        payload: {
-          image: (await sampleJpeg(300, 5)).toString('base64'),
-          capturedAt: '2026-11-20T10:20:00-03:00',
-        },
+      const photo = await postPhoto(t.app, key.key, 'FOTO-1', {
+        image: (await sampleJpeg(300, 5)).toString('base64'),
+        capturedAt: '2026-11-20T10:20:00-03:00',
       });
       expect(photo.statusCode, photo.body).toBe(200);
       const detail = await t.app.inject({

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../config/env';
 import { selectRows } from '../../db/select-rows';
 import type { SessionUser } from '../../lib/actors';
-import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
+import { awaitingAuditPayload, createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
 import { seedSignedIn, signedSender } from '../../../test/identity';
 import type { AuditDeps } from './audit-claims.service';
@@ -47,11 +47,9 @@ async function openWorld(
     t.app,
     key,
     exams.map(([schedulingId, score], index) =>
-      examPayload({
+      awaitingAuditPayload({
         schedulingId,
         schedulingDate: at(10 + index, 9),
-        status: 'done',
-        result: 'in_analysis',
         ...(score === null ? {} : { score }),
         metadata: { schedulingLocal: 'SP.POSTO01-S1' },
       }),

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
 import { selectRows } from '../../db/select-rows';
 import { examPhotos, schedulingLocals } from '../../db/schema/index';
-import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
+import { awaitingAuditPayload, createApiKeyFor, postExams } from '../../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
 import { seedSignedIn } from '../../../test/identity';
 import { faceStateOf } from './audit-queue.service';
@@ -93,11 +93,9 @@ describe('audit queue: post names, face states and who decided', () => {
       t.app,
       key,
       exams.map(([schedulingId, local], index) =>
-        examPayload({
+        awaitingAuditPayload({
           schedulingId,
           schedulingDate: at(1 + index, 9),
-          status: 'done',
-          result: 'in_analysis',
           score: 85,
           metadata: local ? { schedulingLocal: local } : {},
         }),

@@ -23,7 +23,13 @@ import {
 } from './photo-faces.service';
 import { faceError } from '../../biometrics/face-errors';
 import { AppError } from '../../lib/app-error';
-import { createApiKeyFor, examPayload, postExams, sampleJpeg } from '../../../test/exams';
+import {
+  createApiKeyFor,
+  examPayload,
+  postExams,
+  postPhoto,
+  sampleJpeg,
+} from '../../../test/exams';
 import { fixturePath } from '../../../test/faces/fixtures';
 import { buildTestApp, testConfig, type TestApp } from '../../../test/helper';
 import { seedSignedIn, signedSender } from '../../../test/identity';
@@ -127,12 +133,7 @@ describe('photo audit', () => {
   const send = signedSender(() => t.app);
   const id = (schedulingId: string) => ids.get(schedulingId)!;
   const addCapture = async (schedulingId: string, image: string, capturedAt: string) => {
-    const answer = await t.app.inject({
-      method: 'POST',
-      url: `/api/Integration/exams/${schedulingId}/photos`,
-      headers: { 'x-api-key': key },
-      payload: { image, capturedAt },
-    });
+    const answer = await postPhoto(t.app, key, schedulingId, { image, capturedAt });
     expect(answer.statusCode, answer.body).toBe(200);
     return (answer.json() as { id: string }).id;
   };

@@ -4,16 +4,21 @@
  * sent as `YYYY-MM-DD`), validated with the server's schema; once created
  * (`POST api/Demo/candidates`) the flow goes on to the contact and consent.
  */
-import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { IconArrowRight } from '@tabler/icons-react';
+import { Anchor, Group, Stack, Text, TextInput } from '@mantine/core';
 import { demoCandidateInputSchema, formatCpf, type DemoCandidateInput } from '@exame/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { DemoSteps } from './demo-steps';
+import { DemoNextButton, DemoSteps } from './demo-steps';
 import { toast } from '../../../components/toast';
 import { ApiError } from '../../../lib/api-client';
-import { textField, validateForm, type FieldErrors, type FormValidation } from '../../../lib/forms';
+import {
+  submitValid,
+  textField,
+  validateForm,
+  type FieldErrors,
+  type FormValidation,
+} from '../../../lib/forms';
 import { createDemoCandidate, demoKeys } from '../api/demo';
 import { DemoError } from './demo-error';
 import { birthDateToIso, formatBirthDate } from './masks';
@@ -72,15 +77,11 @@ export function DemoCandidateStep() {
     setErrors((previous) => ({ ...previous, [field]: undefined }));
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { data, errors: invalid } = validateCandidate(values);
-    if (!data) {
-      setErrors(invalid);
-      return;
-    }
-    create.mutate(data);
-  };
+  const submit = submitValid(
+    () => validateCandidate(values),
+    setErrors,
+    (data) => create.mutate(data),
+  );
 
   return (
     <Stack gap="md">
@@ -137,13 +138,7 @@ export function DemoCandidateStep() {
             required
           />
           <Group justify="flex-end">
-            <Button
-              type="submit"
-              loading={create.isPending}
-              rightSection={<IconArrowRight size={18} aria-hidden />}
-            >
-              Cadastrar e continuar
-            </Button>
+            <DemoNextButton loading={create.isPending}>Cadastrar e continuar</DemoNextButton>
           </Group>
         </Stack>
       </form>

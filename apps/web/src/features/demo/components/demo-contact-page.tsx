@@ -8,7 +8,6 @@
 import {
   Alert,
   Badge,
-  Button,
   Card,
   Center,
   Checkbox,
@@ -20,7 +19,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconArrowRight, IconShieldCheck } from '@tabler/icons-react';
+import { IconShieldCheck } from '@tabler/icons-react';
 import {
   BIOMETRIC_CONSENT_TEXT,
   BIOMETRIC_CONSENT_VERSION,
@@ -31,12 +30,12 @@ import {
 } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BackHome } from '../../../components/back-home';
-import { DemoSteps } from './demo-steps';
+import { DemoNextButton, DemoSteps } from './demo-steps';
 import { toast } from '../../../components/toast';
-import { textField, validateForm, type FieldErrors } from '../../../lib/forms';
+import { submitValid, textField, validateForm, type FieldErrors } from '../../../lib/forms';
 import { demoCandidateQuery, demoKeys, saveDemoContact, type DemoCandidate } from '../api/demo';
 import { BackToStepOne, DemoError } from './demo-error';
 import { formatPhone } from './masks';
@@ -103,20 +102,17 @@ function ContactForm({ cpf, candidate }: { cpf: string; candidate: DemoCandidate
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const { data, errors: invalid } = validateForm(demoContactInputSchema, {
-      email,
-      phone,
-      consent,
-      consentVersion: BIOMETRIC_CONSENT_VERSION,
-    });
-    if (!data) {
-      setErrors(invalid);
-      return;
-    }
-    save.mutate(data);
-  };
+  const submit = submitValid(
+    () =>
+      validateForm(demoContactInputSchema, {
+        email,
+        phone,
+        consent,
+        consentVersion: BIOMETRIC_CONSENT_VERSION,
+      }),
+    setErrors,
+    (data) => save.mutate(data),
+  );
 
   return (
     <Stack gap="md">
@@ -201,13 +197,7 @@ function ContactForm({ cpf, candidate }: { cpf: string; candidate: DemoCandidate
           </Paper>
           <Group justify="space-between">
             <BackToStepOne label="Cadastrar outro candidato" />
-            <Button
-              type="submit"
-              loading={save.isPending}
-              rightSection={<IconArrowRight size={18} aria-hidden />}
-            >
-              Registrar e continuar
-            </Button>
+            <DemoNextButton loading={save.isPending}>Registrar e continuar</DemoNextButton>
           </Group>
         </Stack>
       </form>

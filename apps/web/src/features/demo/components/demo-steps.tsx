@@ -3,8 +3,9 @@
  * `/demo-biometry/:cpf`, `/demo-finished/`): the four steps in order, the
  * current one marked for assistive technology with `aria-current="step"`.
  */
-import { Group, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
-import { IconCheck } from '@tabler/icons-react';
+import { Button, Group, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
+import { IconArrowRight, IconCheck } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 
 export const DEMO_STEPS = ['Dados', 'Contato e consentimento', 'Biometria', 'Verificação'] as const;
 
@@ -58,5 +59,14 @@ export function DemoSteps({ active }: { active: DemoStep }) {
         })}
       </Group>
     </nav>
+  );
+}
+
+/** A step form's submit, to the next step: busy while the step's call runs. */
+export function DemoNextButton({ loading, children }: { loading: boolean; children: ReactNode }) {
+  return (
+    <Button type="submit" loading={loading} rightSection={<IconArrowRight size={18} aria-hidden />}>
+      {children}
+    </Button>
   );
 }

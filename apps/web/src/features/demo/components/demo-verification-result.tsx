@@ -63,6 +63,16 @@ function Liveness({ liveness }: { liveness: DemoVerification['liveness'] }) {
 
 export function DemoVerificationResult({ result }: { result: DemoVerification }) {
   const below = result.distance <= result.threshold;
+  const rows = [
+    ['Verificado', yesNo(result.verified)],
+    ['Semelhança', formatScore(result.similarity)],
+    [
+      'Distância',
+      `${formatScore(result.distance)} (${below ? 'dentro do' : 'acima do'} limite de ${formatScore(result.threshold)})`,
+    ],
+    ['Limite', formatScore(result.threshold)],
+    ['Correspondência', yesNo(result.match)],
+  ] as const;
   return (
     <Card withBorder radius="md" padding="lg" data-testid="demo-verification-result">
       <Stack gap="md">
@@ -82,29 +92,12 @@ export function DemoVerificationResult({ result }: { result: DemoVerification })
         {result.message && <Text size="sm">{result.message}</Text>}
         <Table withTableBorder withColumnBorders={false} layout="fixed" maw={560}>
           <Table.Tbody>
-            <Table.Tr>
-              <Table.Th scope="row">Verificado</Table.Th>
-              <Table.Td>{yesNo(result.verified)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row">Semelhança</Table.Th>
-              <Table.Td>{formatScore(result.similarity)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row">Distância</Table.Th>
-              <Table.Td>
-                {formatScore(result.distance)} ({below ? 'dentro do' : 'acima do'} limite de{' '}
-                {formatScore(result.threshold)})
-              </Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row">Limite</Table.Th>
-              <Table.Td>{formatScore(result.threshold)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row">Correspondência</Table.Th>
-              <Table.Td>{yesNo(result.match)}</Table.Td>
-            </Table.Tr>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th scope="row">{label}</Table.Th>
+                <Table.Td>{value}</Table.Td>
+              </Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
         <Liveness liveness={result.liveness} />
