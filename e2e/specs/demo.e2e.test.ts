@@ -39,11 +39,28 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
   const browser = useBrowser(() => cameraArgs(enrolment));
   const second = useBrowser(() => cameraArgs(verification));
 
-  /** The guided take in the open modal, confirmed. */
-  async function captureFace(page: Page, clip: CameraClip) {
-    const modal = await takeFace(page, clip);
-    await modal.getByRole('button', { name: 'Descartar' }).waitFor();
-    await modal.getByRole('button', { name: 'Confirmar' }).click();
+  /**
+   * The guided take in the open modal, confirmed. The camera plays a photo
+   * turned in 3D, which the liveness check refuses now and then, as it
+   * refuses some real takes: the person then closes it and opens the take
+   * again (`open`), with a new challenge (at most three takes).
+   */
+  async function captureFace(page: Page, clip: CameraClip, open: () => Promise<void>) {
+    for (let attempt = 1; ; attempt++) {
+      await open();
+      const modal = await takeFace(page, clip);
+      await modal.getByRole('button', { name: 'Descartar' }).waitFor();
+      await modal.getByRole('button', { name: 'Confirmar' }).click();
+      const again = modal.getByRole('button', { name: 'Tentar novamente' });
+      const outcome = await Promise.race([
+        modal.waitFor({ state: 'hidden', timeout: 60_000 }).then(() => 'done' as const),
+        again.waitFor({ timeout: 60_000 }).then(() => 'refused' as const),
+      ]).catch(() => 'done' as const);
+      if (outcome === 'done' || attempt >= 3) return;
+      console.warn(`demo: captura recusada, nova tentativa: ${await modal.innerText()}`);
+      await modal.getByRole('button', { name: 'Cancelar' }).click();
+      await modal.waitFor({ state: 'detached' });
+    }
   }
 
   it('registers, records the consent, enrols, verifies and wipes', async () => {
@@ -79,8 +96,9 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
 
     // Step 3: the face enrolled from the camera.
     await page.waitForURL(`**/demo-biometry/${CANDIDATE_CPF}`);
-    await page.getByRole('button', { name: 'Cadastrar rosto' }).click();
-    await captureFace(page, enrolment);
+    await captureFace(page, enrolment, () =>
+      page.getByRole('button', { name: 'Cadastrar rosto' }).click(),
+    );
     const next = page.getByRole('link', { name: 'Continuar' });
     await next.waitFor({ timeout: 30_000 });
     await screenshot(page, 'demo-biometry');
@@ -94,8 +112,9 @@ describe.skipIf(Boolean(skipReason))(`demonstration flow in Chromium ${skipReaso
     const otherErrors = watchPageErrors(other);
     await signIn(other, server.baseUrl, ADMIN.email, ADMIN.password);
     await other.goto(`${server.baseUrl}/demo-finished/?cpf=${CANDIDATE_CPF}`);
-    await other.getByRole('button', { name: 'Verificar rosto' }).click();
-    await captureFace(other, verification);
+    await captureFace(other, verification, () =>
+      other.getByRole('button', { name: 'Verificar rosto' }).click(),
+    );
     const result = other.getByTestId('demo-verification-result');
     await result.waitFor({ timeout: 30_000 });
     // The capture modal closes: its fade-out ends before the picture.

@@ -224,6 +224,8 @@ describe('audit queue, report and dashboard fit phones, tablets and laptops', ()
     await page.getByRole('button', { name: 'Período', exact: true }).click();
     await page.getByRole('button', { name: 'Últimos 30 dias' }).click();
     await page.keyboard.press('Escape');
+    // The calendar (wider than a phone) is measured only once it has closed.
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page
       .getByTestId(width >= 1280 ? 'occurrences-table' : 'occurrences-cards')
       .first()

@@ -57,9 +57,29 @@ describe('single sign-on and re-authentication in Chromium', () => {
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     const card = page.getByRole('list', { name: 'Provedores de identidade' });
     await card.getByText('Provedor do Estado').waitFor();
+    await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => card.textContent()).toContain(`${baseUrl}/api/Auth/sso/callback`);
     await screenshot(page, 'sso-providers');
     expect(await seriousViolations(page, 'provedores de identidade')).toEqual([]);
+    // The screen fits a phone and a tablet without sideways scrolling.
+    for (const width of [390, 768]) {
+      const narrow = await signedInPage(browser, server.baseUrl, { width, height: 900 });
+      await narrow.page.goto(`${server.baseUrl}/provedores-de-identidade`);
+      await narrow.page
+        .getByRole('list', { name: 'Provedores de identidade' })
+        .getByText('Provedor do Estado')
+        .waitFor();
+      const wide = await narrow.page.evaluate((limit) => {
+        const out = Array.from(document.querySelectorAll('body *'))
+          .filter((element) => element.getBoundingClientRect().right > limit + 1)
+          .map((element) => `${element.tagName}.${String(element.className).split(' ')[0]}`);
+        return { scroll: document.documentElement.scrollWidth, out: out.slice(0, 5) };
+      }, width);
+      expect(wide.scroll, `${width}px: ${wide.out.join(', ')}`).toBeLessThanOrEqual(width);
+      await screenshot(narrow.page, `sso-providers-${width}`);
+      expect(narrow.errors).toEqual([]);
+      await narrow.page.close();
+    }
 
     // The provider knows the ADMIN by CPF.
     const token = await api.tokenOf(ADMIN);

@@ -5,7 +5,7 @@
  * in a form (its configuration is read before it is saved) and removed after
  * a confirmation (its people then sign in with their password).
  */
-import { Alert, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { IdentityProvider, IdentityProviderInput } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { AppModal } from '../../../components/app-modal';
 import { CardEntry, CardGrid, ListCard } from '../../../components/list-card';
+import { ListPageHeader } from '../../../components/list-page';
 import { QueryContent } from '../../../components/query-content';
 import { StateBadge } from '../../../components/state-badge';
 import { toast } from '../../../components/toast';
@@ -74,19 +75,19 @@ export function IdentityProvidersPage() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>Provedores de identidade</Title>
-          <Text c="dimmed" size="sm">
-            Entrada com o gov.br ou com o diretório do estado (OpenID Connect). A pessoa precisa já
-            estar cadastrada na unidade: a conta é ligada pelo CPF ou pelo e-mail verificado, e o
-            perfil continua sendo o daqui.
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => open('new')}>
-          Novo provedor
-        </Button>
-      </Group>
+      <ListPageHeader
+        title="Provedores de identidade"
+        description="Entrada com o gov.br ou com o diretório do estado (OpenID Connect)."
+        action={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => open('new')}>
+            Novo provedor
+          </Button>
+        }
+      />
+      <Text size="sm">
+        A pessoa precisa já estar cadastrada na unidade: a conta é ligada pelo CPF ou pelo e-mail
+        verificado, e o perfil continua sendo o daqui.
+      </Text>
       <QueryContent
         query={providers}
         loadingLabel="Carregando provedores"
