@@ -15,20 +15,28 @@ export function readCookie(request: FastifyRequest, name: string): string | null
 }
 
 /**
- * HttpOnly (scripts cannot read it), SameSite=Strict (other sites cannot make
- * the browser send it), limited to `path`, Secure when served over HTTPS in
+ * HttpOnly (scripts cannot read it), SameSite=Strict by default (other sites
+ * cannot make the browser send it), limited to `path`, Secure when served over HTTPS in
  * production.
  */
 export function setCookie(
   reply: FastifyReply,
-  cookie: { name: string; value: string; path: string; maxAgeSeconds: number; secure: boolean },
+  cookie: {
+    name: string;
+    value: string;
+    path: string;
+    maxAgeSeconds: number;
+    secure: boolean;
+    /** Lax where the browser must send it back on a top-level arrival from another site (a provider's return). */
+    sameSite?: 'Strict' | 'Lax';
+  },
 ): void {
   const attributes = [
     `${cookie.name}=${cookie.value}`,
     `Path=${cookie.path}`,
     `Max-Age=${cookie.maxAgeSeconds}`,
     'HttpOnly',
-    'SameSite=Strict',
+    `SameSite=${cookie.sameSite ?? 'Strict'}`,
     ...(cookie.secure ? ['Secure'] : []),
   ];
   reply.header('set-cookie', attributes.join('; '));

@@ -449,14 +449,20 @@ describe('tenant isolation of writes', () => {
       foreign: null,
     },
     'POST /api/Auth/sso/session': {
-      // A hand-off as the provider's callback leaves it, for unit A's examiner.
+      // A hand-off as the provider's return leaves it, for unit A's examiner, in the browser that started it.
       own: async () => {
         const handoff = randomToken();
+        const browser = randomToken();
         await t.database.db.execute(
-          sql`insert into sso_logins (provider_id, state_hash, code_verifier, nonce, expires_at, answered_at, handoff_hash, user_id, handoff_expires_at)
-              values (${a().providerId}, ${randomToken()}, 'v', 'n', now(), now(), ${hashToken(handoff)}, ${a().viewer.user.id}, now() + interval '1 minute')`,
+          sql`insert into sso_logins (provider_id, state_hash, code_verifier, nonce, browser_hash, expires_at, answered_at, handoff_hash, user_id, handoff_expires_at)
+              values (${a().providerId}, ${randomToken()}, 'v', 'n', ${hashToken(browser)}, now(), now(), ${hashToken(handoff)}, ${a().viewer.user.id}, now() + interval '1 minute')`,
         );
-        return { method: 'POST', url: '/api/Auth/sso/session', payload: { handoff } };
+        return {
+          method: 'POST',
+          url: '/api/Auth/sso/session',
+          headers: { cookie: `exame_sso=${browser}` },
+          payload: { handoff },
+        };
       },
       foreign: null,
     },

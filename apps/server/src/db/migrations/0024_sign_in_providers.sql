@@ -1,7 +1,8 @@
 -- Single sign-on with a unit's OpenID Connect providers. A provider belongs
 -- to one unit and signs in only that unit's users; its client secret is
 -- sealed with a key derived from the master key. `sso_logins` holds a
--- sign-in under way (hash of its state, PKCE verifier, nonce; 10 minutes)
+-- sign-in under way (hash of its state, PKCE verifier, nonce, and the hash
+-- of the cookie that ties it to the browser that started it; 10 minutes)
 -- and then the one-time hand-off the browser exchanges for its session (hash
 -- only; 60 seconds). `user_identities` links a provider's subject to a user.
 CREATE TABLE "identity_providers" (
@@ -27,6 +28,7 @@ CREATE TABLE "sso_logins" (
 	"state_hash" text NOT NULL,
 	"code_verifier" text NOT NULL,
 	"nonce" text NOT NULL,
+	"browser_hash" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	"answered_at" timestamp with time zone,

@@ -60,6 +60,8 @@ export const ssoLogins = pgTable(
     stateHash: text('state_hash').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     nonce: text('nonce').notNull(),
+    /** Hash of the cookie set at the start: only the browser that started a sign-in finishes it. */
+    browserHash: text('browser_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Set when the provider's answer was used: a second answer with the same state is refused. */

@@ -66,10 +66,10 @@ describe('credentials neutralised in a backup copy', () => {
         sql`with provider as (
               insert into identity_providers (federative_unit, name, issuer, client_id)
               values ('DF', 'Provedor', 'https://idp.exemplo.gov.br', 'exame') returning id)
-            insert into sso_logins (provider_id, state_hash, code_verifier, nonce, expires_at, handoff_hash, user_id, handoff_expires_at)
-            select id, 'hash-do-estado', 'verificador-pkce', 'nonce', now() + interval '10 minutes', null, null, null from provider
+            insert into sso_logins (provider_id, state_hash, code_verifier, nonce, browser_hash, expires_at, handoff_hash, user_id, handoff_expires_at)
+            select id, 'hash-do-estado', 'verificador-pkce', 'nonce', 'hash-do-navegador', now() + interval '10 minutes', null, null, null from provider
             union all
-            select id, 'hash-do-estado-2', 'verificador-pkce', 'nonce', now(), 'hash-da-passagem', ${signed.user.id}::uuid, now() + interval '1 minute' from provider`,
+            select id, 'hash-do-estado-2', 'verificador-pkce', 'nonce', 'hash-do-navegador', now(), 'hash-da-passagem', ${signed.user.id}::uuid, now() + interval '1 minute' from provider`,
       );
     }
     const me = await t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: signed.auth });

@@ -345,7 +345,7 @@ describe('LGPD retention', () => {
       .insert(identityProviders)
       .values({ federativeUnit: 'DF', name: 'Provedor', issuer: 'https://idp.x', clientId: 'c' })
       .returning({ id: identityProviders.id });
-    const sso = { providerId: provider!.id, codeVerifier: 'v', nonce: 'n' };
+    const sso = { providerId: provider!.id, codeVerifier: 'v', nonce: 'n', browserHash: 'b' };
     await db.insert(ssoLogins).values([
       { ...sso, stateHash: 'encerrado', expiresAt: now },
       {

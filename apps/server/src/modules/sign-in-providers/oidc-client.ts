@@ -119,15 +119,16 @@ export async function redeemCode(
     claims = { ...info, ...idClaims };
   }
   const endSession = config.serverMetadata().end_session_endpoint;
-  const logoutUrl =
-    endSession && tokens.id_token
-      ? client
-          .buildEndSessionUrl(config, {
-            id_token_hint: tokens.id_token,
-            post_logout_redirect_uri: settings.postLogoutRedirectUri,
-          })
-          .toString()
-      : null;
+  // The provider's sign-out, named by the client rather than by the ID token:
+  // the token (a CPF at gov.br) is not kept in the browser.
+  const logoutUrl = endSession
+    ? client
+        .buildEndSessionUrl(config, {
+          client_id: provider.clientId,
+          post_logout_redirect_uri: settings.postLogoutRedirectUri,
+        })
+        .toString()
+    : null;
   return { claims, logoutUrl };
 }
 

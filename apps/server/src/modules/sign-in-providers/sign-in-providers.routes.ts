@@ -11,10 +11,11 @@ import {
   signInProviderSchema,
   SSO_CALLBACK_PATH,
 } from '@exame/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import { readCookie, setCookie } from '../../lib/cookies';
 import { currentUser } from '../../lib/current-user';
 import {
   addProvider,
@@ -35,6 +36,30 @@ const errors = {
   502: errorBodySchema,
 };
 const tags = ['auth'];
+/**
+ * Ties a sign-in to the browser that started it: set at the start, sent back
+ * on the provider's return (SameSite=Lax: a top-level arrival from the
+ * provider) and at the hand-off exchange, cleared then.
+ */
+const BROWSER_COOKIE = 'exame_sso';
+const COOKIE_PATH = '/api/Auth/sso';
+const COOKIE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+function browserToken(request: FastifyRequest): string | null {
+  const value = readCookie(request, BROWSER_COOKIE);
+  return value && COOKIE_TOKEN.test(value) ? value : null;
+}
+
+/**
+ * The start and the return are pages the browser navigates to: every failure
+ * goes back to the sign-in screen with a stable code (an unexpected one is
+ * logged), never a JSON body.
+ */
+function failureCode(request: FastifyRequest, error: unknown): string {
+  if (error instanceof AppError) return error.status === 429 ? 'login-blocked' : error.code;
+  request.log.error({ err: error }, 'falha inesperada na entrada pelo provedor de identidade');
+  return 'sso-failed';
+}
 const idParams = z.object({ id: z.string().uuid() });
 
 export function signInProviderRoutes(deps: SignInProvidersDeps) {
@@ -68,11 +93,21 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
       },
       async (request, reply) => {
         try {
-          const url = await startSsoSignIn(deps, { providerId: request.params.id, ip: request.ip });
-          return reply.redirect(url.toString(), 302);
+          const started = await startSsoSignIn(deps, {
+            providerId: request.params.id,
+            ip: request.ip,
+          });
+          setCookie(reply, {
+            name: BROWSER_COOKIE,
+            value: started.browserToken,
+            path: COOKIE_PATH,
+            maxAgeSeconds: 600,
+            secure: deps.config.nodeEnv === 'production',
+            sameSite: 'Lax',
+          });
+          return reply.redirect(started.url.toString(), 302);
         } catch (error) {
-          if (!(error instanceof AppError) || error.status === 429) throw error;
-          return reply.redirect(returnAddress(deps, { error: error.code }), 302);
+          return reply.redirect(returnAddress(deps, { error: failureCode(request, error) }), 302);
         }
       },
     );
@@ -84,17 +119,27 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
         schema: {
           tags,
           summary: 'Retorno do provedor de identidade (redireciona ao aplicativo)',
-          querystring: z.record(z.string(), z.string().max(4096)),
+          // Anything the provider (or anyone) sends comes back as a redirect, never a 400 body.
+          querystring: z.record(z.string(), z.unknown()),
           response: { 302: z.null(), ...errors },
         },
       },
       async (request, reply) => {
         try {
-          const handoff = await finishSsoSignIn(deps, new URLSearchParams(request.query));
+          const handoff = await finishSsoSignIn(
+            deps,
+            new URLSearchParams(
+              Object.entries(request.query).flatMap(([key, value]) =>
+                typeof value === 'string' && value.length <= 4096
+                  ? [[key, value] as [string, string]]
+                  : [],
+              ),
+            ),
+            browserToken(request),
+          );
           return reply.redirect(returnAddress(deps, { handoff }), 302);
         } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          return reply.redirect(returnAddress(deps, { error: error.code }), 302);
+          return reply.redirect(returnAddress(deps, { error: failureCode(request, error) }), 302);
         }
       },
     );
@@ -110,12 +155,23 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
           response: { 200: authUserSchema, ...errors },
         },
       },
-      async (request) =>
-        completeSsoSignIn(deps, {
+      async (request, reply) => {
+        const user = await completeSsoSignIn(deps, {
           handoff: request.body.handoff,
+          browserToken: browserToken(request),
           ip: request.ip,
           userAgent: request.headers['user-agent'] ?? null,
-        }),
+        });
+        setCookie(reply, {
+          name: BROWSER_COOKIE,
+          value: '',
+          path: COOKIE_PATH,
+          maxAgeSeconds: 0,
+          secure: deps.config.nodeEnv === 'production',
+          sameSite: 'Lax',
+        });
+        return user;
+      },
     );
 
     routes.get(

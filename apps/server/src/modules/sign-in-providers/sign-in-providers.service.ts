@@ -32,7 +32,7 @@ import {
 
 export type SignInProvidersDeps = {
   db: Database;
-  config: Pick<AppConfig, 'publicAppUrl' | 'ssoAllowHttp' | 'session'>;
+  config: Pick<AppConfig, 'publicAppUrl' | 'ssoAllowHttp' | 'session' | 'nodeEnv'>;
   /** Seals the client secrets at rest. */
   secrets: SecretBox;
   limiter: Pick<RateLimiter, 'hit'>;

@@ -43,12 +43,16 @@ async function enabledProvider(deps: SignInProvidersDeps, id: string): Promise<P
   return provider;
 }
 
-/** The provider's authorization address for a new sign-in. */
+/**
+ * The provider's authorization address for a new sign-in, and the token of
+ * the cookie that ties the sign-in to this browser (login CSRF: an answer
+ * brought by another browser is refused).
+ */
 export async function startSsoSignIn(
   deps: SignInProvidersDeps,
   input: { providerId: string; ip: string },
   now: Date = new Date(),
-): Promise<URL> {
+): Promise<{ url: URL; browserToken: string }> {
   await deps.limiter.hit('ssoStartPerIp', input.ip);
   const provider = await enabledProvider(deps, input.providerId);
   let request;
@@ -65,15 +69,22 @@ export async function startSsoSignIn(
     );
     throw ssoError('sso-provider-unavailable');
   }
+  const browserToken = randomToken();
   await insertSsoLogin(deps.db, {
     providerId: provider.id,
+    browserHash: hashToken(browserToken),
     stateHash: hashToken(request.state),
     codeVerifier: request.codeVerifier,
     nonce: request.nonce,
     createdAt: now,
     expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MS),
   });
-  return request.url;
+  return { url: request.url, browserToken };
+}
+
+/** Whether the browser's cookie is the one its sign-in was started with. */
+function sameBrowser(login: { browserHash: string }, browserToken: string | null): boolean {
+  return browserToken !== null && hashToken(browserToken) === login.browserHash;
 }
 
 /** A network failure or timeout reaching the provider, as opposed to an answer that fails a check. */
@@ -93,12 +104,20 @@ function isUnreachable(error: unknown): boolean {
 export async function finishSsoSignIn(
   deps: SignInProvidersDeps,
   query: URLSearchParams,
+  browserToken: string | null,
   now: Date = new Date(),
 ): Promise<string> {
   const state = query.get('state');
   if (!state) throw ssoError('sso-failed');
   const login = await takeSsoLogin(deps.db, hashToken(state), now);
   if (!login) throw ssoError('sso-expired');
+  if (!sameBrowser(login, browserToken)) {
+    deps.log.warn(
+      { event: 'sso_other_browser', providerId: login.providerId },
+      'retorno do provedor em outro navegador recusado',
+    );
+    throw ssoError('sso-failed');
+  }
   const provider = await findProvider(deps.db, login.providerId);
   if (!provider?.enabled) throw ssoError('sso-expired');
   const refused = query.get('error');
@@ -163,7 +182,8 @@ async function linkedUser(
   const unit = provider.federativeUnit;
   const { email, verified } = emailOf(claims);
   if (provider.allowedDomains.length > 0) {
-    const domain = email?.split('@')[1];
+    // Only an e-mail the provider vouches for counts.
+    const domain = verified ? email?.split('@')[1] : undefined;
     if (!domain || !provider.allowedDomains.includes(domain)) throw ssoError('unauthorized-domain');
   }
   const linkedId = await findLinkedUserId(deps.db, provider.id, claims.sub);
@@ -214,10 +234,12 @@ async function linkedUser(
 /** The browser's session for a hand-off, once. */
 export async function completeSsoSignIn(
   deps: SignInProvidersDeps,
-  input: { handoff: string; ip: string; userAgent: string | null },
+  input: { handoff: string; browserToken: string | null; ip: string; userAgent: string | null },
   now: Date = new Date(),
 ): Promise<AuthUser> {
-  const taken = await takeSsoHandoff(deps.db, hashToken(input.handoff), now);
+  const handed = await takeSsoHandoff(deps.db, hashToken(input.handoff), now);
+  // Only the browser that started the sign-in opens its session.
+  const taken = handed && sameBrowser(handed, input.browserToken) ? handed : undefined;
   const provider = taken && (await findProvider(deps.db, taken.providerId));
   const user =
     taken?.userId && provider

@@ -27,25 +27,42 @@ describe('single sign-on with a unit identity provider', () => {
   const createProvider = (auth: { authorization: string }, body: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/api/IdentityProvider', headers: auth, payload: body });
 
+  /** The product's browser: the cookie its last sign-in was started with. */
+  let browser = '';
+  /** Starts a sign-in in the product's browser: the provider's address, the cookie kept. */
+  async function startSignIn(): Promise<string> {
+    const start = await t.app.inject({ method: 'GET', url: `/api/Auth/sso/${providerId}/start` });
+    expect(start.statusCode, start.body).toBe(302);
+    const cookie = String(start.headers['set-cookie']);
+    expect(cookie).toMatch(
+      /^exame_sso=[A-Za-z0-9_-]{43}; Path=\/api\/Auth\/sso; .*HttpOnly; SameSite=Lax/,
+    );
+    browser = cookie.split(';')[0]!;
+    return start.headers.location as string;
+  }
+  /** The provider's answer brought back to the product (by its own browser unless told). */
+  const callBack = (search: string, cookie = browser) =>
+    t.app.inject({ method: 'GET', url: `${SSO_CALLBACK_PATH}${search}`, headers: { cookie } });
+
   /** The browser's whole trip: start, the provider, the callback; returns where the product sent it. */
   async function signInThrough(subject: string, before?: () => Promise<void>): Promise<URL> {
     idp.signInAs(subject);
-    const start = await t.app.inject({ method: 'GET', url: `/api/Auth/sso/${providerId}/start` });
-    expect(start.statusCode, start.body).toBe(302);
-    const callback = await followToCallback(start.headers.location as string, redirectUri);
+    const callback = await followToCallback(await startSignIn(), redirectUri);
     await before?.();
-    const answer = await t.app.inject({
-      method: 'GET',
-      url: `${SSO_CALLBACK_PATH}${callback.search}`,
-    });
+    const answer = await callBack(callback.search);
     expect(answer.statusCode, answer.body).toBe(302);
     return new URL(answer.headers.location as string);
   }
 
   const handoffOf = (returned: URL) => new URLSearchParams(returned.hash.slice(1)).get('handoff');
   const errorOf = (returned: URL) => returned.searchParams.get('sso_error');
-  const exchange = (handoff: string) =>
-    t.app.inject({ method: 'POST', url: '/api/Auth/sso/session', payload: { handoff } });
+  const exchange = (handoff: string, cookie = browser) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/Auth/sso/session',
+      headers: { cookie },
+      payload: { handoff },
+    });
 
   async function signedInUserOf(returned: URL) {
     const handoff = handoffOf(returned);
@@ -214,6 +231,13 @@ describe('single sign-on with a unit identity provider', () => {
       expect(errorOf(await signInThrough('fora-do-dominio'))).toBe('unauthorized-domain');
       idp.accounts.set('sem-email', { cpf: user.cpf });
       expect(errorOf(await signInThrough('sem-email'))).toBe('unauthorized-domain');
+      // An e-mail the provider does not vouch for does not count for the domain.
+      idp.accounts.set('nao-verificado', {
+        cpf: user.cpf,
+        email: user.email,
+        email_verified: false,
+      });
+      expect(errorOf(await signInThrough('nao-verificado'))).toBe('unauthorized-domain');
       expect((await change(['detran.df.gov.br', 'DF.gov.br'])).statusCode).toBe(200);
       expect((await signedInUserOf(await signInThrough('fora-do-dominio'))).email).toBe(user.email);
     } finally {
@@ -232,12 +256,10 @@ describe('single sign-on with a unit identity provider', () => {
     const user = await seedUser(t.app, { role: 'auditor', unit: 'DF' });
     idp.accounts.set('alvo', { cpf: user.cpf });
     idp.signInAs('alvo');
-    const start = await t.app.inject({ method: 'GET', url: `/api/Auth/sso/${providerId}/start` });
-    const callback = await followToCallback(start.headers.location as string, redirectUri);
+    const callback = await followToCallback(await startSignIn(), redirectUri);
     const tampered = new URL(callback);
     tampered.searchParams.set('state', `${callback.searchParams.get('state')}x`);
-    const call = (url: URL) =>
-      t.app.inject({ method: 'GET', url: `${SSO_CALLBACK_PATH}${url.search}` });
+    const call = (url: URL) => callBack(url.search);
     expect(errorOf(new URL((await call(tampered)).headers.location as string))).toBe('sso-expired');
     const first = new URL((await call(callback)).headers.location as string);
     expect(handoffOf(first)).toBeTruthy();
@@ -286,13 +308,24 @@ describe('single sign-on with a unit identity provider', () => {
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ code: 'sso-expired' });
 
-    const start = await t.app.inject({ method: 'GET', url: `/api/Auth/sso/${providerId}/start` });
-    const state = new URL(start.headers.location as string).searchParams.get('state')!;
-    const cancelled = await t.app.inject({
-      method: 'GET',
-      url: `${SSO_CALLBACK_PATH}?error=access_denied&state=${state}`,
-    });
+    const state = new URL(await startSignIn()).searchParams.get('state')!;
+    const cancelled = await callBack(`?error=access_denied&state=${state}`);
     expect(errorOf(new URL(cancelled.headers.location as string))).toBe('sso-cancelled');
+  });
+
+  it('login CSRF: an answer or a hand-off brought by another browser signs no one in', async () => {
+    const user = await seedUser(t.app, { role: 'auditor', unit: 'DF' });
+    idp.accounts.set('atacante', { cpf: user.cpf });
+    idp.signInAs('atacante');
+    // The attacker's own sign-in, its answer opened in the victim's browser (no cookie, or another).
+    const callback = await followToCallback(await startSignIn(), redirectUri);
+    const elsewhere = await callBack(callback.search, 'exame_sso=' + 'A'.repeat(43));
+    expect(errorOf(new URL(elsewhere.headers.location as string))).toBe('sso-failed');
+    // A hand-off the attacker obtained, exchanged by the victim's browser.
+    const handoff = handoffOf(await signInThrough('atacante'))!;
+    const stolen = await exchange(handoff, '');
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json()).toMatchObject({ code: 'sso-expired' });
   });
 
   it('a provider of one unit signs no one into another, and another unit cannot see or change it', async () => {

@@ -146,7 +146,7 @@ export function userRoutes(deps: UsersDeps) {
     routes.post(
       '/api/User/admin',
       {
-        config: { access: ['ADMIN'] },
+        config: { access: ['ADMIN'], reauth: true },
         schema: {
           tags: ['users'],
           summary:

@@ -71,6 +71,14 @@ describe('sign-in through the unit identity providers', () => {
     expect(appStore.getState().federativeUnitSelected).toBe('DEMO');
   });
 
+  it('a code the screen does not know reads as the generic failure', async () => {
+    stubServer({ 'GET /api/FederativeUnit': () => json(200, []) });
+    render('/login?sso_error=codigo-novo');
+    expect(await screen.findByTestId('login-error')).toHaveTextContent(
+      SSO_ERRORS['sso-failed'].message,
+    );
+  });
+
   it('the return page trades the hand-off for the session, clears it from the address and opens the home page', async () => {
     window.history.replaceState(null, '', '/login/sso#handoff=passagem-de-uso-unico-123456');
     const calls = stubServer({ 'POST /api/Auth/sso/session': () => json(200, user) });

@@ -9,7 +9,7 @@ import { IconLogin2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { findFederativeUnit } from '@exame/shared';
+import { findFederativeUnit, SSO_ERRORS } from '@exame/shared';
 import { ApiError } from '../../../lib/api-client';
 import { appStore } from '../../../lib/app-store';
 import { currentTenant } from '../../../lib/tenant';
@@ -81,5 +81,8 @@ export function useSsoRefusal(): ApiError | null {
     next.delete('sso_error');
     setParams(next, { replace: true });
   }, [params, setParams]);
-  return code ? new ApiError(identityErrorText(new ApiError('', null, code)), null, code) : null;
+  // A code this screen does not know reads as the generic failure.
+  const text =
+    code && identityErrorText(new ApiError(SSO_ERRORS['sso-failed'].message, null, code));
+  return code ? new ApiError(text || SSO_ERRORS['sso-failed'].message, null, code) : null;
 }
