@@ -19,8 +19,6 @@ const SENSITIVE = [
   'POST /api/Audit/:examId/reopen',
   'PUT /api/User/:id/enableDisable',
   'PUT /api/User/:id/role',
-  // Creating an ADMIN grants the highest role, as a role change does.
-  'POST /api/User/admin',
   'POST /api/Integration/keys',
   'DELETE /api/Integration/keys/:id',
   'GET /api/ActivityLog/export',

@@ -146,7 +146,7 @@ export function userRoutes(deps: UsersDeps) {
     routes.post(
       '/api/User/admin',
       {
-        config: { access: ['ADMIN'], reauth: true },
+        config: { access: ['ADMIN'] },
         schema: {
           tags: ['users'],
           summary:
