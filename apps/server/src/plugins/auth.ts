@@ -87,6 +87,13 @@ function hasMetricsToken(request: FastifyRequest, metricsToken: string | undefin
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** A cache that keeps nothing: a read that must see the database. */
+const uncached = createSessionCache({ ttlMs: 0 });
+
+function provenRecently(user: SessionUser, windowMs: number): boolean {
+  return user.provenAt !== null && Date.now() - user.provenAt.getTime() <= windowMs;
+}
+
 export function registerAuth(
   app: FastifyInstance,
   resolvers: AuthResolvers,
@@ -127,11 +134,13 @@ export function registerAuth(
     const user = await resolvers.session(token, new Date(), sessions);
     if (!user) throw AppError.unauthorized();
     if (!access.includes(user.role)) throw AppError.forbidden();
-    if (
-      request.routeOptions.config?.reauth &&
-      (!user.provenAt || Date.now() - user.provenAt.getTime() > reauthWindowMs)
-    ) {
-      throw AppError.from(AUTH_ERRORS, 'reauth-required');
+    if (request.routeOptions.config?.reauth && !provenRecently(user, reauthWindowMs)) {
+      // This instance's cache may hold the session from before a re-authentication
+      // made through another instance: the database decides.
+      const stored = await resolvers.session(token, new Date(), uncached);
+      if (!stored || !provenRecently(stored, reauthWindowMs)) {
+        throw AppError.from(AUTH_ERRORS, 'reauth-required');
+      }
     }
     request.user = user;
   });

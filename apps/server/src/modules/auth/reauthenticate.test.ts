@@ -156,4 +156,42 @@ describe('re-authentication before sensitive actions', () => {
     expect(reopen.statusCode).toBe(403);
     expect(reopen.json()).toMatchObject({ code: 'reauth-required' });
   });
+
+  it("a re-authentication made through another instance counts at once, whatever this instance's session cache holds", async () => {
+    const cached = await buildTestApp({ database: t.database, config: { sessionCacheMs: 60_000 } });
+    try {
+      const session = await seedSignedIn(cached.app, { role: 'ADMIN', unit: 'DF' });
+      await t.database.db.execute(
+        sql`update sessions set proven_at = ${new Date(Date.now() - REAUTH_WINDOW_MS - 1000)}
+             where user_id = ${session.user.id}`,
+      );
+      // Read once: the old proof is now in this instance's cache.
+      const me = await cached.app.inject({
+        method: 'GET',
+        url: '/api/Auth/me',
+        headers: session.auth,
+      });
+      expect(me.statusCode).toBe(200);
+      const refused = await cached.app.inject({
+        method: 'POST',
+        url: '/api/Integration/keys',
+        headers: session.auth,
+        payload: { name: 'Antes' },
+      });
+      expect(refused.json()).toMatchObject({ code: 'reauth-required' });
+      // Another instance records the new proof; its notice has not arrived here.
+      await t.database.db.execute(
+        sql`update sessions set proven_at = now() where user_id = ${session.user.id}`,
+      );
+      const created = await cached.app.inject({
+        method: 'POST',
+        url: '/api/Integration/keys',
+        headers: session.auth,
+        payload: { name: 'Depois' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    } finally {
+      await cached.close();
+    }
+  });
 });
