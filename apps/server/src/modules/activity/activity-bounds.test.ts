@@ -1,3 +1,4 @@
+import { dayInZone } from '@exame/shared';
 /**
  * What a browser may put in the activity log, and how long it stays: bounded
  * fields, a bounded number of events per user and hour, the server's target
@@ -105,7 +106,8 @@ describe(`browser events in the activity log on ${engineName}`, () => {
       webEvent({ occurredAt: '2001-01-01T00:00:00.000Z', target: '/antigo' }),
     ]);
     expect(sent.statusCode).toBe(200);
-    const today = new Date().toISOString().slice(0, 10);
+    // The period is in the product's time zone (São Paulo), not UTC.
+    const today = dayInZone(new Date());
     const page = await t.app.inject({
       method: 'GET',
       url: `/api/ActivityLog?actorId=${viewer.user.id}&from=${today}&to=${today}`,

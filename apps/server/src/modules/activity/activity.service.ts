@@ -12,6 +12,7 @@ import {
   ACTIVITY_ERRORS,
   ACTIVITY_EXPORT_MAX_ROWS,
   ACTIVITY_TYPE_LABELS,
+  dayInZone,
   isValidCpf,
   PERIOD_ERRORS,
   resolveOpenPeriod,
@@ -203,7 +204,7 @@ export async function exportActivity(
       if (rows.length < SLICE) return;
     }
   }
-  const day = now.toISOString().slice(0, 10);
+  const day = dayInZone(now);
   return { filename: `atividades-${actor.federativeUnit}-${day}.csv`, lines: lines() };
 }
 

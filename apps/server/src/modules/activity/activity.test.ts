@@ -10,7 +10,7 @@ import {
   sampleJpeg,
 } from '../../../test/exams';
 import { nextCpf, seedSignedIn, signedSender } from '../../../test/identity';
-import { formatCpf, SPEC_ACTIVITY_TYPES } from '@exame/shared';
+import { dayInZone, formatCpf, SPEC_ACTIVITY_TYPES } from '@exame/shared';
 import { selectRows } from '../../db/select-rows';
 import { replaceEventCpf } from '../retention/retention.repository';
 import { verifyChain } from './activity-chain';
@@ -514,7 +514,7 @@ describe(`api/ActivityLog on ${engineName}`, () => {
       });
       expect(answer.statusCode, answer.body).toBe(200);
       expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
-      const day = new Date().toISOString().slice(0, 10);
+      const day = dayInZone(new Date());
       expect(answer.headers['content-disposition']).toContain(
         `filename="atividades-DF-${day}.csv"`,
       );
