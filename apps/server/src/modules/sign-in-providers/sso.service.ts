@@ -16,7 +16,7 @@
 import { AUTH_ERRORS, SSO_ERRORS, SSO_RETURN_PAGE, stripCpf, type AuthUser } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
-import { insertActivity } from '../activity/activity.service';
+import { changeWithActivity } from '../activity/activity.service';
 import { openSession } from '../auth/auth.service';
 import { findUserInUnit, type UserRow } from '../users/users.service';
 import { buildAuthorizationRequest, redeemCode, type ProviderClaims } from './oidc-client';
@@ -213,19 +213,19 @@ async function linkedUser(
   if (user.registerStatus !== 'enabled') throw AppError.from(AUTH_ERRORS, 'user-disabled');
   if (via !== 'link') {
     const linked = user;
-    await deps.db.transaction(async (tx) => {
+    // The person links their own identity: they are the event's actor, in the provider's unit.
+    await changeWithActivity(deps.db, { id: linked.id, federativeUnit: unit }, async (tx) => {
       await insertIdentityLink(tx, {
         providerId: provider.id,
         subject: claims.sub,
         userId: linked.id,
       });
-      await insertActivity(tx, {
+      return {
+        result: undefined,
         type: 'sso_link',
-        actorId: linked.id,
-        federativeUnit: unit,
         payload: { providerId: provider.id, provider: provider.name, by: via },
         target: `user:${linked.id}`,
-      });
+      };
     });
   }
   return user;
