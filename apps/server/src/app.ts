@@ -20,6 +20,7 @@ import { createAdmission, type Admission } from './lib/admission';
 import { createMetrics, type Metrics } from './plugins/metrics-registry';
 import { createSessionCache } from './lib/session-cache';
 import { authRoutes } from './modules/auth/auth.routes';
+import { secondFactorRoutes } from './modules/auth/second-factor.routes';
 import { signInProviderRoutes } from './modules/sign-in-providers/sign-in-providers.routes';
 import { issuePasswordLink, revokeUserSessions } from './modules/auth/auth.service';
 import type { IdentityDeps } from './modules/auth/identity-deps';
@@ -256,6 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db: database.db,
     config,
     hasher: options.hasher ?? createPasswordHasher(config.argon2),
+    secrets: createSecretBox(masterKey, 'second-factor'),
     mailer,
     log: app.log,
     limiter,
@@ -281,6 +283,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes({ database }));
   await app.register(federativeUnitRoutes({ db }));
   await app.register(authRoutes(identity));
+  await app.register(secondFactorRoutes(identity));
   await app.register(
     signInProviderRoutes({
       db,

@@ -165,8 +165,13 @@ async function main(): Promise<void> {
   const docs = config.apiDocs
     ? `http://${shownHost}:${port}/docs`
     : 'documento da API desligado (API_DOCS=true o liga)';
+  const required = config.secondFactor.requiredRoles;
+  const secondFactor =
+    required.length > 0
+      ? `obrigatório para ${required.join(', ')} (MFA_REQUIRED_ROLES): no próximo login, cada um cadastra um aplicativo autenticador ou uma chave de acesso`
+      : `opcional (MFA_REQUIRED_ROLES); para ativar, entre e abra "Segurança da conta" (http://${shownHost}:${port}/seguranca) com um aplicativo autenticador ou uma chave de acesso`;
   console.log(
-    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  Arquivos: ${filesAt}\n  API: ${docs}\n  E-mails: ${mail}\n`,
+    `\nExame teórico — administração e auditoria\n  Endereço: http://${shownHost}:${port}\n  Banco de dados: ${where}\n  Arquivos: ${filesAt}\n  API: ${docs}\n  E-mails: ${mail}\n  Segundo fator: ${secondFactor}\n`,
   );
   if (firstStart) console.log(`${describeFirstStart(firstStart)}\n`);
   else

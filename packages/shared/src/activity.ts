@@ -59,6 +59,10 @@ export const ACTIVITY_TYPES = [
   'idp_update',
   'idp_remove',
   'sso_link',
+  'mfa_add',
+  'mfa_remove',
+  'mfa_recovery_codes',
+  'mfa_recovery_used',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -125,6 +129,10 @@ export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
   idp_update: 'Provedor de identidade alterado',
   idp_remove: 'Provedor de identidade removido',
   sso_link: 'Conta vinculada ao provedor de identidade',
+  mfa_add: 'Segundo fator cadastrado',
+  mfa_remove: 'Segundo fator removido',
+  mfa_recovery_codes: 'Códigos de recuperação gerados',
+  mfa_recovery_used: 'Código de recuperação usado',
 };
 
 /* ------------------------------------------------------------------------ */

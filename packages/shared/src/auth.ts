@@ -59,6 +59,11 @@ export const AUTH_ERRORS = errorCatalogue({
   },
   /** A wrong password at re-authentication: not 401, the session itself is fine. */
   'reauth-invalid-credentials': { status: 400, message: 'E-mail ou senha incorretos.' },
+  /** A wrong app or recovery code at re-authentication. */
+  'reauth-invalid-code': {
+    status: 400,
+    message: 'Código incorreto ou já usado. Confira o código e tente novamente.',
+  },
   LINK_INVALID: {
     status: 400,
     message: 'Este link é inválido ou expirou. Solicite um novo link.',

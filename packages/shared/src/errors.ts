@@ -17,6 +17,8 @@ export const errorBodySchema = z.object({
   alert: z.record(z.string(), z.unknown()).optional(),
   /** A face verification refused at check-in: its plain level (`SimilarityLevel` of biometrics.ts). */
   similarityLevel: z.string().optional(),
+  /** A right password that needs its second step: the pending sign-in (`mfaChallengeSchema`). */
+  mfa: z.record(z.string(), z.unknown()).optional(),
   /** The request's id (also in the `x-request-id` header and in every log line of the request). */
   requestId: z.string().optional(),
 });

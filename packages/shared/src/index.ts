@@ -29,3 +29,4 @@ export * from './activity';
 export * from './face-challenge';
 export * from './face-pose';
 export * from './sign-in-providers';
+export * from './second-factor';

@@ -1,5 +1,5 @@
 /** The configuration the server runs with, built once from the environment by loadConfig (env.ts). */
-import type { PasswordPolicy } from '@exame/shared';
+import type { PasswordPolicy, Role } from '@exame/shared';
 import type { Env } from './env-schema';
 
 export type AppConfig = {
@@ -36,6 +36,12 @@ export type AppConfig = {
   sessionCacheMs: number;
   /** How long a sign-in or re-authentication counts for sensitive actions (REAUTH_WINDOW_SECONDS). */
   reauthWindowMs: number;
+  /**
+   * The second factor: the roles whose password sign-ins need one
+   * (MFA_REQUIRED_ROLES), and the WebAuthn relying party (the host and
+   * origin of PUBLIC_APP_URL, where the passkeys are made and used).
+   */
+  secondFactor: { requiredRoles: readonly Role[]; rpId: string; origin: string; rpName: string };
   /** Browser events: per user and hour, and how many days they are kept. */
   activity: { clientEventsPerHour: number; webRetentionDays: number };
   /** Event streams: per-user bound on an instance, and how often their sessions are checked. */

@@ -3,7 +3,7 @@
  * its bounds and what it means (the settings table of docs/operations.md
  * follows this schema). Parsed once, by loadConfig in env.ts.
  */
-import { FEDERATIVE_UNIT_CODES, reportLocalPrefixesSchema } from '@exame/shared';
+import { FEDERATIVE_UNIT_CODES, reportLocalPrefixesSchema, ROLES, type Role } from '@exame/shared';
 import { z } from 'zod';
 
 /** Shortest BACKUP_KEY (or key file of `npm run backup -- --key-file`) accepted. */
@@ -110,6 +110,25 @@ export const envSchema = z.object({
    * Default 300 s.
    */
   REAUTH_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /**
+   * The roles whose password sign-ins need a second factor (authenticator app
+   * or passkey), comma-separated (e.g. "ADMIN,auditor"), or "none". A user of
+   * such a role without a factor enrols one at the next sign-in. Default:
+   * ADMIN in production, none elsewhere (the demonstration signs in with the
+   * password alone; anyone may still add a factor on "Segurança da conta").
+   */
+  MFA_REQUIRED_ROLES: z
+    .string()
+    .trim()
+    .optional()
+    .refine(
+      (value) =>
+        value === undefined ||
+        value === '' ||
+        value.toLowerCase() === 'none' ||
+        value.split(',').every((role) => ROLES.includes(role.trim() as Role)),
+      { message: `use perfis separados por vírgula (${ROLES.join(', ')}) ou "none"` },
+    ),
   /**
    * Event streams (`GET api/Realtime/events`) one user may hold open on an
    * instance; opening one more ends the oldest. Default 10.

@@ -4,6 +4,8 @@
  */
 import {
   DEFAULT_PASSWORD_POLICY,
+  PRODUCT_NAME,
+  type Role,
   FEDERATIVE_UNIT_CODES,
   parsePasswordPolicy,
   validatePassword,
@@ -186,6 +188,26 @@ function adminPasswordProblems(password: string | undefined, policy: PasswordPol
   return [`ADMIN_PASSWORD: não atende à política de senhas (${unmet.join('; ')})`];
 }
 
+/** MFA_REQUIRED_ROLES (default ADMIN in production) and the WebAuthn relying party of PUBLIC_APP_URL. */
+function secondFactorSettings(env: Env): AppConfig['secondFactor'] {
+  const listed = env.MFA_REQUIRED_ROLES;
+  const requiredRoles =
+    listed === undefined
+      ? env.NODE_ENV === 'production'
+        ? (['ADMIN'] as const)
+        : []
+      : listed === '' || listed.toLowerCase() === 'none'
+        ? []
+        : [...new Set(listed.split(',').map((role) => role.trim() as Role))];
+  const appUrl = new URL(env.PUBLIC_APP_URL ?? `http://localhost:${env.PORT}`);
+  return {
+    requiredRoles,
+    rpId: appUrl.hostname,
+    origin: appUrl.origin,
+    rpName: PRODUCT_NAME,
+  };
+}
+
 /** Parses an environment (process.env by default) into the typed configuration. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
@@ -260,6 +282,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     sessionCacheMs: Math.round(env.SESSION_CACHE_SECONDS * 1000),
     reauthWindowMs: env.REAUTH_WINDOW_SECONDS * 1000,
+    secondFactor: secondFactorSettings(env),
     activity: {
       clientEventsPerHour: env.ACTIVITY_CLIENT_EVENTS_PER_HOUR,
       webRetentionDays: env.ACTIVITY_WEB_RETENTION_DAYS,

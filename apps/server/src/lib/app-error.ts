@@ -10,6 +10,7 @@ type ErrorFields = {
   checkInDate?: string;
   alert?: Record<string, unknown>;
   similarityLevel?: string;
+  mfa?: Record<string, unknown>;
 };
 
 export class AppError extends Error {

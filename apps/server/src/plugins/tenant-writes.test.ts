@@ -33,6 +33,13 @@ import {
 } from '../../test/exams';
 import { buildTestApp, testConfig, type TestApp } from '../../test/helper';
 import { DEFAULT_PASSWORD, lastMailTo, nextCpf, seedSignedIn, seedUser } from '../../test/identity';
+import {
+  addTotp,
+  enrolmentTicketFor,
+  nextTotpCode,
+  passwordStep,
+  softPasskey,
+} from '../../test/second-factor';
 
 const A = 'DF';
 /** A disabled identity provider: saved without reading its configuration. */
@@ -73,6 +80,8 @@ type Fixture = {
   certificateExamId: string;
   /** An identity provider of the unit (disabled: it is never asked for its configuration). */
   providerId: string;
+  /** The authenticator app of the unit's auditor. */
+  factorId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -101,6 +110,12 @@ const CHILD_TABLES: Record<string, string> = {
     'select l.* from sso_logins l join identity_providers p on p.id = l.provider_id where p.federative_unit = $unit',
   user_identities:
     'select i.* from user_identities i join users u on u.id = i.user_id where u.federative_unit = $unit',
+  user_factors:
+    'select f.* from user_factors f join users u on u.id = f.user_id where u.federative_unit = $unit',
+  recovery_codes:
+    'select c.* from recovery_codes c join users u on u.id = c.user_id where u.federative_unit = $unit',
+  mfa_tickets:
+    'select m.* from mfa_tickets m join users u on u.id = m.user_id where u.federative_unit = $unit',
 };
 /** Tables that belong to no unit (reference data, counters keyed by pseudonyms, queues). */
 const GLOBAL_TABLES = new Set([
@@ -175,6 +190,7 @@ describe('tenant isolation of writes', () => {
       payload: providerBody(unit),
     });
     expect(provider.statusCode, provider.body).toBe(201);
+    const { factorId } = await addTotp(t.app, auditor.auth);
     const roomExamId = await examId('SALA-1');
     const auditExamId = await examId('AUDITORIA');
     const certificateExamId = await examId('CERTIFICADO');
@@ -196,6 +212,7 @@ describe('tenant isolation of writes', () => {
       localId: (local.json() as { id: string }).id,
       schedulingId,
       providerId: (provider.json() as { id: string }).id,
+      factorId,
     };
   }
 
@@ -417,6 +434,36 @@ describe('tenant isolation of writes', () => {
     };
   };
 
+  /** A fresh examiner of unit A with an authenticator app, stopped after the password. */
+  const appStepInA = async () => {
+    const who = await seedSignedIn(t.app, { role: 'VIEWER', unit: A });
+    const { secret } = await addTotp(t.app, who.auth);
+    return { secret, step: await passwordStep(t.app, who.user.email) };
+  };
+  /** A fresh examiner of unit A with a passkey, stopped after the password. */
+  const passkeyStepInA = async () => {
+    const who = await seedSignedIn(t.app, { role: 'VIEWER', unit: A });
+    const key = softPasskey(t.app.identity.config.secondFactor.origin);
+    const options = await t.app.inject({
+      method: 'POST',
+      url: '/api/Auth/factors/passkey/options',
+      headers: who.auth,
+    });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/Auth/factors',
+      headers: who.auth,
+      payload: { method: 'passkey', credential: key.register(options.json()) },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    return { key, step: await passwordStep(t.app, who.user.email) };
+  };
+  /** An enrolment ticket of a fresh ADMIN of unit A (as a role that requires a factor gets it). */
+  const enrolmentTicketInA = async () => {
+    const who = await seedUser(t.app, { role: 'ADMIN', unit: A });
+    return enrolmentTicketFor(t.app, who.id);
+  };
+
   /**
    * Every write route: the call as unit A (`own`, aimed at A's resources) and,
    * for routes that name a resource, the same call aimed at another unit's
@@ -463,6 +510,118 @@ describe('tenant isolation of writes', () => {
           headers: { cookie: `exame_sso=${browser}` },
           payload: { handoff },
         };
+      },
+      foreign: null,
+    },
+    // The step after a right password, by a fresh examiner of unit A with an authenticator app.
+    'POST /api/Auth/mfa/verify': {
+      own: async () => {
+        const { secret, step } = await appStepInA();
+        return {
+          method: 'POST',
+          url: '/api/Auth/mfa/verify',
+          payload: { ticket: step.ticket, method: 'totp', code: nextTotpCode(secret) },
+        };
+      },
+      foreign: null,
+    },
+    'POST /api/Auth/mfa/passkey/options': {
+      own: async () => ({
+        method: 'POST',
+        url: '/api/Auth/mfa/passkey/options',
+        payload: { ticket: (await passkeyStepInA()).step.ticket },
+      }),
+      foreign: null,
+    },
+    'POST /api/Auth/mfa/passkey': {
+      own: async () => {
+        const { key, step } = await passkeyStepInA();
+        const options = await t.app.inject({
+          method: 'POST',
+          url: '/api/Auth/mfa/passkey/options',
+          payload: { ticket: step.ticket },
+        });
+        return {
+          method: 'POST',
+          url: '/api/Auth/mfa/passkey',
+          payload: { ticket: step.ticket, credential: key.assert(options.json()) },
+        };
+      },
+      foreign: null,
+    },
+    'POST /api/Auth/mfa/enrol/totp': {
+      own: async () => ({
+        method: 'POST',
+        url: '/api/Auth/mfa/enrol/totp',
+        payload: { ticket: await enrolmentTicketInA() },
+      }),
+      foreign: null,
+    },
+    'POST /api/Auth/mfa/enrol/passkey/options': {
+      own: async () => ({
+        method: 'POST',
+        url: '/api/Auth/mfa/enrol/passkey/options',
+        payload: { ticket: await enrolmentTicketInA() },
+      }),
+      foreign: null,
+    },
+    'POST /api/Auth/mfa/enrol': {
+      own: async () => {
+        const ticket = await enrolmentTicketInA();
+        const setup = await t.app.inject({
+          method: 'POST',
+          url: '/api/Auth/mfa/enrol/totp',
+          payload: { ticket },
+        });
+        const { secret } = setup.json() as { secret: string };
+        return {
+          method: 'POST',
+          url: '/api/Auth/mfa/enrol',
+          payload: { ticket, method: 'totp', code: nextTotpCode(secret, 0) },
+        };
+      },
+      foreign: null,
+    },
+    'POST /api/Auth/factors/totp': {
+      own: asViewer('POST', () => '/api/Auth/factors/totp'),
+      foreign: null,
+    },
+    'POST /api/Auth/factors/passkey/options': {
+      own: asViewer('POST', () => '/api/Auth/factors/passkey/options'),
+      foreign: null,
+    },
+    'POST /api/Auth/factors': {
+      own: async () => {
+        const who = await seedSignedIn(t.app, { role: 'VIEWER', unit: A });
+        const setup = await t.app.inject({
+          method: 'POST',
+          url: '/api/Auth/factors/totp',
+          headers: who.auth,
+        });
+        const { secret } = setup.json() as { secret: string };
+        return {
+          method: 'POST',
+          url: '/api/Auth/factors',
+          headers: who.auth,
+          payload: { method: 'totp', code: nextTotpCode(secret, 0) },
+        };
+      },
+      foreign: null,
+    },
+    // One's own factor; aimed at another unit's: factor-not-found, and it stays.
+    'DELETE /api/Auth/factors/:id': {
+      own: async () => {
+        const who = await seedSignedIn(t.app, { role: 'auditor', unit: A });
+        const { factorId } = await addTotp(t.app, who.auth);
+        return { method: 'DELETE', url: `/api/Auth/factors/${factorId}`, headers: who.auth };
+      },
+      foreign: asAdmin('DELETE', (f) => `/api/Auth/factors/${f.factorId}`),
+    },
+    'POST /api/Auth/recovery-codes': {
+      own: async () => {
+        const who = await seedSignedIn(t.app, { role: 'auditor', unit: A });
+        await addTotp(t.app, who.auth);
+        return { method: 'POST', url: '/api/Auth/recovery-codes', headers: who.auth };
       },
       foreign: null,
     },

@@ -9,3 +9,4 @@ export * from './realtime';
 export * from './audits';
 export * from './demo';
 export * from './sign-in-providers';
+export * from './second-factor';

@@ -9,10 +9,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readCookie, setCookie } from '../../lib/cookies';
 import { currentUser } from '../../lib/current-user';
 import { getProfile } from '../users/users.service';
-import { reauthenticate, signIn, signOut, TRUSTED_DEVICE_TTL_MS } from './auth.service';
+import { reauthenticate, signIn, signOut } from './auth.service';
+import { clientOf, signedIn } from './device-cookie';
+import { reauthenticateWithCode } from './mfa-sign-in.service';
 import type { IdentityDeps } from './identity-deps';
 import {
   LINK_REQUEST_ACCEPTED,
@@ -21,9 +22,6 @@ import {
 } from './password-links.service';
 
 const messageSchema = z.object({ message: z.string() });
-/** The trusted-device cookie: sent only to the sign-in route, never readable by scripts. */
-const DEVICE_COOKIE = 'exame_device';
-const DEVICE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -50,22 +48,12 @@ export function authRoutes(deps: IdentityDeps) {
         },
       },
       async (request, reply) => {
-        const device = readCookie(request, DEVICE_COOKIE);
         const result = await signIn(deps, {
           email: request.body.email,
           password: request.body.password,
-          ip: request.ip,
-          userAgent: request.headers['user-agent'] ?? null,
-          deviceToken: device && DEVICE_TOKEN.test(device) ? device : null,
+          ...clientOf(request),
         });
-        setCookie(reply, {
-          name: DEVICE_COOKIE,
-          value: result.deviceToken,
-          path: '/api/Auth',
-          maxAgeSeconds: TRUSTED_DEVICE_TTL_MS / 1000,
-          secure: deps.config.nodeEnv === 'production',
-        });
-        return result.user;
+        return signedIn(reply, deps.config, result).user;
       },
     );
 
@@ -91,16 +79,26 @@ export function authRoutes(deps: IdentityDeps) {
         config: { access: ROLES },
         schema: {
           tags: ['auth'],
-          summary: 'Confirmar a identidade (e-mail e senha) antes de uma ação sensível',
-          body: z.object({
-            email: z.string().trim().min(1).max(254),
-            password: z.string().min(1).max(4096),
-          }),
+          summary:
+            'Confirmar a identidade (e-mail e senha, ou código do segundo fator) antes de uma ação sensível',
+          body: z.union([
+            z.object({
+              email: z.string().trim().min(1).max(254),
+              password: z.string().min(1).max(4096),
+            }),
+            z.object({
+              method: z.enum(['totp', 'recovery']),
+              code: z.string().trim().min(1).max(40),
+            }),
+          ]),
           response: { 204: z.null(), ...errors },
         },
       },
       async (request, reply) => {
-        await reauthenticate(deps, currentUser(request), { ...request.body, ip: request.ip });
+        const body = request.body;
+        const actor = currentUser(request);
+        if ('password' in body) await reauthenticate(deps, actor, { ...body, ip: request.ip });
+        else await reauthenticateWithCode(deps, actor, { ...body, ip: request.ip });
         return reply.status(204).send(null);
       },
     );

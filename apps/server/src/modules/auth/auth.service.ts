@@ -6,7 +6,7 @@
  * to a wrong password; only the right one hears that the account is disabled
  * and whom to ask (`user-disabled`).
  */
-import { AUTH_ERRORS, type AuthUser } from '@exame/shared';
+import { AUTH_ERRORS, SECOND_FACTOR_ERRORS, type AuthUser } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { forgetCachedSessions } from '../../lib/session-cache';
@@ -23,6 +23,7 @@ import {
   type ThrottleKey,
 } from './login-throttle';
 import { insertSession, markSessionProven, revokeSession } from './sessions.repository';
+import { secondStepFor } from './second-factor.service';
 import { findTrustedDevice, upsertTrustedDevice } from './trusted-devices.repository';
 
 const invalidCredentials = () => AppError.from(AUTH_ERRORS, 'invalid-credentials');
@@ -76,7 +77,32 @@ export async function signIn(
   }
 
   await releaseAttempt(deps.db, reservation.keys);
-  if (trusted) await resetKey(deps.db, accountKey(email));
+  // A right password of an account with a second factor (or whose role
+  // requires one) opens no session yet: the answer carries the next step.
+  const secondStep = await secondStepFor(deps, user, now);
+  if (secondStep) {
+    throw AppError.from(SECOND_FACTOR_ERRORS, secondStep.code).withFields({
+      mfa: secondStep.challenge,
+    });
+  }
+  return completeSignIn(deps, user, input, now);
+}
+
+/**
+ * The end of a sign-in whose every step passed: the session opens, the
+ * account's failure counter starts over, and this browser becomes (or stays)
+ * a trusted device of the account.
+ */
+export async function completeSignIn(
+  deps: IdentityDeps,
+  user: UserRow,
+  input: { ip: string; userAgent: string | null; deviceToken: string | null },
+  now: Date = new Date(),
+): Promise<SignInResult> {
+  const deviceHash = input.deviceToken ? hashToken(input.deviceToken) : null;
+  const device = deviceHash ? await findTrustedDevice(deps.db, deviceHash, now) : undefined;
+  const trusted = device?.userId === user.id;
+  if (trusted) await resetKey(deps.db, accountKey(user.email));
   const signedIn = await openSession(deps, user, input, now);
   const deviceToken = trusted && input.deviceToken ? input.deviceToken : randomToken();
   await upsertTrustedDevice(deps.db, {
@@ -120,8 +146,8 @@ export async function openSession(
   };
 }
 
-/** Counts an attempt against its keys before any password is checked; refuses while they are blocked. */
-async function admitAttempt(deps: IdentityDeps, keys: ThrottleKey[], now: Date) {
+/** Counts an attempt against its keys before any password (or code) is checked; refuses while they are blocked. */
+export async function admitAttempt(deps: IdentityDeps, keys: ThrottleKey[], now: Date) {
   const reservation = await reserveAttempt(deps.db, keys, deps.config.loginThrottle, now);
   if (!reservation.admitted) {
     const retryAfter = Math.max(
@@ -238,3 +264,4 @@ export { revokeUserSessions } from './sessions.repository';
 export { FAILURE_RESET_MS } from './login-throttle';
 export { deleteLinkRequestsBefore } from './password-links.repository';
 export { deleteExpiredDevices } from './trusted-devices.repository';
+export { deleteExpiredTickets } from './second-factor.repository';

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config/env';
 import type { Database } from '../../db/client';
 import type { PasswordHasher } from '../../lib/password-hash';
+import type { SecretBox } from '../../lib/secret-box';
 import type { RateLimiter } from '../../db/rate-limit';
 import type { Mailer } from '../mail/mail.service';
 
@@ -18,6 +19,8 @@ export type LinkWorkerDeps = {
 
 export type IdentityDeps = LinkWorkerDeps & {
   hasher: PasswordHasher;
+  /** Seals the authenticator apps' secrets at rest. */
+  secrets: SecretBox;
   /** The queue of reset and register link requests (see password-links.service.ts). */
   linkRequests: { kick(): void };
 };

@@ -14,8 +14,10 @@ import { buildTestApp, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 
-/** The sensitive actions of the product, as the issue lists them. */
+/** The sensitive actions of the product, and the removal of one's own second factors. */
 const SENSITIVE = [
+  'DELETE /api/Auth/factors/:id',
+  'POST /api/Auth/recovery-codes',
   'POST /api/Audit/:examId/reopen',
   'PUT /api/User/:id/enableDisable',
   'PUT /api/User/:id/role',

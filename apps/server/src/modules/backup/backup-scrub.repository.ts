@@ -34,6 +34,7 @@ import {
 /** The tables whose rows a backup changes (or leaves out) on purpose. */
 export const SCRUBBED_TABLES = [
   'public.face_challenges',
+  'public.mfa_tickets',
   'public.mail_outbox',
   'public.password_link_requests',
   'public.password_links',
@@ -52,6 +53,7 @@ export type ScrubCounts = {
   faceChallenges: number;
   proctoringTokens: number;
   ssoLogins: number;
+  mfaTickets: number;
 };
 
 /** A token in a link (`#token=...`, `?token=...`), whatever the page. */
@@ -91,6 +93,7 @@ export async function scrubCredentials(db: Executor, now: Date): Promise<ScrubCo
     .returning({ id: faceChallenges.id });
   const proctoring = await expireProctoringTokens(db, now);
   const ssoLogins = await deleteSsoLogins(db);
+  const mfaTickets = await deleteIfPresent(db, 'mfa_tickets');
   return {
     mailLinks: mail.length,
     passwordLinks: links.length,
@@ -100,6 +103,7 @@ export async function scrubCredentials(db: Executor, now: Date): Promise<ScrubCo
     faceChallenges: challenges.length,
     proctoringTokens: proctoring,
     ssoLogins,
+    mfaTickets,
   };
 }
 
@@ -126,11 +130,22 @@ async function expireProctoringTokens(db: Executor, now: Date): Promise<number> 
  * Sign-ins through an identity provider under way (PKCE verifiers) and their
  * one-time hand-offs go: a copy must not finish anyone's sign-in.
  */
-async function deleteSsoLogins(db: Executor): Promise<number> {
-  const [table] = await selectRows<{ exists: boolean }>(
+function deleteSsoLogins(db: Executor): Promise<number> {
+  return deleteIfPresent(db, 'sso_logins');
+}
+
+/**
+ * Deletes every row of a table of pending steps, when the copy has it (the
+ * scrub runs on a copy of any version). Second-factor steps go too: a copy
+ * must not finish a sign-in after its password, nor a set-up under way.
+ */
+async function deleteIfPresent(db: Executor, table: 'sso_logins' | 'mfa_tickets'): Promise<number> {
+  const [found] = await selectRows<{ exists: boolean }>(
     db,
-    sql`select to_regclass('public.sso_logins') is not null as exists`,
+    sql`select to_regclass(${`public.${table}`}) is not null as exists`,
   );
-  if (!table?.exists) return 0;
-  return (await selectRows<{ id: string }>(db, sql`delete from sso_logins returning id`)).length;
+  if (!found?.exists) return 0;
+  return (
+    await selectRows<{ id: string }>(db, sql`delete from ${sql.identifier(table)} returning id`)
+  ).length;
 }

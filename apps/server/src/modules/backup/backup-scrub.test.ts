@@ -72,6 +72,17 @@ describe('credentials neutralised in a backup copy', () => {
             select id, 'hash-do-estado-2', 'verificador-pkce', 'nonce', 'hash-do-navegador', now(), 'hash-da-passagem', ${signed.user.id}::uuid, now() + interval '1 minute' from provider`,
       );
     }
+    // A sign-in stopped after its password (second factor), where this version has them.
+    const [mfa] = await selectRows<{ exists: boolean }>(
+      db,
+      sql`select to_regclass('public.mfa_tickets') is not null as exists`,
+    );
+    if (mfa?.exists) {
+      await db.execute(
+        sql`insert into mfa_tickets (key_hash, user_id, purpose, expires_at)
+            values ('hash-do-passo', ${signed.user.id}, 'sign-in', now() + interval '10 minutes')`,
+      );
+    }
     const me = await t.app.inject({ method: 'GET', url: '/api/Auth/me', headers: signed.auth });
     expect(me.statusCode).toBe(200);
 
@@ -84,6 +95,7 @@ describe('credentials neutralised in a backup copy', () => {
       faceChallenges: 1,
       proctoringTokens: proctoring?.exists ? 1 : 0,
       ssoLogins: sso?.exists ? 2 : 0,
+      mfaTickets: mfa?.exists ? 1 : 0,
     });
     expect(counts.sessions).toBeGreaterThanOrEqual(1);
 
@@ -125,6 +137,9 @@ describe('credentials neutralised in a backup copy', () => {
     expect(left).toEqual({ devices: 0, open: 0 });
     if (sso?.exists) {
       expect(await selectRows(db, sql`select 1 from sso_logins`)).toEqual([]);
+    }
+    if (mfa?.exists) {
+      expect(await selectRows(db, sql`select 1 from mfa_tickets`)).toEqual([]);
     }
     if (proctoring?.exists) {
       const [confirmations] = await selectRows<{ open: number }>(

@@ -27,6 +27,7 @@ import { insertActivity, type ActivityType } from '../activity/activity.service'
 import { deleteStaleThrottleKeys } from '../auth/auth.service';
 import { FAILURE_RESET_MS } from '../auth/auth.service';
 import { deleteLinkRequestsBefore } from '../auth/auth.service';
+import { deleteExpiredTickets } from '../auth/auth.service';
 import { deleteEndedSessions } from '../auth/sessions.service';
 import { deleteExpiredDevices } from '../auth/auth.service';
 import { deleteEndedSsoLogins } from '../sign-in-providers/sign-in-providers.service';
@@ -148,6 +149,8 @@ export type OperationalCounts = {
   devices: number;
   /** Sign-ins through an identity provider no longer answerable nor handed off. */
   ssoLogins: number;
+  /** Steps after a right password, and set-ups of a second factor, past their end. */
+  mfaTickets: number;
   linkRequests: number;
   realtimeEvents: number;
   faceChallenges: number;
@@ -172,6 +175,7 @@ export async function purgeOperationalData(
     rateLimits: await deleteRateLimitsBefore(db, before(OPERATIONAL_RETENTION.rateLimitsMs)),
     devices: await deleteExpiredDevices(db, now),
     ssoLogins: await deleteEndedSsoLogins(db, now),
+    mfaTickets: await deleteExpiredTickets(db, now),
     linkRequests: await deleteLinkRequestsBefore(db, before(OPERATIONAL_RETENTION.linkRequestsMs)),
     realtimeEvents: await deleteRealtimeEventsBefore(
       db,

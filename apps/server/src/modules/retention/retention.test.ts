@@ -12,6 +12,7 @@ import {
   proctoringTokens,
   identityProviders,
   ssoLogins,
+  mfaTickets,
   loginThrottle,
   mailOutbox,
   passwordLinkRequests,
@@ -357,8 +358,19 @@ describe('LGPD retention', () => {
         handoffExpiresAt: new Date(later.getTime() + 30_000),
       },
     ]);
+    // Steps after a password: one past its end at the purge, one still running.
+    await db.insert(mfaTickets).values([
+      { keyHash: 'passo-vencido', userId: user.id, purpose: 'sign-in', expiresAt: now },
+      {
+        keyHash: 'passo-vivo',
+        userId: user.id,
+        purpose: 'sign-in',
+        expiresAt: new Date(later.getTime() + 60_000),
+      },
+    ]);
     const counts = await purgeOperationalData(deps(), later);
     expect(counts).toMatchObject({
+      mfaTickets: 1,
       ssoLogins: 1,
       proctoringTokens: 1,
       sessions: 2,

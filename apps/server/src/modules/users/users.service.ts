@@ -341,6 +341,7 @@ export type { CreateUserInput };
 export {
   findUserByCpf,
   findUserByEmail,
+  findUserById,
   findUserInUnit,
   updateUser,
   type UserRow,
