@@ -1,5 +1,5 @@
 /** The side menu: each entry names the roles that see it. */
-import type { Role } from '@exame/shared';
+import { ROLES, type Role } from '@exame/shared';
 
 export type MenuEntry = { label: string; to: string; roles: readonly Role[]; description: string };
 
@@ -123,6 +123,13 @@ export const MENU: readonly MenuEntry[] = [
     to: '/demo-finished/',
     roles: ['ADMIN'],
     description: 'Candidatos de demonstração, verificação do rosto e limpeza dos dados',
+  },
+  {
+    // The person's own account, last: not a task of the unit.
+    label: 'Segurança da conta',
+    to: '/seguranca',
+    roles: ROLES,
+    description: 'Verificação em duas etapas, chaves de acesso e códigos de recuperação',
   },
 ];
 

@@ -18,6 +18,7 @@ describe('screen names from the route table', () => {
     });
     expect(screenOfPath(routes, '/viewer-checkin')?.name).toBe('Sala de prova');
     expect(screenOfPath(routes, '/atividades')?.name).toBe('Atividades');
+    expect(screenOfPath(routes, '/seguranca')?.name).toBe('Segurança da conta');
     expect(screenOfPath(routes, '/exam-report/all')?.name).toBe('Relatório dos postos');
     // The index only redirects: no name of its own.
     expect(screenOfPath(routes, '/')).toBeNull();

@@ -107,6 +107,11 @@ const SsoReturnPage = lazy(() =>
     default: module.SsoReturnPage,
   })),
 );
+const SecurityPage = lazy(() =>
+  import('../features/auth/components/security-page').then((module) => ({
+    default: module.SecurityPage,
+  })),
+);
 const IdentityProvidersPage = lazy(() =>
   import('../features/sign-in-providers/components/identity-providers-page').then((module) => ({
     default: module.IdentityProvidersPage,
@@ -203,6 +208,12 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/home" replace /> },
           { path: 'home', element: <HomePage />, handle: handle({ documentTitle: 'Início' }) },
+          {
+            // Every role: the account's own second factors and recovery codes.
+            path: 'seguranca',
+            element: <SecurityPage />,
+            handle: handle({ documentTitle: 'Segurança da conta' }),
+          },
           {
             path: 'create-users',
             handle: handle({ documentTitle: 'Novo usuário' }),

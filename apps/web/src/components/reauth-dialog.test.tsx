@@ -1,4 +1,4 @@
-import { AUTH_ERRORS } from '@exame/shared';
+import { AUTH_ERRORS, SECOND_FACTOR_ERRORS } from '@exame/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -74,5 +74,49 @@ describe('re-authentication before a sensitive action', () => {
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
     expect(await change).toMatchObject({ code: 'reauth-required' });
+  });
+
+  it('accepts the authenticator code or a recovery code instead of the password', async () => {
+    appStore.setUser(TEST_USER);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let proved = false;
+    const calls = stubServer({
+      'DELETE /api/Auth/factors/f1': () =>
+        proved
+          ? new Response(null, { status: 204 })
+          : json(403, { Error: AUTH_ERRORS['reauth-required'].message, code: 'reauth-required' }),
+      'POST /api/Auth/reauthenticate': (call) => {
+        const { code } = call.body as { code?: string };
+        if (code !== 'ABCD-EFGH-23') return json(400, { Error: 'x', code: 'mfa-invalid-code' });
+        proved = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderWithProviders(<p>tela</p>);
+    const removal = api.delete('api/Auth/factors/f1');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirme a sua identidade' });
+    await userEvent.click(
+      within(dialog).getByRole('button', {
+        name: 'Usar código do aplicativo autenticador ou código de recuperação',
+      }),
+    );
+    expect(within(dialog).queryByLabelText(/^Senha/)).toBeNull();
+    const code = within(dialog).getByRole('textbox', {
+      name: /Código do aplicativo autenticador ou de recuperação/,
+    });
+    await userEvent.type(code, '123456');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      SECOND_FACTOR_ERRORS['mfa-invalid-code'].message,
+    );
+    await userEvent.type(code, 'ABCD-EFGH-23');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+    await expect(removal).resolves.toBeUndefined();
+    const proofs = calls.filter((call) => call.path === '/api/Auth/reauthenticate');
+    expect(proofs.map((call) => call.body)).toEqual([
+      { method: 'totp', code: '123456' },
+      { method: 'recovery', code: 'ABCD-EFGH-23' },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

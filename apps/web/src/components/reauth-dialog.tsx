@@ -4,11 +4,12 @@
  * `reauth-required`). The e-mail comes filled with the signed-in user's; the
  * person types the password. Another account's credentials are refused
  * (`user-mismatch`), a wrong password can be typed again, and cancelling
- * leaves the action undone.
+ * leaves the action undone. An account with a second factor may instead
+ * type its authenticator app's code or one of its recovery codes.
  */
-import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { AUTH_ERRORS } from '@exame/shared';
+import { AUTH_ERRORS, SECOND_FACTOR_ERRORS } from '@exame/shared';
 import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { api } from '../lib/api';
 import { ApiError } from '../lib/api-client';
@@ -16,13 +17,22 @@ import { useAppState } from '../lib/app-store';
 import { textField } from '../lib/forms';
 import { isReauthOpen, settleReauth, subscribeReauth } from '../lib/reauth';
 import { AppModal } from './app-modal';
+import { codeMethodOf, codeProblem, OneTimeCodeInput } from './one-time-code-input';
+
+const CATALOGUE: Readonly<Record<string, { message: string }>> = {
+  ...AUTH_ERRORS,
+  ...SECOND_FACTOR_ERRORS,
+};
 
 function errorText(error: unknown): string {
-  if (error instanceof ApiError && error.code && error.code in AUTH_ERRORS) {
-    return AUTH_ERRORS[error.code as keyof typeof AUTH_ERRORS].message;
+  if (error instanceof ApiError && error.code && CATALOGUE[error.code]) {
+    return CATALOGUE[error.code]!.message;
   }
   return error instanceof Error ? error.message : String(error);
 }
+
+/** How the person proves who they are: the password, or a second-factor code. */
+type Proof = 'password' | 'code';
 
 export function ReauthDialog() {
   const open = useSyncExternalStore(subscribeReauth, isReauthOpen);
@@ -33,23 +43,44 @@ function ReauthForm() {
   const userEmail = useAppState((state) => state.user?.email ?? '');
   const [email, setEmail] = useState(userEmail);
   const [password, setPassword] = useState('');
+  const [proof, setProof] = useState<Proof>('password');
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const switchProof = (next: Proof) => {
+    setProof(next);
+    setError(null);
+    setPassword('');
+    setCode('');
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!email.trim() || !password) {
-      setError('Informe o e-mail e a senha.');
+    const missing =
+      proof === 'password'
+        ? !email.trim() || !password
+          ? 'Informe o e-mail e a senha.'
+          : null
+        : codeProblem('any', code);
+    if (missing) {
+      setError(missing);
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      await api.post('api/Auth/reauthenticate', { email: email.trim(), password });
+      await api.post(
+        'api/Auth/reauthenticate',
+        proof === 'password'
+          ? { email: email.trim(), password }
+          : { method: codeMethodOf(code), code: code.replace(/\s/g, '') },
+      );
       settleReauth(true);
     } catch (failure) {
       setError(errorText(failure));
       setPassword('');
+      setCode('');
     } finally {
       setBusy(false);
     }
@@ -65,25 +96,52 @@ function ReauthForm() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm">
-            Esta ação é sensível. Por segurança, confirme a sua senha para continuar.
+            {proof === 'password'
+              ? 'Esta ação é sensível. Por segurança, confirme a sua senha para continuar.'
+              : 'Esta ação é sensível. Por segurança, digite o código do aplicativo autenticador ou um código de recuperação.'}
           </Text>
           {error && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
               {error}
             </Alert>
           )}
-          <TextInput
-            label="E-mail"
-            type="email"
-            autoComplete="username"
-            {...textField(email, setEmail)}
-          />
-          <PasswordInput
-            label="Senha"
-            autoComplete="current-password"
-            {...textField(password, setPassword)}
-            data-autofocus
-          />
+          {proof === 'password' ? (
+            <>
+              <TextInput
+                label="E-mail"
+                type="email"
+                autoComplete="username"
+                {...textField(email, setEmail)}
+              />
+              <PasswordInput
+                label="Senha"
+                autoComplete="current-password"
+                {...textField(password, setPassword)}
+                data-autofocus
+              />
+            </>
+          ) : (
+            <OneTimeCodeInput
+              kind="any"
+              value={code}
+              onChange={setCode}
+              description="Os 6 dígitos do aplicativo, ou um código de recuperação (que deixa de valer)."
+              autoComplete="one-time-code"
+              data-autofocus
+              autoFocus
+            />
+          )}
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            ta="left"
+            onClick={() => switchProof(proof === 'password' ? 'code' : 'password')}
+          >
+            {proof === 'password'
+              ? 'Usar código do aplicativo autenticador ou código de recuperação'
+              : 'Usar a senha'}
+          </Anchor>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => settleReauth(false)}>
               Cancelar

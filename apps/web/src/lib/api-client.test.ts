@@ -151,6 +151,19 @@ describe('createApiClient', () => {
     expect(await plain.get('api/x').catch((e: unknown) => e)).toMatchObject({ record: null });
   });
 
+  it('a sign-in that needs a second factor keeps the pending sign-in (`mfa`) of the answer', async () => {
+    const mfa = { ticket: 't'.repeat(24), enrolment: false, methods: ['totp'], expiresAt: 'x' };
+    const client = clientOver(async () =>
+      jsonResponse(401, { Error: 'Confirme.', code: 'multi-factor-auth-required', mfa }),
+    );
+    expect(await client.post('api/Auth', {}).catch((e: unknown) => e)).toMatchObject({
+      code: 'multi-factor-auth-required',
+      mfa,
+    });
+    const plain = clientOver(async () => jsonResponse(401, { Error: 'x', code: 'invalid' }));
+    expect(await plain.post('api/Auth', {}).catch((e: unknown) => e)).toMatchObject({ mfa: null });
+  });
+
   it('without an Error field: the default text followed by the description', async () => {
     const client = clientOver(
       async () =>

@@ -30,6 +30,8 @@ export class ApiError extends Error {
   record: { id: string; checkInDate: string } | null = null;
   /** The auditor alert (spec 2, 3) of an exam another auditor holds, when the answer carries it. */
   alert: unknown = null;
+  /** The pending sign-in of a `multi-factor-*-required` answer (its ticket and methods). */
+  mfa: unknown = null;
   constructor(
     message: string,
     readonly status: number | null,
@@ -148,6 +150,7 @@ type ServerBody =
       id?: unknown;
       checkInDate?: unknown;
       alert?: unknown;
+      mfa?: unknown;
     }
   | undefined;
 
@@ -162,6 +165,7 @@ function errorOf(status: number, payload: unknown): ApiError {
     error.record = { id: body.id, checkInDate: body.checkInDate };
   }
   if (body?.alert && typeof body.alert === 'object') error.alert = body.alert;
+  if (body?.mfa && typeof body.mfa === 'object') error.mfa = body.mfa;
   return error;
 }
 

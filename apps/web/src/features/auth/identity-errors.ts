@@ -4,15 +4,16 @@
  * once; the codes only a browser meets (pop-ups, storage, network) are
  * written here. The same situation always reads the same way.
  */
-import { AUTH_ERRORS, SSO_ERRORS } from '@exame/shared';
+import { AUTH_ERRORS, SECOND_FACTOR_ERRORS, SSO_ERRORS } from '@exame/shared';
 import { ApiError } from '../../lib/api-client';
 
 export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
-    [...Object.entries(AUTH_ERRORS), ...Object.entries(SSO_ERRORS)].map(([code, entry]) => [
-      code,
-      entry.message,
-    ]),
+    [
+      ...Object.entries(AUTH_ERRORS),
+      ...Object.entries(SSO_ERRORS),
+      ...Object.entries(SECOND_FACTOR_ERRORS),
+    ].map(([code, entry]) => [code, entry.message]),
   ),
   'missing-recaptcha-token': 'Confirme que você não é um robô e tente novamente.',
   'multi-factor-auth-required': 'É necessária uma verificação adicional para entrar.',
@@ -23,6 +24,11 @@ export const IDENTITY_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   'network-request-failed': 'Falha de conexão. Verifique sua internet e tente novamente.',
   'web-storage-unsupported': 'O armazenamento do navegador está desativado. Ative-o para entrar.',
   'invalid-api-key': 'Configuração de acesso inválida. Avise o suporte.',
+  // The browser's side of a passkey (WebAuthn): cancelled, unsupported, or refused.
+  'passkey-cancelled':
+    'A chave de acesso não foi usada: a janela foi fechada ou o tempo acabou. Tente novamente.',
+  'passkey-unsupported': 'Este navegador não oferece chaves de acesso. Use outro método.',
+  'passkey-exists': 'Esta chave de acesso já está cadastrada na sua conta.',
 };
 
 export function identityErrorMessage(code: string | null, fallback: string): string {

@@ -1,13 +1,20 @@
-/** Sign-in with e-mail and password. */
-import { Button, Center, PasswordInput, TextInput } from '@mantine/core';
+/**
+ * Sign-in with e-mail and password; an account with a second factor then
+ * confirms it (second-factor-step.tsx), and one whose role requires a factor
+ * it lacks enrols it first (second-factor-enrolment.tsx, loaded on demand).
+ */
+import { Button, Center, Loader, PasswordInput, TextInput } from '@mantine/core';
+import type { MfaChallenge } from '@exame/shared';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useAppState } from '../../../lib/app-store';
 import { currentTenant } from '../../../lib/tenant';
 import { signIn } from '../api/auth';
+import { mfaChallengeOf } from '../api/second-factor';
 import { AuthCard, AuthForm } from './auth-card';
 import { ForgotPasswordButton } from './forgot-password';
+import { SecondFactorStep } from './second-factor-step';
 import { SsoProviderButtons, useSsoRefusal } from './sso-sign-in';
 import { UnitSelector } from './unit-selector';
 import { textField } from '../../../lib/forms';
@@ -16,6 +23,16 @@ import { textField } from '../../../lib/forms';
 const addressUnit = currentTenant().federativeUnit;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+// The QR code and the passkey library come only to who has to enrol.
+const SecondFactorEnrolment = lazy(() =>
+  import('./second-factor-enrolment').then((module) => ({
+    default: module.SecondFactorEnrolment,
+  })),
+);
+
+/** The second step a right password led to, with the server's explanation. */
+type PendingSignIn = { challenge: MfaChallenge; message: string };
 
 export function LoginPage() {
   const user = useAppState((state) => state.user);
@@ -26,14 +43,54 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
+  // Why a second step sent the person back here (its ticket ended).
+  const [backReason, setBackReason] = useState<Error | null>(null);
 
   const from = (location.state as { from?: string } | null)?.from;
   const destination = from && from !== '/login' ? from : '/home';
+  const signedIn = () => navigate(destination, { replace: true });
   const login = useMutation({
     mutationFn: signIn,
-    onSuccess: () => navigate(destination, { replace: true }),
+    onMutate: () => setBackReason(null),
+    onSuccess: signedIn,
+    onError: (error) => {
+      const challenge = mfaChallengeOf(error);
+      if (challenge) setPending({ challenge, message: error.message });
+    },
   });
   if (user) return <Navigate to={destination} replace />;
+
+  const backToPassword = (reason: Error | null) => {
+    setPending(null);
+    setBackReason(reason);
+    setPassword('');
+    setTouched(false);
+    login.reset();
+  };
+
+  if (pending) {
+    return (
+      <AuthCard title="Entrar" subtitle="Administração e auditoria do exame teórico" width={420}>
+        {pending.challenge.enrolment ? (
+          <Suspense fallback={<Loader size="sm" mx="auto" aria-label="Carregando" />}>
+            <SecondFactorEnrolment
+              challenge={pending.challenge}
+              message={pending.message}
+              onSignedIn={signedIn}
+              onBack={backToPassword}
+            />
+          </Suspense>
+        ) : (
+          <SecondFactorStep
+            challenge={pending.challenge}
+            onSignedIn={signedIn}
+            onBack={backToPassword}
+          />
+        )}
+      </AuthCard>
+    );
+  }
 
   const emailError = touched && !EMAIL.test(email.trim()) ? 'Informe um e-mail válido.' : null;
   const passwordError = touched && password === '' ? 'Informe a senha.' : null;
@@ -47,7 +104,11 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Entrar" subtitle="Administração e auditoria do exame teórico" width={400}>
-      <AuthForm onSubmit={submit} error={login.error ?? refusal} errorTestId="login-error">
+      <AuthForm
+        onSubmit={submit}
+        error={backReason ?? login.error ?? refusal}
+        errorTestId="login-error"
+      >
         <TextInput
           label="E-mail"
           type="email"

@@ -33,6 +33,11 @@ export function setRegisterStatus(id: string, registerStatus: RegisterStatus): P
   return api.put<User>(`api/User/${id}/enableDisable`, { registerStatus });
 }
 
+/** Clears a user's second factors (lost phone and recovery codes); a sensitive action. */
+export function resetSecondFactor(id: string): Promise<void> {
+  return api.delete<void>(`api/User/${id}/factors`);
+}
+
 export function changeRole(id: string, role: Role): Promise<User> {
   return api.put<User>(`api/User/${id}/role`, { role });
 }

@@ -8,7 +8,7 @@ import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { ACTIONS_COLUMN, ListPage, usePagedSearch } from '../../../components/list-page';
 import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
-import { setRegisterStatus, userKeys, userListQuery } from '../api/users';
+import { resetSecondFactor, setRegisterStatus, userKeys, userListQuery } from '../api/users';
 import { StateBadge } from '../../../components/state-badge';
 
 export function ListUsersPage() {
@@ -32,6 +32,26 @@ export function ListUsersPage() {
     },
     onError: (error) => toast.error(error.message),
   });
+
+  const reset = useMutation({
+    mutationFn: (user: User) => resetSecondFactor(user.id).then(() => user),
+    onSuccess: (user) =>
+      toast.success(
+        `O segundo fator de ${user.name} foi redefinido. No próximo login ele entra com a senha e, se o perfil exigir, cadastra um novo.`,
+      ),
+    onError: (error) => toast.error(error.message),
+  });
+
+  const confirmReset = (user: User) =>
+    showAlert({
+      icon: 'warning',
+      title: 'Redefinir segundo fator',
+      message: `Remover o aplicativo autenticador, as chaves de acesso e os códigos de recuperação de <b>${escapeHtml(user.name)}</b>? Faça isso só para quem perdeu o aparelho e os códigos, depois de confirmar quem está pedindo.`,
+      actions: [
+        { label: 'Cancelar' },
+        { label: 'Redefinir', color: 'red', onClick: () => reset.mutate(user) },
+      ],
+    });
 
   const confirmToggle = (user: User) => {
     const disabling = user.registerStatus === 'enabled';
@@ -102,6 +122,16 @@ export function ListUsersPage() {
               >
                 Biometria
               </Button>
+              {user.email !== me?.email && (
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => confirmReset(user)}
+                  loading={reset.isPending && reset.variables?.id === user.id}
+                >
+                  Redefinir 2º fator
+                </Button>
+              )}
               {user.email !== me?.email && (
                 <Button
                   size="xs"
