@@ -63,6 +63,7 @@ export const ACTIVITY_TYPES = [
   'mfa_remove',
   'mfa_recovery_codes',
   'mfa_recovery_used',
+  'mfa_reset',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -133,6 +134,7 @@ export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
   mfa_remove: 'Segundo fator removido',
   mfa_recovery_codes: 'Códigos de recuperação gerados',
   mfa_recovery_used: 'Código de recuperação usado',
+  mfa_reset: 'Segundo fator de um usuário redefinido',
 };
 
 /* ------------------------------------------------------------------------ */

@@ -625,6 +625,19 @@ describe('tenant isolation of writes', () => {
       },
       foreign: null,
     },
+    // Unit A's ADMIN clears the factors of a user of A; aimed at another unit's: USER_NOT_FOUND.
+    'DELETE /api/User/:id/factors': {
+      own: async () => {
+        const who = await seedSignedIn(t.app, { role: 'auditor', unit: A });
+        await addTotp(t.app, who.auth);
+        return {
+          method: 'DELETE',
+          url: `/api/User/${who.user.id}/factors`,
+          headers: a().admin.auth,
+        };
+      },
+      foreign: asAdmin('DELETE', (f) => `/api/User/${f.auditor.user.id}/factors`),
+    },
     'POST /api/IdentityProvider': {
       own: asAdmin(
         'POST',

@@ -18,6 +18,7 @@ import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 const SENSITIVE = [
   'DELETE /api/Auth/factors/:id',
   'POST /api/Auth/recovery-codes',
+  'DELETE /api/User/:id/factors',
   'POST /api/Audit/:examId/reopen',
   'PUT /api/User/:id/enableDisable',
   'PUT /api/User/:id/role',

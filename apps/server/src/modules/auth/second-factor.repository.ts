@@ -41,6 +41,12 @@ export async function deleteFactor(
   return removed;
 }
 
+/** Removes every factor (and pending step) of a user; returns how many factors went. */
+export async function deleteFactorsOf(db: Executor, userId: string): Promise<number> {
+  await deleteRows(db, mfaTickets, eq(mfaTickets.userId, userId));
+  return deleteRows(db, userFactors, eq(userFactors.userId, userId));
+}
+
 /**
  * Records an accepted app code's time step, only if it is later than the last
  * one: of two requests with the same code, one wins and the other is refused.

@@ -41,6 +41,7 @@ import {
   findAccountTicket,
   regenerateRecoveryCodes,
   removeFactor,
+  resetFactorsOf,
   startPasskeySetup,
   startTotpSetup,
 } from './second-factor.service';
@@ -242,6 +243,24 @@ export function secondFactorRoutes(deps: IdentityDeps) {
       },
       async (request, reply) => {
         await removeFactor(deps, currentUser(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    routes.delete(
+      '/api/User/:id/factors',
+      {
+        config: { access: ['ADMIN'], reauth: true },
+        schema: {
+          tags: ['users'],
+          summary:
+            'Redefinir o segundo fator de um usuário da unidade (perdeu o aparelho e os códigos)',
+          params: z.object({ id: z.uuid() }),
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await resetFactorsOf(deps, currentUser(request), request.params.id);
         return reply.status(204).send(null);
       },
     );

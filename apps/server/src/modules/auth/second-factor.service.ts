@@ -22,19 +22,21 @@ import {
   type SecondFactor,
   type SecondFactorStatus,
   type TotpSetup,
+  USER_ERRORS,
 } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { matchingStep, newTotpSecret, otpauthUri } from '../../lib/totp';
 import type { SessionUser } from '../../lib/actors';
 import { changeWithActivity } from '../activity/activity.service';
-import type { UserRow } from '../users/users.service';
+import { findUserInUnit, type UserRow } from '../users/users.service';
 import type { IdentityDeps } from './identity-deps';
 import { registrationOptions, verifyRegistration } from './passkeys';
 import {
   claimTotpStep,
   countRecoveryCodesLeft,
   deleteFactor,
+  deleteFactorsOf,
   deleteTicket,
   findLiveTicket,
   insertFactor,
@@ -316,6 +318,30 @@ export async function regenerateRecoveryCodes(
       type: 'mfa_recovery_codes',
       payload: { count: recovery.codes.length },
       target: `user:${actor.id}`,
+    };
+  });
+}
+
+/**
+ * An ADMIN clears the second factors of a user of the unit who lost them
+ * (phone and recovery codes): the person signs in with the password again
+ * and, in a role that requires a factor, enrols a new one at once.
+ */
+export async function resetFactorsOf(
+  deps: SecondFactorDeps,
+  actor: SessionUser,
+  userId: string,
+): Promise<void> {
+  await changeWithActivity(deps.db, actor, async (tx) => {
+    const target = await findUserInUnit(tx, actor.federativeUnit, { id: userId });
+    if (!target) throw AppError.from(USER_ERRORS, 'USER_NOT_FOUND');
+    const removed = await deleteFactorsOf(tx, target.id);
+    await replaceRecoveryCodes(tx, target.id, []);
+    return {
+      result: null,
+      type: 'mfa_reset',
+      payload: { factors: removed },
+      target: `user:${target.id}`,
     };
   });
 }

@@ -398,4 +398,37 @@ describe('second factor', () => {
     ).json();
     expect(kept).toMatchObject({ factors: [{ id: owner.factorId }] });
   });
+
+  it("an ADMIN clears the factors of a user of the unit who lost them; not of another unit's, and no one else may", async () => {
+    const lost = await signedInWith('auditor');
+    const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
+    const stranger = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'SP' });
+    const peer = await seedSignedIn(t.app, { role: 'auditor', unit: 'DF' });
+    const reset = (who: { auth: { authorization: string } }) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/User/${lost.user.id}/factors`,
+        headers: who.auth,
+      });
+
+    expect((await reset(peer)).statusCode).toBe(403);
+    const foreign = await reset(stranger);
+    expect(foreign.statusCode).toBe(404);
+    expect((await passwordStep(t.app, lost.user.email)).code).toBe('multi-factor-auth-required');
+
+    expect((await reset(admin)).statusCode).toBe(204);
+    const status = (
+      await t.app.inject({ method: 'GET', url: '/api/Auth/factors', headers: lost.auth })
+    ).json();
+    expect(status).toEqual({ factors: [], recoveryCodesLeft: 0, required: false });
+    expect(
+      (await post(t, '/api/Auth', { email: lost.user.email, password: DEFAULT_PASSWORD }))
+        .statusCode,
+    ).toBe(200);
+    const [event] = await selectRows<{ type: string; target: string }>(
+      t.database.db,
+      sql`select type, target from activity_log where actor_id = ${admin.user.id} and type = 'mfa_reset'`,
+    );
+    expect(event).toEqual({ type: 'mfa_reset', target: `user:${lost.user.id}` });
+  });
 });
