@@ -638,6 +638,24 @@ describe('tenant isolation of writes', () => {
       },
       foreign: asAdmin('DELETE', (f) => `/api/User/${f.auditor.user.id}/factors`),
     },
+    // A proof through unit A's provider, for the session of the same examiner of A.
+    'POST /api/Auth/sso/reauthenticate': {
+      own: async () => {
+        const handoff = randomToken();
+        const browser = randomToken();
+        await t.database.db.execute(
+          sql`insert into sso_logins (provider_id, state_hash, code_verifier, nonce, browser_hash, expires_at, answered_at, handoff_hash, user_id, handoff_expires_at, purpose)
+              values (${a().providerId}, ${randomToken()}, 'v', 'n', ${hashToken(browser)}, now(), now(), ${hashToken(handoff)}, ${a().viewer.user.id}, now() + interval '1 minute', 'reauth')`,
+        );
+        return {
+          method: 'POST',
+          url: '/api/Auth/sso/reauthenticate',
+          headers: { ...a().viewer.auth, cookie: `exame_sso=${browser}` },
+          payload: { handoff },
+        };
+      },
+      foreign: null,
+    },
     'POST /api/IdentityProvider': {
       own: asAdmin(
         'POST',

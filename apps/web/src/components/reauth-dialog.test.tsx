@@ -119,4 +119,40 @@ describe('re-authentication before a sensitive action', () => {
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
+
+  it("offers the unit's identity providers: the browser leaves for the provider, remembering the page", async () => {
+    appStore.setUser(TEST_USER);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const assign = vi.fn();
+    vi.stubGlobal('location', {
+      ...window.location,
+      assign,
+      origin: window.location.origin,
+      pathname: '/auditoria/42',
+      search: '',
+    });
+    stubServer({
+      'GET /api/Auth/sso/providers': () =>
+        json(200, [{ id: '7b0f1b9e-3f4c-4b7a-9a3e-1f2d3c4b5a69', name: 'gov.br' }]),
+      'POST /api/Audit/42/reopen': () =>
+        json(403, { Error: AUTH_ERRORS['reauth-required'].message, code: 'reauth-required' }),
+    });
+    renderWithProviders(<p>tela</p>);
+    const reopen = api.post('api/Audit/42/reopen', {}).catch((error: unknown) => error);
+    const dialog = await screen.findByRole('dialog', { name: 'Confirme a sua identidade' });
+    await userEvent.click(
+      await within(dialog).findByRole('button', { name: 'Confirmar com gov.br' }),
+    );
+    expect(assign).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /api\/Auth\/sso\/7b0f1b9e-3f4c-4b7a-9a3e-1f2d3c4b5a69\/start\?purpose=reauth$/,
+      ),
+    );
+    expect(JSON.parse(sessionStorage.getItem('exame_sso_reauth') ?? '{}')).toEqual({
+      returnTo: '/auditoria/42',
+    });
+    // The action waits for the person to do it again, once back.
+    expect(await reopen).toMatchObject({ code: 'reauth-required' });
+    sessionStorage.clear();
+  });
 });

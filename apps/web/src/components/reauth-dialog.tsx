@@ -9,13 +9,16 @@
  */
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { AUTH_ERRORS, SECOND_FACTOR_ERRORS } from '@exame/shared';
+import { AUTH_ERRORS, SECOND_FACTOR_ERRORS, signInProviderSchema } from '@exame/shared';
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { api } from '../lib/api';
-import { ApiError } from '../lib/api-client';
+import { ApiError, joinUrl } from '../lib/api-client';
+import { readWebConfig } from '../lib/config';
 import { useAppState } from '../lib/app-store';
 import { textField } from '../lib/forms';
-import { isReauthOpen, settleReauth, subscribeReauth } from '../lib/reauth';
+import { isReauthOpen, settleReauth, startProviderReauth, subscribeReauth } from '../lib/reauth';
 import { AppModal } from './app-modal';
 import { codeMethodOf, codeProblem, OneTimeCodeInput } from './one-time-code-input';
 
@@ -142,6 +145,7 @@ function ReauthForm() {
               ? 'Usar código do aplicativo autenticador ou código de recuperação'
               : 'Usar a senha'}
           </Anchor>
+          <ProviderProofs />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => settleReauth(false)}>
               Cancelar
@@ -153,5 +157,47 @@ function ReauthForm() {
         </Stack>
       </form>
     </AppModal>
+  );
+}
+
+/**
+ * The unit's identity providers, for who signs in through one: the provider
+ * is asked to authenticate the person again, and the browser comes back to
+ * this page, where the action is done again.
+ */
+function ProviderProofs() {
+  const unit = useAppState((state) => state.user?.federativeUnit ?? null);
+  const providers = useQuery({
+    queryKey: ['auth', 'sso-providers', unit],
+    queryFn: async ({ signal }) =>
+      z
+        .array(signInProviderSchema)
+        .parse(
+          await api.get('api/Auth/sso/providers', { query: { federativeUnit: unit! }, signal }),
+        ),
+    enabled: unit !== null,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  if (!providers.data?.length) return null;
+  return (
+    <Stack gap={6}>
+      <Text size="xs" c="dimmed">
+        Entra pelo provedor de identidade? Confirme por ele (a página volta aqui; repita a ação).
+      </Text>
+      {providers.data.map((provider) => (
+        <Button
+          key={provider.id}
+          variant="default"
+          onClick={() =>
+            startProviderReauth(
+              joinUrl(readWebConfig().apiBaseUrl, `api/Auth/sso/${provider.id}/start`),
+            )
+          }
+        >
+          Confirmar com {provider.name}
+        </Button>
+      ))}
+    </Stack>
   );
 }

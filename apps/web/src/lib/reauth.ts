@@ -39,3 +39,38 @@ export function subscribeReauth(listener: Listener): () => void {
 export function isReauthOpen(): boolean {
   return pending !== null;
 }
+
+/* A proof through the unit's identity provider leaves the page (a redirect). */
+
+const SSO_REAUTH_KEY = 'exame_sso_reauth';
+
+/** Remembers where to come back, then sends the browser to the provider (`purpose=reauth`). */
+export function startProviderReauth(startAddress: string): void {
+  settleReauth(false);
+  sessionStorage.setItem(
+    SSO_REAUTH_KEY,
+    JSON.stringify({ returnTo: `${window.location.pathname}${window.location.search}` }),
+  );
+  const url = new URL(startAddress, window.location.origin);
+  url.searchParams.set('purpose', 'reauth');
+  window.location.assign(url.toString());
+}
+
+/** The proof through the provider is over (done or failed). */
+export function clearProviderReauth(): void {
+  sessionStorage.removeItem(SSO_REAUTH_KEY);
+}
+
+/** The page a proof through the provider started from (null when none is under way). */
+export function readProviderReauth(): { returnTo: string } | null {
+  const stored = sessionStorage.getItem(SSO_REAUTH_KEY);
+  if (!stored) return null;
+  try {
+    const parsed = JSON.parse(stored) as { returnTo?: unknown };
+    const returnTo = typeof parsed.returnTo === 'string' ? parsed.returnTo : '';
+    // Only a path of this app.
+    return { returnTo: /^\/(?!\/)/.test(returnTo) ? returnTo : '/home' };
+  } catch {
+    return { returnTo: '/home' };
+  }
+}

@@ -71,6 +71,10 @@ export const ssoLogins = pgTable(
     handoffExpiresAt: timestamp('handoff_expires_at', { withTimezone: true }),
     /** The provider's end-session address for this sign-in, when it has one. */
     logoutUrl: text('logout_url'),
+    /** `reauth`: a new proof for a session of the same person, not a new session (migration 0027). */
+    purpose: text('purpose', { enum: ['sign-in', 'reauth'] })
+      .notNull()
+      .default('sign-in'),
   },
   (table) => [
     uniqueIndex('sso_logins_state_key').on(table.stateHash),

@@ -246,7 +246,20 @@ export async function reauthenticate(
     deps.log.info({ event: 'reauth_user_mismatch' }, 'reautenticação com outra conta recusada');
     throw AppError.from(AUTH_ERRORS, 'user-mismatch');
   }
-  await markSessionProven(deps.db, actor.tokenHash, now);
+  await recordProof(deps.db, actor, now);
+}
+
+/**
+ * Records a new proof of who the person of this session is (password, second
+ * factor or identity provider); this instance's cache lets the old one go at
+ * once, the others by NOTIFY.
+ */
+export async function recordProof(
+  db: IdentityDeps['db'],
+  actor: Pick<SessionUser, 'tokenHash'>,
+  now: Date,
+): Promise<void> {
+  await markSessionProven(db, actor.tokenHash, now);
   forgetCachedSessions({ tokenHash: actor.tokenHash });
 }
 

@@ -14,10 +14,9 @@ import {
   type TotpSetup,
 } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
-import { forgetCachedSessions } from '../../lib/session-cache';
 import type { SessionUser } from '../../lib/actors';
 import { findUserById, type UserRow } from '../users/users.service';
-import { admitAttempt, completeSignIn, type SignInResult } from './auth.service';
+import { admitAttempt, completeSignIn, recordProof, type SignInResult } from './auth.service';
 import type { IdentityDeps } from './identity-deps';
 import { accountKey, ipKey, releaseAttempt } from './login-throttle';
 import { authenticationOptions, verifyAuthentication } from './passkeys';
@@ -38,7 +37,6 @@ import {
   startTotpSetup,
   ticketKey,
 } from './second-factor.service';
-import { markSessionProven } from './sessions.repository';
 
 /** Wrong answers a ticket takes before it is spent. */
 export const MAX_TICKET_FAILURES = 5;
@@ -210,6 +208,5 @@ export async function reauthenticateWithCode(
     throw AppError.from(AUTH_ERRORS, 'reauth-invalid-code');
   }
   await releaseAttempt(deps.db, reservation.keys);
-  await markSessionProven(deps.db, actor.tokenHash, now);
-  forgetCachedSessions({ tokenHash: actor.tokenHash });
+  await recordProof(deps.db, actor, now);
 }

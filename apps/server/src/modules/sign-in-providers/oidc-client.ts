@@ -69,6 +69,8 @@ export async function buildAuthorizationRequest(
   provider: ProviderRow,
   secrets: ProviderSecrets,
   settings: OidcSettings,
+  /** A re-authentication: the provider must ask the person again, whatever session it holds. */
+  forceLogin = false,
 ): Promise<AuthorizationRequest> {
   const config = await cachedConfig(provider, secrets, settings);
   const codeVerifier = client.randomPKCECodeVerifier();
@@ -81,6 +83,7 @@ export async function buildAuthorizationRequest(
     code_challenge_method: 'S256',
     state,
     nonce,
+    ...(forceLogin ? { prompt: 'login', max_age: '0' } : {}),
   });
   return { url, state, nonce, codeVerifier };
 }

@@ -8,10 +8,11 @@ import {
   errorBodySchema,
   identityProviderInputSchema,
   identityProviderSchema,
+  ROLES,
   signInProviderSchema,
   SSO_CALLBACK_PATH,
 } from '@exame/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
@@ -25,7 +26,13 @@ import {
   removeProvider,
   type SignInProvidersDeps,
 } from './sign-in-providers.service';
-import { completeSsoSignIn, finishSsoSignIn, returnAddress, startSsoSignIn } from './sso.service';
+import {
+  completeSsoSignIn,
+  finishSsoSignIn,
+  reauthenticateWithSso,
+  returnAddress,
+  startSsoSignIn,
+} from './sso.service';
 
 const errors = {
   400: errorBodySchema,
@@ -62,6 +69,18 @@ function failureCode(request: FastifyRequest, error: unknown): string {
 }
 const idParams = z.object({ id: z.string().uuid() });
 
+/** The sign-in's cookie has done its work once the hand-off is exchanged. */
+function clearBrowserCookie(reply: FastifyReply, deps: SignInProvidersDeps) {
+  setCookie(reply, {
+    name: BROWSER_COOKIE,
+    value: '',
+    path: COOKIE_PATH,
+    maxAgeSeconds: 0,
+    secure: deps.config.nodeEnv === 'production',
+    sameSite: 'Lax',
+  });
+}
+
 export function signInProviderRoutes(deps: SignInProvidersDeps) {
   return async (app: FastifyInstance) => {
     const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -86,8 +105,10 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
         config: { access: 'public' },
         schema: {
           tags,
-          summary: 'Entrar pelo provedor de identidade (redireciona ao provedor)',
+          summary:
+            'Entrar pelo provedor de identidade, ou confirmar a identidade por ele (purpose=reauth); redireciona ao provedor',
           params: idParams,
+          querystring: z.object({ purpose: z.enum(['sign-in', 'reauth']).default('sign-in') }),
           response: { 302: z.null(), ...errors },
         },
       },
@@ -96,6 +117,7 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
           const started = await startSsoSignIn(deps, {
             providerId: request.params.id,
             ip: request.ip,
+            purpose: request.query.purpose,
           });
           setCookie(reply, {
             name: BROWSER_COOKIE,
@@ -162,15 +184,30 @@ export function signInProviderRoutes(deps: SignInProvidersDeps) {
           ip: request.ip,
           userAgent: request.headers['user-agent'] ?? null,
         });
-        setCookie(reply, {
-          name: BROWSER_COOKIE,
-          value: '',
-          path: COOKIE_PATH,
-          maxAgeSeconds: 0,
-          secure: deps.config.nodeEnv === 'production',
-          sameSite: 'Lax',
-        });
+        clearBrowserCookie(reply, deps);
         return user;
+      },
+    );
+
+    routes.post(
+      '/api/Auth/sso/reauthenticate',
+      {
+        config: { access: ROLES },
+        schema: {
+          tags,
+          summary:
+            'Confirmar a identidade pelo provedor antes de uma ação sensível (passagem de uma entrada purpose=reauth)',
+          body: z.object({ handoff: z.string().trim().min(20).max(200) }),
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await reauthenticateWithSso(deps, currentUser(request), {
+          handoff: request.body.handoff,
+          browserToken: browserToken(request),
+        });
+        clearBrowserCookie(reply, deps);
+        return reply.status(204).send(null);
       },
     );
 

@@ -17,7 +17,8 @@ import { AUTH_ERRORS, SSO_ERRORS, SSO_RETURN_PAGE, stripCpf, type AuthUser } fro
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { changeWithActivity } from '../activity/activity.service';
-import { openSession } from '../auth/auth.service';
+import { openSession, recordProof } from '../auth/auth.service';
+import type { SessionUser } from '../../lib/actors';
 import { findUserInUnit, type UserRow } from '../users/users.service';
 import { buildAuthorizationRequest, redeemCode, type ProviderClaims } from './oidc-client';
 import {
@@ -50,9 +51,10 @@ async function enabledProvider(deps: SignInProvidersDeps, id: string): Promise<P
  */
 export async function startSsoSignIn(
   deps: SignInProvidersDeps,
-  input: { providerId: string; ip: string },
+  input: { providerId: string; ip: string; purpose?: 'sign-in' | 'reauth' },
   now: Date = new Date(),
 ): Promise<{ url: URL; browserToken: string }> {
+  const purpose = input.purpose ?? 'sign-in';
   await deps.limiter.hit('ssoStartPerIp', input.ip);
   const provider = await enabledProvider(deps, input.providerId);
   let request;
@@ -61,6 +63,7 @@ export async function startSsoSignIn(
       provider,
       secretsOf(deps, provider),
       oidcSettings(deps),
+      purpose === 'reauth',
     );
   } catch (error) {
     deps.log.warn(
@@ -76,6 +79,7 @@ export async function startSsoSignIn(
     stateHash: hashToken(request.state),
     codeVerifier: request.codeVerifier,
     nonce: request.nonce,
+    purpose,
     createdAt: now,
     expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MS),
   });
@@ -239,7 +243,8 @@ export async function completeSsoSignIn(
 ): Promise<AuthUser> {
   const handed = await takeSsoHandoff(deps.db, hashToken(input.handoff), now);
   // Only the browser that started the sign-in opens its session.
-  const taken = handed && sameBrowser(handed, input.browserToken) ? handed : undefined;
+  const taken =
+    handed?.purpose === 'sign-in' && sameBrowser(handed, input.browserToken) ? handed : undefined;
   const provider = taken && (await findProvider(deps.db, taken.providerId));
   const user =
     taken?.userId && provider
@@ -249,6 +254,31 @@ export async function completeSsoSignIn(
   if (user.registerStatus !== 'enabled') throw AppError.from(AUTH_ERRORS, 'user-disabled');
   const signedIn = await openSession(deps, user, input, now);
   return taken.logoutUrl ? { ...signedIn, providerLogoutUrl: taken.logoutUrl } : signedIn;
+}
+
+/**
+ * A re-authentication through the provider: the hand-off of a `reauth`
+ * sign-in, in the browser that started it, proves again who the person of
+ * this session is. Another person's hand-off gets `user-mismatch`.
+ */
+export async function reauthenticateWithSso(
+  deps: SignInProvidersDeps,
+  actor: SessionUser,
+  input: { handoff: string; browserToken: string | null },
+  now: Date = new Date(),
+): Promise<void> {
+  const handed = await takeSsoHandoff(deps.db, hashToken(input.handoff), now);
+  const taken =
+    handed?.purpose === 'reauth' && sameBrowser(handed, input.browserToken) ? handed : undefined;
+  const provider = taken && (await findProvider(deps.db, taken.providerId));
+  if (!taken?.userId || !provider || provider.federativeUnit !== actor.federativeUnit) {
+    throw ssoError('sso-expired');
+  }
+  if (taken.userId !== actor.id) {
+    deps.log.info({ event: 'reauth_user_mismatch' }, 'reautenticação com outra conta recusada');
+    throw AppError.from(AUTH_ERRORS, 'user-mismatch');
+  }
+  await recordProof(deps.db, actor, now);
 }
 
 /** Where the callback sends the browser: the web page that completes the sign-in, or the sign-in page with the reason. */

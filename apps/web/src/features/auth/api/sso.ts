@@ -41,3 +41,8 @@ export async function completeSsoSignIn(handoff: string): Promise<AuthUser> {
   appStore.setUser(user);
   return user;
 }
+
+/** A proof of identity through the provider for this session (`purpose=reauth`). */
+export async function confirmWithSso(handoff: string): Promise<void> {
+  await api.post<unknown>('api/Auth/sso/reauthenticate', { handoff });
+}

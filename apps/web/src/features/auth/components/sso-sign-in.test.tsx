@@ -105,4 +105,27 @@ describe('sign-in through the unit identity providers', () => {
     expect(screen.getByRole('link', { name: 'Voltar para a tela de entrada' })).toBeInTheDocument();
     expect(appStore.getState().user).toBeNull();
   });
+
+  it('a proof through the provider before a sensitive action renews the session and goes back to its page', async () => {
+    appStore.setUser(user);
+    sessionStorage.setItem('exame_sso_reauth', JSON.stringify({ returnTo: '/auditoria/42' }));
+    window.history.replaceState(null, '', '/login/sso#handoff=passagem-da-prova-1234567890');
+    const calls = stubServer({
+      'POST /api/Auth/sso/reauthenticate': () => new Response(null, { status: 204 }),
+    });
+    const { router } = renderRoutes(
+      [
+        { path: '/login/sso', element: <SsoReturnPage /> },
+        { path: '/auditoria/:id', element: <p>auditoria</p> },
+      ],
+      '/login/sso',
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auditoria/42'));
+    expect(calls.find((call) => call.path === '/api/Auth/sso/reauthenticate')?.body).toEqual({
+      handoff: 'passagem-da-prova-1234567890',
+    });
+    expect(calls.some((call) => call.path === '/api/Auth/sso/session')).toBe(false);
+    expect(sessionStorage.getItem('exame_sso_reauth')).toBeNull();
+    expect(appStore.getState().user?.email).toBe(user.email);
+  });
 });
