@@ -112,6 +112,12 @@ export const SSO_ERRORS = errorCatalogue({
     status: 400,
     message: 'O endereço do emissor precisa usar https://.',
   },
+  /** Outside development: the issuer is this machine, or a link-local address (cloud metadata). */
+  IDP_ISSUER_FORBIDDEN: {
+    status: 400,
+    message:
+      'O endereço do emissor aponta para a própria máquina ou para um endereço interno reservado (loopback ou link-local). Informe o endereço público ou da rede do provedor.',
+  },
   IDP_DISCOVERY_FAILED: {
     status: 400,
     message:

@@ -8,12 +8,19 @@
  *   signing key is never refused for it.
  * - ID tokens are verified with the provider's keys (`enableNonRepudiationChecks`),
  *   not only trusted for coming over TLS.
- * - Plain-http issuers are refused unless SSO_ALLOW_HTTP (default outside production).
+ * - Plain-http issuers are refused unless SSO_ALLOW_HTTP (default outside production);
+ *   without it, no request goes to a loopback or link-local address (issuer-address.ts).
  */
 import * as client from 'openid-client';
+import { guardedFetch } from './issuer-address';
 import type { ProviderRow } from './sign-in-providers.repository';
 
-export type OidcSettings = { allowHttp: boolean; redirectUri: string };
+export type OidcSettings = {
+  allowHttp: boolean;
+  redirectUri: string;
+  /** Outside development, the provider may not be a loopback or link-local address (issuer-address.ts). */
+  guardAddresses: boolean;
+};
 export type ProviderSecrets = { clientSecret: string | null };
 
 /** The claims a sign-in decides on: the ID token's, completed by userinfo when one is missing. */
@@ -34,13 +41,20 @@ async function discover(
   }
   const execute = [client.enableNonRepudiationChecks];
   if (issuer.protocol === 'http:') execute.push(client.allowInsecureRequests);
-  return client.discovery(
+  const config = await client.discovery(
     issuer,
     provider.clientId,
     { redirect_uris: [settings.redirectUri], response_types: ['code'] },
     secrets.clientSecret ? client.ClientSecretBasic(secrets.clientSecret) : client.None(),
-    { execute, timeout: 10 },
+    {
+      execute,
+      timeout: 10,
+      ...(settings.guardAddresses ? { [client.customFetch]: guardedFetch } : {}),
+    },
   );
+  // Keys, token and userinfo: the same guard as the discovery.
+  if (settings.guardAddresses) config[client.customFetch] = guardedFetch;
+  return config;
 }
 
 function cachedConfig(

@@ -4,6 +4,7 @@
  * in the activity log (never the secret). A provider is checked by reading
  * its discovery document before it is saved enabled.
  */
+import { assertReachableAddress, ForbiddenIssuerAddress } from './issuer-address';
 import {
   SSO_CALLBACK_PATH,
   SSO_ERRORS,
@@ -45,6 +46,7 @@ export function oidcSettings(deps: Pick<SignInProvidersDeps, 'config'>): OidcSet
   return {
     allowHttp: deps.config.ssoAllowHttp,
     redirectUri: `${deps.config.publicAppUrl}${SSO_CALLBACK_PATH}`,
+    guardAddresses: !deps.config.ssoAllowHttp,
   };
 }
 
@@ -90,9 +92,20 @@ async function checkReachable(deps: SignInProvidersDeps, row: ProviderRow): Prom
   if (new URL(row.issuer).protocol !== 'https:' && !deps.config.ssoAllowHttp) {
     throw AppError.from(SSO_ERRORS, 'IDP_ISSUER_INSECURE');
   }
+  const settings = oidcSettings(deps);
+  if (settings.guardAddresses) {
+    try {
+      await assertReachableAddress(new URL(row.issuer));
+    } catch (error) {
+      if (error instanceof ForbiddenIssuerAddress) {
+        throw AppError.from(SSO_ERRORS, 'IDP_ISSUER_FORBIDDEN');
+      }
+      // A name that does not resolve: the discovery below says so.
+    }
+  }
   if (!row.enabled) return;
   try {
-    await buildAuthorizationRequest(row, secretsOf(deps, row), oidcSettings(deps));
+    await buildAuthorizationRequest(row, secretsOf(deps, row), settings);
   } catch (error) {
     deps.log.info(
       { event: 'idp_discovery_failed', issuer: row.issuer, err: error },

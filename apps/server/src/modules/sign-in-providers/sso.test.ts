@@ -399,7 +399,7 @@ describe('single sign-on with a unit identity provider', () => {
 });
 
 describe('identity providers in production', () => {
-  it('refuse a plain-http issuer unless SSO_ALLOW_HTTP', async () => {
+  it('refuse a plain-http issuer, and one on a loopback or link-local address, unless SSO_ALLOW_HTTP', async () => {
     forgetProviderConfigurations();
     const t = await buildTestApp({ config: { ssoAllowHttp: false } });
     try {
@@ -412,6 +412,22 @@ describe('identity providers in production', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'IDP_ISSUER_INSECURE' });
+      // Nor may the issuer be this machine or a link-local address (cloud metadata), by address or by name.
+      for (const issuer of [
+        'https://127.0.0.1:8443/realms/x',
+        'https://169.254.169.254/latest',
+        'https://[::1]/',
+        'https://[::ffff:127.0.0.1]/',
+        'https://localhost/realms/x',
+      ]) {
+        const refused = await t.app.inject({
+          method: 'POST',
+          url: '/api/IdentityProvider',
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: { name: 'Interno', issuer, clientId: 'x' },
+        });
+        expect(refused.json(), issuer).toMatchObject({ code: 'IDP_ISSUER_FORBIDDEN' });
+      }
     } finally {
       await t.close();
     }
