@@ -291,6 +291,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       secrets: createSecretBox(masterKey, 'identity-provider'),
       limiter,
       log: app.log,
+      mailer,
     }),
   );
   await app.register(

@@ -146,6 +146,11 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   const listening = app.server.address();
   if (dataDirLock && typeof listening === 'object' && listening) dataDirLock.update(listening.port);
+  if (config.nodeEnv === 'production' && !config.publicAppUrlSet) {
+    app.log.warn(
+      'PUBLIC_APP_URL não definida: os links dos e-mails e as chaves de acesso (passkeys) usam http://localhost; defina o endereço que as pessoas usam',
+    );
+  }
   if (config.databaseUrl && config.fileStorage.kind === 'disk') {
     app.log.warn(
       'arquivos no disco local (DATA_DIR/files): com mais de uma instância, defina FILE_STORAGE_URL',

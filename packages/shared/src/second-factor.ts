@@ -150,4 +150,12 @@ export const SECOND_FACTOR_ERRORS = errorCatalogue({
     message: 'Cadastre um segundo fator antes de gerar códigos de recuperação.',
   },
   'factor-not-found': { status: 404, message: 'Segundo fator não encontrado.' },
+  'mfa-reset-self': {
+    status: 409,
+    message: 'Os seus próprios fatores são trocados em "Segurança da conta".',
+  },
+  'mfa-nothing-to-reset': {
+    status: 409,
+    message: 'Este usuário não tem segundo fator cadastrado: ele já entra só com a senha.',
+  },
 });

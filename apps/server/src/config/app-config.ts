@@ -25,6 +25,8 @@ export type AppConfig = {
   trustProxy: string[];
   shutdownTimeoutMs: number;
   publicAppUrl: string;
+  /** Whether PUBLIC_APP_URL was given (production warns without it: links and passkeys would name localhost). */
+  publicAppUrlSet: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   adminEmail: string | undefined;

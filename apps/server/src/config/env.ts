@@ -271,6 +271,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     publicAppUrl: (env.PUBLIC_APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    publicAppUrlSet: env.PUBLIC_APP_URL !== undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),

@@ -582,6 +582,10 @@ describe('tenant isolation of writes', () => {
       },
       foreign: null,
     },
+    'POST /api/Auth/reauthenticate/passkey/options': {
+      own: asViewer('POST', () => '/api/Auth/reauthenticate/passkey/options'),
+      foreign: null,
+    },
     'POST /api/Auth/factors/totp': {
       own: asViewer('POST', () => '/api/Auth/factors/totp'),
       foreign: null,

@@ -13,7 +13,7 @@ import { currentUser } from '../../lib/current-user';
 import { getProfile } from '../users/users.service';
 import { reauthenticate, signIn, signOut } from './auth.service';
 import { clientOf, signedIn } from './device-cookie';
-import { reauthenticateWithCode } from './mfa-sign-in.service';
+import { reauthenticateWithCode, reauthenticateWithPasskey } from './mfa-sign-in.service';
 import type { IdentityDeps } from './identity-deps';
 import {
   LINK_REQUEST_ACCEPTED,
@@ -80,7 +80,7 @@ export function authRoutes(deps: IdentityDeps) {
         schema: {
           tags: ['auth'],
           summary:
-            'Confirmar a identidade (e-mail e senha, ou código do segundo fator) antes de uma ação sensível',
+            'Confirmar a identidade (e-mail e senha, código do segundo fator ou chave de acesso) antes de uma ação sensível',
           body: z.union([
             z.object({
               email: z.string().trim().min(1).max(254),
@@ -90,6 +90,7 @@ export function authRoutes(deps: IdentityDeps) {
               method: z.enum(['totp', 'recovery']),
               code: z.string().trim().min(1).max(40),
             }),
+            z.object({ credential: z.record(z.string(), z.unknown()) }),
           ]),
           response: { 204: z.null(), ...errors },
         },
@@ -98,7 +99,9 @@ export function authRoutes(deps: IdentityDeps) {
         const body = request.body;
         const actor = currentUser(request);
         if ('password' in body) await reauthenticate(deps, actor, { ...body, ip: request.ip });
-        else await reauthenticateWithCode(deps, actor, { ...body, ip: request.ip });
+        else if ('credential' in body) {
+          await reauthenticateWithPasskey(deps, actor, { ...body, ip: request.ip });
+        } else await reauthenticateWithCode(deps, actor, { ...body, ip: request.ip });
         return reply.status(204).send(null);
       },
     );

@@ -16,6 +16,7 @@ import type { IdentityDeps } from './identity-deps';
 import {
   accountKey,
   deviceKey,
+  giveBackAttempts,
   ipKey,
   releaseAttempt,
   reserveAttempt,
@@ -47,20 +48,11 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const user = await findUserByEmail(deps.db, email);
-  const deviceHash = input.deviceToken ? hashToken(input.deviceToken) : null;
-  const device = deviceHash ? await findTrustedDevice(deps.db, deviceHash, now) : undefined;
-  const settings = deps.config.loginThrottle;
   // The owner must not be locked out by someone else's failures: the account
   // lock and the address lock (behind an unnamed proxy every client shares one
   // address) do not hold back a browser where this very account signed in
   // before. That browser has a counter of its own instead.
-  const trusted = deviceHash !== null && user !== undefined && device?.userId === user.id;
-  const keys: ThrottleKey[] = trusted
-    ? [{ key: deviceKey(deviceHash), factor: settings.failureFactor }]
-    : [
-        { key: accountKey(email), factor: settings.failureFactor },
-        { key: ipKey(input.ip), factor: settings.ipFailureFactor },
-      ];
+  const { keys } = await signInKeys(deps, user, email, input, now);
   const reservation = await admitAttempt(deps, keys, now);
   const passwordOk = await passwordMatches(deps, user, input.password);
 
@@ -76,15 +68,17 @@ export async function signIn(
     throw AppError.from(AUTH_ERRORS, 'user-disabled');
   }
 
-  await releaseAttempt(deps.db, reservation.keys);
   // A right password of an account with a second factor (or whose role
-  // requires one) opens no session yet: the answer carries the next step.
+  // requires one) opens no session yet: the answer carries the next step,
+  // and the failures counted so far stay until that step is done.
   const secondStep = await secondStepFor(deps, user, now);
   if (secondStep) {
+    await giveBackAttempts(deps.db, reservation.keys);
     throw AppError.from(SECOND_FACTOR_ERRORS, secondStep.code).withFields({
       mfa: secondStep.challenge,
     });
   }
+  await releaseAttempt(deps.db, reservation.keys);
   return completeSignIn(deps, user, input, now);
 }
 
@@ -144,6 +138,31 @@ export async function openSession(
     token,
     expiresAt: expiresAt.toISOString(),
   };
+}
+
+/**
+ * The counters a sign-in step of `user` counts against: a browser where this
+ * very account signed in before has its own; any other, the account and the
+ * address (so someone else's failures do not lock the owner out).
+ */
+export async function signInKeys(
+  deps: Pick<IdentityDeps, 'db' | 'config'>,
+  user: { id: string; email: string } | undefined,
+  email: string,
+  client: { ip: string; deviceToken: string | null },
+  now: Date,
+): Promise<{ keys: ThrottleKey[]; trusted: boolean }> {
+  const settings = deps.config.loginThrottle;
+  const deviceHash = client.deviceToken ? hashToken(client.deviceToken) : null;
+  const device = deviceHash ? await findTrustedDevice(deps.db, deviceHash, now) : undefined;
+  const trusted = deviceHash !== null && user !== undefined && device?.userId === user.id;
+  const keys: ThrottleKey[] = trusted
+    ? [{ key: deviceKey(deviceHash), factor: settings.failureFactor }]
+    : [
+        { key: accountKey(email), factor: settings.failureFactor },
+        { key: ipKey(client.ip), factor: settings.ipFailureFactor },
+      ];
+  return { keys, trusted };
 }
 
 /** Counts an attempt against its keys before any password (or code) is checked; refuses while they are blocked. */

@@ -102,6 +102,19 @@ export async function releaseAttempt(db: Database, keys: readonly ThrottleKey[])
   );
 }
 
+/**
+ * A right password whose second step is still owed: the attempt is given back
+ * on every key, but the failures before it stay (and wrong codes add to them),
+ * so the password cannot be used to wipe the count of wrong codes.
+ */
+export async function giveBackAttempts(db: Database, keys: readonly ThrottleKey[]): Promise<void> {
+  await retryingDeadlocks(() =>
+    db.transaction(async (tx) => {
+      for (const { key, factor } of keys) await giveBackAttempt(tx, key, factor);
+    }),
+  );
+}
+
 export async function resetKey(db: Executor, key: string): Promise<void> {
   await deleteThrottleKey(db, key);
 }

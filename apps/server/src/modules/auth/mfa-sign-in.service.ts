@@ -16,7 +16,13 @@ import {
 import { AppError } from '../../lib/app-error';
 import type { SessionUser } from '../../lib/actors';
 import { findUserById, type UserRow } from '../users/users.service';
-import { admitAttempt, completeSignIn, recordProof, type SignInResult } from './auth.service';
+import {
+  admitAttempt,
+  completeSignIn,
+  recordProof,
+  signInKeys,
+  type SignInResult,
+} from './auth.service';
 import type { IdentityDeps } from './identity-deps';
 import { accountKey, ipKey, releaseAttempt } from './login-throttle';
 import { authenticationOptions, verifyAuthentication } from './passkeys';
@@ -30,7 +36,9 @@ import {
   updateTicket,
   type TicketRow,
 } from './second-factor.repository';
+import { accountTicket } from './account-factors.service';
 import {
+  accountKey as accountKeyOf,
   codeMatches,
   confirmFactor,
   startPasskeySetup,
@@ -65,19 +73,13 @@ async function ticketOf(
 async function answer<T>(
   deps: IdentityDeps,
   ticket: { row: TicketRow; user: UserRow },
-  ip: string,
+  client: Client,
   now: Date,
   check: () => Promise<T>,
 ): Promise<T> {
-  const settings = deps.config.loginThrottle;
-  const reservation = await admitAttempt(
-    deps,
-    [
-      { key: accountKey(ticket.user.email), factor: settings.failureFactor },
-      { key: ipKey(ip), factor: settings.ipFailureFactor },
-    ],
-    now,
-  );
+  // The same counters as the password step: the owner's trusted browser has its own.
+  const { keys } = await signInKeys(deps, ticket.user, ticket.user.email, client, now);
+  const reservation = await admitAttempt(deps, keys, now);
   try {
     const result = await check();
     await releaseAttempt(deps.db, reservation.keys);
@@ -102,7 +104,7 @@ export async function verifySignInCode(
   now: Date = new Date(),
 ): Promise<SignInResult> {
   const ticket = await ticketOf(deps, input.ticket, 'sign-in', now);
-  await answer(deps, ticket, input.ip, now, async () => {
+  await answer(deps, ticket, input, now, async () => {
     if (!(await codeMatches(deps, ticket.user, input.method, input.code, now))) {
       throw error('mfa-invalid-code');
     }
@@ -133,7 +135,7 @@ export async function verifySignInPasskey(
   now: Date = new Date(),
 ): Promise<SignInResult> {
   const ticket = await ticketOf(deps, input.ticket, 'sign-in', now);
-  await answer(deps, ticket, input.ip, now, async () => {
+  await answer(deps, ticket, input, now, async () => {
     const challenge = await takeChallenge(deps.db, ticket.row);
     if (!challenge) throw error('mfa-setup-missing');
     const factors = await listFactors(deps.db, ticket.user.id);
@@ -177,7 +179,7 @@ export async function enrolAndSignIn(
   now: Date = new Date(),
 ): Promise<SignInResult & { recoveryCodes?: string[] }> {
   const ticket = await ticketOf(deps, input.ticket, 'enrol-at-sign-in', now);
-  const added = await answer(deps, ticket, input.ip, now, () =>
+  const added = await answer(deps, ticket, input, now, () =>
     confirmFactor(deps, ticket.row, ticket.user, input.confirmation, now),
   );
   const signedIn = await completeSignIn(deps, ticket.user, input, now);
@@ -207,6 +209,54 @@ export async function reauthenticateWithCode(
   if (!user || !(await codeMatches(deps, user, input.method, input.code, now))) {
     throw AppError.from(AUTH_ERRORS, 'reauth-invalid-code');
   }
+  await releaseAttempt(deps.db, reservation.keys);
+  await recordProof(deps.db, actor, now);
+}
+
+/** Options to re-authenticate with one of the account's passkeys (kept on the session's set-up ticket). */
+export async function reauthPasskeyOptions(
+  deps: IdentityDeps,
+  actor: SessionUser,
+  now: Date = new Date(),
+) {
+  const ticket = await accountTicket(deps, actor, now);
+  const options = await authenticationOptions(
+    deps.config.secondFactor,
+    await listFactors(deps.db, actor.id),
+  );
+  await updateTicket(deps.db, ticket.id, { webauthnChallenge: options.challenge });
+  return options;
+}
+
+/** A re-authentication with a passkey of the account, throttled like a password. */
+export async function reauthenticateWithPasskey(
+  deps: IdentityDeps,
+  actor: SessionUser,
+  input: { credential: Record<string, unknown>; ip: string },
+  now: Date = new Date(),
+): Promise<void> {
+  const settings = deps.config.loginThrottle;
+  const reservation = await admitAttempt(
+    deps,
+    [
+      { key: accountKey(actor.email), factor: settings.failureFactor },
+      { key: ipKey(input.ip), factor: settings.ipFailureFactor },
+    ],
+    now,
+  );
+  const ticket = await findLiveTicket(deps.db, accountKeyOf(actor), now);
+  const challenge =
+    ticket && ticket.userId === actor.id ? await takeChallenge(deps.db, ticket) : null;
+  const verified =
+    challenge &&
+    (await verifyAuthentication(
+      deps.config.secondFactor,
+      input.credential,
+      challenge,
+      await listFactors(deps.db, actor.id),
+    ));
+  if (!verified) throw AppError.from(SECOND_FACTOR_ERRORS, 'passkey-failed');
+  await recordPasskeyUse(deps.db, verified.factor.id, verified.signCount, now);
   await releaseAttempt(deps.db, reservation.keys);
   await recordProof(deps.db, actor, now);
 }

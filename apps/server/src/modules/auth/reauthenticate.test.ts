@@ -14,8 +14,11 @@ import { buildTestApp, type TestApp } from '../../../test/helper';
 import { DEFAULT_PASSWORD, seedSignedIn, seedUser } from '../../../test/identity';
 import { createApiKeyFor, examPayload, postExams } from '../../../test/exams';
 
-/** The sensitive actions of the product, and the removal of one's own second factors. */
+/** The sensitive actions of the product, and changes to one's own (or a user's) second factors. */
 const SENSITIVE = [
+  'POST /api/Auth/factors/totp',
+  'POST /api/Auth/factors/passkey/options',
+  'POST /api/Auth/factors',
   'DELETE /api/Auth/factors/:id',
   'POST /api/Auth/recovery-codes',
   'DELETE /api/User/:id/factors',

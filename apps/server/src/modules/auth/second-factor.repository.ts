@@ -193,8 +193,9 @@ export async function countTicketFailure(db: Executor, id: string): Promise<numb
   return row?.failures ?? Number.MAX_SAFE_INTEGER;
 }
 
-export async function deleteTicket(db: Executor, id: string): Promise<void> {
-  await deleteRows(db, mfaTickets, eq(mfaTickets.id, id));
+/** Spends a ticket; false when it was already gone. */
+export async function deleteTicket(db: Executor, id: string): Promise<boolean> {
+  return (await deleteRows(db, mfaTickets, eq(mfaTickets.id, id))) === 1;
 }
 
 /** Retention: pending steps past their end. */

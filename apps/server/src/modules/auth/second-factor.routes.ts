@@ -2,8 +2,10 @@
  * The second factor's routes: the step after a right password
  * (`api/Auth/mfa/*`, public, authorized by the ticket of the
  * `multi-factor-*-required` answer) and a signed-in person's own factors
- * (`api/Auth/factors`, `api/Auth/recovery-codes`; removing a factor and new
- * recovery codes ask for a recent proof of identity).
+ * (`api/Auth/factors`, `api/Auth/recovery-codes`). Adding or removing a
+ * factor and new recovery codes ask for a recent proof of identity: a
+ * session left open must not be enough to give itself a way past every
+ * later re-authentication.
  */
 import {
   authUserSchema,
@@ -31,20 +33,19 @@ import {
   enrolPasskeyOptions,
   enrolTotpSetup,
   passkeySignInOptions,
+  reauthPasskeyOptions,
   verifySignInCode,
   verifySignInPasskey,
 } from './mfa-sign-in.service';
 import {
   accountTicket,
-  confirmFactor,
   factorStatus,
   findAccountTicket,
   regenerateRecoveryCodes,
   removeFactor,
   resetFactorsOf,
-  startPasskeySetup,
-  startTotpSetup,
-} from './second-factor.service';
+} from './account-factors.service';
+import { confirmFactor, startPasskeySetup, startTotpSetup } from './second-factor.service';
 
 const errors = {
   400: errorBodySchema,
@@ -163,6 +164,19 @@ export function secondFactorRoutes(deps: IdentityDeps) {
       },
     );
 
+    routes.post(
+      '/api/Auth/reauthenticate/passkey/options',
+      {
+        config: { access: ROLES },
+        schema: {
+          tags,
+          summary: 'Opções para confirmar a identidade com uma chave de acesso',
+          response: { 200: webauthnOptionsSchema, ...errors },
+        },
+      },
+      async (request) => asJson(await reauthPasskeyOptions(deps, currentUser(request))),
+    );
+
     routes.get(
       '/api/Auth/factors',
       {
@@ -179,7 +193,7 @@ export function secondFactorRoutes(deps: IdentityDeps) {
     routes.post(
       '/api/Auth/factors/totp',
       {
-        config: { access: ROLES },
+        config: { access: ROLES, reauth: true },
         schema: {
           tags,
           summary: 'Começar o cadastro de um aplicativo autenticador',
@@ -195,7 +209,7 @@ export function secondFactorRoutes(deps: IdentityDeps) {
     routes.post(
       '/api/Auth/factors/passkey/options',
       {
-        config: { access: ROLES },
+        config: { access: ROLES, reauth: true },
         schema: {
           tags,
           summary: 'Opções para criar uma chave de acesso',
@@ -213,7 +227,7 @@ export function secondFactorRoutes(deps: IdentityDeps) {
     routes.post(
       '/api/Auth/factors',
       {
-        config: { access: ROLES },
+        config: { access: ROLES, reauth: true },
         schema: {
           tags,
           summary: 'Confirmar um novo segundo fator',

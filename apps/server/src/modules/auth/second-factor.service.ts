@@ -2,7 +2,8 @@
  * The second factor: which accounts need one, checking a code (app or
  * recovery), setting up a new factor (app or passkey) under a ticket, and
  * what a signed-in person manages on "Segurança da conta". The steps of a
- * sign-in that use these are in mfa-sign-in.service.ts.
+ * sign-in that use these are in mfa-sign-in.service.ts; what a signed-in
+ * person (or the unit's ADMIN) manages, in account-factors.service.ts.
  *
  * App secrets are sealed at rest (lib/secret-box.ts); recovery codes are kept
  * as SHA-256 (ten random characters from 31, about 49 bits each, behind the
@@ -20,25 +21,22 @@ import {
   type MfaChallenge,
   type Role,
   type SecondFactor,
-  type SecondFactorStatus,
   type TotpSetup,
-  USER_ERRORS,
 } from '@exame/shared';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { matchingStep, newTotpSecret, otpauthUri } from '../../lib/totp';
 import type { SessionUser } from '../../lib/actors';
+import type { Executor } from '../../db/client';
 import { changeWithActivity } from '../activity/activity.service';
-import { findUserInUnit, type UserRow } from '../users/users.service';
+import { securityNoticeMessage } from '../mail/mail.service';
+import type { UserRow } from '../users/users.service';
 import type { IdentityDeps } from './identity-deps';
 import { registrationOptions, verifyRegistration } from './passkeys';
 import {
   claimTotpStep,
   countRecoveryCodesLeft,
-  deleteFactor,
-  deleteFactorsOf,
   deleteTicket,
-  findLiveTicket,
   insertFactor,
   listFactors,
   putTicket,
@@ -51,12 +49,36 @@ import {
   type TicketRow,
 } from './second-factor.repository';
 
-export type SecondFactorDeps = Pick<IdentityDeps, 'db' | 'config' | 'log' | 'secrets'>;
+export type SecondFactorDeps = Pick<IdentityDeps, 'db' | 'config' | 'log' | 'secrets' | 'mailer'>;
 type Account = Pick<UserRow, 'id' | 'email' | 'name' | 'role' | 'federativeUnit'>;
 
-const error = (code: keyof typeof SECOND_FACTOR_ERRORS) =>
+export const error = (code: keyof typeof SECOND_FACTOR_ERRORS) =>
   AppError.from(SECOND_FACTOR_ERRORS, code);
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/**
+ * Tells the owner of the account, by e-mail, that how it signs in changed:
+ * queued in the change's transaction, sent once it committed (`sent`).
+ */
+export function notice(
+  deps: SecondFactorDeps,
+  tx: Executor,
+  to: Account,
+  change: string,
+  at: Date,
+) {
+  return deps.mailer.enqueue(
+    tx,
+    securityNoticeMessage({
+      to: to.email,
+      name: to.name,
+      change,
+      at,
+      appUrl: deps.config.publicAppUrl,
+    }),
+  );
+}
+export const sent = (deps: SecondFactorDeps) => void deps.mailer.flush(deps.db);
 
 export function factorRequired(deps: Pick<SecondFactorDeps, 'config'>, role: Role): boolean {
   return deps.config.secondFactor.requiredRoles.includes(role);
@@ -75,7 +97,7 @@ export function toSecondFactor(row: FactorRow): SecondFactor {
 /** The ticket's key at rest: the hash of what the browser holds. */
 export const ticketKey = (ticket: string) => hashToken(`mfa:${ticket}`);
 /** A signed-in person's set-up is keyed by the session. */
-const accountKey = (actor: SessionUser) => hashToken(`account:${actor.tokenHash}`);
+export const accountKey = (actor: SessionUser) => hashToken(`account:${actor.tokenHash}`);
 
 /**
  * After a right password: the step the account still owes, or null when the
@@ -130,6 +152,13 @@ export async function codeMatches(
       await changeWithActivity(deps.db, user, async (tx) => {
         if (!(await spendRecoveryCode(tx, user.id, hash, now))) throw error('mfa-invalid-code');
         const left = await countRecoveryCodesLeft(tx, user.id);
+        await notice(
+          deps,
+          tx,
+          user,
+          `Um código de recuperação foi usado para confirmar uma entrada na sua conta; restam ${left}`,
+          now,
+        );
         return {
           result: null,
           type: 'mfa_recovery_used',
@@ -137,6 +166,7 @@ export async function codeMatches(
           target: `user:${user.id}`,
         };
       });
+      sent(deps);
       return true;
     } catch (failure) {
       if (failure instanceof AppError && failure.code === 'mfa-invalid-code') return false;
@@ -155,7 +185,7 @@ function normalizeRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
+export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
     const chars = Array.from(
       { length: 10 },
@@ -202,12 +232,20 @@ export async function confirmFactor(
 ): Promise<{ factor: SecondFactor; recoveryCodes?: string[] }> {
   const values = await checkedFactor(deps, ticket, input, now);
   const label = input.label?.trim() || SECOND_FACTOR_LABELS[input.method];
-  return changeWithActivity(deps.db, user, async (tx) => {
+  const added = await changeWithActivity(deps.db, user, async (tx) => {
     const first = (await listFactors(tx, user.id)).length === 0;
+    // The set-up is spent first: of two confirmations sent together, one adds the factor.
+    if (!(await deleteTicket(tx, ticket.id))) throw error('mfa-setup-missing');
     const row = await insertFactor(tx, { ...values, userId: user.id, label, createdAt: now });
-    await deleteTicket(tx, ticket.id);
     const recovery = first ? newRecoveryCodes() : undefined;
     if (recovery) await replaceRecoveryCodes(tx, user.id, recovery.hashes);
+    await notice(
+      deps,
+      tx,
+      user,
+      `${SECOND_FACTOR_LABELS[row.kind]} "${row.label}" foi cadastrado como segundo fator da sua conta`,
+      now,
+    );
     return {
       result: { factor: toSecondFactor(row), recoveryCodes: recovery?.codes },
       type: 'mfa_add',
@@ -215,6 +253,8 @@ export async function confirmFactor(
       target: `user:${user.id}`,
     };
   });
+  sent(deps);
+  return added;
 }
 
 async function checkedFactor(
@@ -239,109 +279,4 @@ async function checkedFactor(
   const passkey = await verifyRegistration(deps.config.secondFactor, input.credential, challenge);
   if (!passkey) throw error('passkey-failed');
   return { kind: 'passkey', ...passkey };
-}
-
-/* ------------------------------------------------------------------------ */
-/* A signed-in person's factors ("Segurança da conta")                      */
-/* ------------------------------------------------------------------------ */
-
-export async function factorStatus(
-  deps: SecondFactorDeps,
-  actor: SessionUser,
-): Promise<SecondFactorStatus> {
-  const factors = await listFactors(deps.db, actor.id);
-  return {
-    factors: factors.map(toSecondFactor),
-    recoveryCodesLeft: await countRecoveryCodesLeft(deps.db, actor.id),
-    required: factorRequired(deps, actor.role),
-  };
-}
-
-/** The set-up ticket of this session (one at a time; a new start replaces it). */
-export function accountTicket(
-  deps: SecondFactorDeps,
-  actor: SessionUser,
-  now: Date,
-): Promise<TicketRow> {
-  return putTicket(deps.db, {
-    keyHash: accountKey(actor),
-    userId: actor.id,
-    purpose: 'account',
-    expiresAt: new Date(now.getTime() + MFA_TICKET_TTL_MS),
-  });
-}
-
-export async function findAccountTicket(
-  deps: SecondFactorDeps,
-  actor: SessionUser,
-  now: Date,
-): Promise<TicketRow> {
-  const ticket = await findLiveTicket(deps.db, accountKey(actor), now);
-  if (!ticket || ticket.userId !== actor.id) throw error('mfa-setup-missing');
-  return ticket;
-}
-
-export async function removeFactor(
-  deps: SecondFactorDeps,
-  actor: SessionUser,
-  id: string,
-): Promise<void> {
-  await changeWithActivity(deps.db, actor, async (tx) => {
-    const factors = await listFactors(tx, actor.id);
-    const factor = factors.find((candidate) => candidate.id === id);
-    if (!factor) throw error('factor-not-found');
-    const last = factors.length === 1;
-    if (last && factorRequired(deps, actor.role)) throw error('mfa-last-factor');
-    await deleteFactor(tx, actor.id, id);
-    // Without a factor, recovery codes would be a way in that proves nothing more.
-    if (last) await replaceRecoveryCodes(tx, actor.id, []);
-    return {
-      result: null,
-      type: 'mfa_remove',
-      payload: { kind: factor.kind, label: factor.label },
-      target: `user:${actor.id}`,
-    };
-  });
-}
-
-/** A new set of recovery codes; the old ones stop working. */
-export async function regenerateRecoveryCodes(
-  deps: SecondFactorDeps,
-  actor: SessionUser,
-): Promise<string[]> {
-  return changeWithActivity(deps.db, actor, async (tx) => {
-    if ((await listFactors(tx, actor.id)).length === 0) throw error('mfa-no-factor');
-    const recovery = newRecoveryCodes();
-    await replaceRecoveryCodes(tx, actor.id, recovery.hashes);
-    return {
-      result: recovery.codes,
-      type: 'mfa_recovery_codes',
-      payload: { count: recovery.codes.length },
-      target: `user:${actor.id}`,
-    };
-  });
-}
-
-/**
- * An ADMIN clears the second factors of a user of the unit who lost them
- * (phone and recovery codes): the person signs in with the password again
- * and, in a role that requires a factor, enrols a new one at once.
- */
-export async function resetFactorsOf(
-  deps: SecondFactorDeps,
-  actor: SessionUser,
-  userId: string,
-): Promise<void> {
-  await changeWithActivity(deps.db, actor, async (tx) => {
-    const target = await findUserInUnit(tx, actor.federativeUnit, { id: userId });
-    if (!target) throw AppError.from(USER_ERRORS, 'USER_NOT_FOUND');
-    const removed = await deleteFactorsOf(tx, target.id);
-    await replaceRecoveryCodes(tx, target.id, []);
-    return {
-      result: null,
-      type: 'mfa_reset',
-      payload: { factors: removed },
-      target: `user:${target.id}`,
-    };
-  });
 }

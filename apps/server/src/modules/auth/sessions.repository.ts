@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { deleteRows, type Executor } from '../../db/client';
-import { sessions, users } from '../../db/schema/index';
+import { mfaTickets, sessions, users } from '../../db/schema/index';
 import { SESSION_CACHE_CHANNEL, type SessionScope } from '../../lib/session-cache';
 
 /**
@@ -100,6 +100,8 @@ export async function revokeUserSessions(
     .update(sessions)
     .set({ revokedAt: new Date(), revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  // A sign-in stopped after its password (second factor) ends with the sessions.
+  await deleteRows(db, mfaTickets, eq(mfaTickets.userId, userId));
   await announceSessionChange(db, { userId });
 }
 

@@ -2,4 +2,4 @@
 
 // The door of this module for the others (modules import each other only through services).
 export { clearExpiredMailLinks, deleteMailCreatedBefore } from './mail.repository';
-export { passwordLinkMessage, type Mailer } from './mailer';
+export { passwordLinkMessage, securityNoticeMessage, type Mailer } from './mailer';

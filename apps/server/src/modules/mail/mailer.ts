@@ -184,3 +184,32 @@ export function passwordLinkMessage(input: {
     link: { url: input.link, expiresAt: input.expiresAt },
   };
 }
+
+/**
+ * A change to how an account signs in, told to its owner: if it was not
+ * them, they know at once and whom to ask. No link: the person opens the
+ * product as usual.
+ */
+export function securityNoticeMessage(input: {
+  to: string;
+  name: string;
+  /** What changed, as a sentence ("Um aplicativo autenticador foi cadastrado..."). */
+  change: string;
+  at: Date;
+  appUrl: string;
+}): MailMessage {
+  const first = input.name.split(' ')[0] ?? input.name;
+  const when = input.at.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' });
+  const advice =
+    'Se foi você, nada a fazer. Se não foi, avise já o administrador da sua unidade e troque a sua senha.';
+  const text = [
+    `Olá, ${first}.`,
+    '',
+    `${input.change} (${when}, horário de Brasília).`,
+    '',
+    advice,
+    `Acesso: ${input.appUrl}`,
+  ].join('\n');
+  const html = `<p>Olá, ${escapeHtml(first)}.</p><p>${escapeHtml(input.change)} (${escapeHtml(when)}, horário de Brasília).</p><p>${escapeHtml(advice)}</p><p>Acesso: ${escapeHtml(input.appUrl)}</p>`;
+  return { to: input.to, subject: 'Alteração na segurança da sua conta', text, html };
+}

@@ -118,7 +118,13 @@ export async function redeemCode(
   secrets: ProviderSecrets,
   settings: OidcSettings & { postLogoutRedirectUri: string },
   callbackUrl: URL,
-  checks: { state: string; nonce: string; codeVerifier: string },
+  checks: {
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+    /** A re-authentication: the ID token's auth_time must be this recent (seconds). */
+    maxAge?: number;
+  },
   wantedClaims: string[],
 ): Promise<CodeAnswer> {
   const config = await discover(provider, secrets, settings);
@@ -127,6 +133,7 @@ export async function redeemCode(
     expectedState: checks.state,
     expectedNonce: checks.nonce,
     idTokenExpected: true,
+    ...(checks.maxAge !== undefined ? { maxAge: checks.maxAge } : {}),
   });
   const idClaims = tokens.claims();
   if (!idClaims) throw new Error('o provedor não enviou ID token');

@@ -21,6 +21,7 @@ import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { SecretBox } from '../../lib/secret-box';
 import { changeWithActivity } from '../activity/activity.service';
+import type { Mailer } from '../mail/mail.service';
 import { buildAuthorizationRequest, type OidcSettings } from './oidc-client';
 import {
   deleteProvider,
@@ -38,6 +39,8 @@ export type SignInProvidersDeps = {
   secrets: SecretBox;
   limiter: Pick<RateLimiter, 'hit'>;
   log: FastifyBaseLogger;
+  /** Tells a person their account was linked to a provider. */
+  mailer: Pick<Mailer, 'enqueue' | 'flush'>;
 };
 
 type ProviderInput = z.output<typeof identityProviderInputSchema>;

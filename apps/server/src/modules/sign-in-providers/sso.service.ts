@@ -19,6 +19,7 @@ import { hashToken, randomToken } from '../../lib/crypto';
 import { changeWithActivity } from '../activity/activity.service';
 import { openSession, recordProof } from '../auth/auth.service';
 import type { SessionUser } from '../../lib/actors';
+import { securityNoticeMessage } from '../mail/mail.service';
 import { findUserInUnit, type UserRow } from '../users/users.service';
 import { buildAuthorizationRequest, redeemCode, type ProviderClaims } from './oidc-client';
 import {
@@ -34,6 +35,8 @@ import {
 import { oidcSettings, secretsOf, type SignInProvidersDeps } from './sign-in-providers.service';
 
 const SIGN_IN_TTL_MS = 10 * 60_000;
+/** How old the provider's authentication behind a re-authentication may be (its `auth_time`). */
+const REAUTH_MAX_AGE_SECONDS = 120;
 const HANDOFF_TTL_MS = 60_000;
 
 const ssoError = (code: keyof typeof SSO_ERRORS) => AppError.from(SSO_ERRORS, code);
@@ -145,7 +148,13 @@ export async function finishSsoSignIn(
       secretsOf(deps, provider),
       settings,
       callbackUrl,
-      { state, nonce: login.nonce, codeVerifier: login.codeVerifier },
+      {
+        state,
+        nonce: login.nonce,
+        codeVerifier: login.codeVerifier,
+        // A proof must come from a new authentication at the provider, not its old session.
+        ...(login.purpose === 'reauth' ? { maxAge: REAUTH_MAX_AGE_SECONDS } : {}),
+      },
       ['email', 'email_verified', ...(provider.cpfClaim ? [provider.cpfClaim] : [])],
     );
   } catch (error) {
@@ -224,6 +233,16 @@ async function linkedUser(
         subject: claims.sub,
         userId: linked.id,
       });
+      await deps.mailer.enqueue(
+        tx,
+        securityNoticeMessage({
+          to: linked.email,
+          name: linked.name,
+          change: `Sua conta foi vinculada ao provedor de identidade "${provider.name}": a partir de agora você também entra por ele`,
+          at: new Date(),
+          appUrl: deps.config.publicAppUrl,
+        }),
+      );
       return {
         result: undefined,
         type: 'sso_link',
@@ -231,6 +250,7 @@ async function linkedUser(
         target: `user:${linked.id}`,
       };
     });
+    void deps.mailer.flush(deps.db);
   }
   return user;
 }

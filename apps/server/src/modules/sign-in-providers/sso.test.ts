@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/select-rows';
 import { buildTestApp, type TestApp } from '../../../test/helper';
-import { seedSignedIn, seedUser } from '../../../test/identity';
+import { lastMailTo, seedSignedIn, seedUser } from '../../../test/identity';
 import {
   followToCallback,
   startTestOidcProvider,
@@ -173,7 +173,10 @@ describe('single sign-on with a unit identity provider', () => {
       t.database.db,
       sql`select payload from activity_log where type = 'sso_link' and actor_id = ${user.id}`,
     );
-    expect(events.map((event) => event.payload.by)).toEqual(['cpf']);
+    expect(events.map((event) => event.payload.by)).toEqual(['cpf']); // The person hears of the link by e-mail.
+    expect((await lastMailTo(t.app, user.email))?.text).toContain(
+      'Sua conta foi vinculada ao provedor de identidade "gov.br (teste)"',
+    );
   });
 
   it('links by e-mail only when the provider says it is verified', async () => {
