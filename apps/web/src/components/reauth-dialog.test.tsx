@@ -2,6 +2,15 @@ import { AUTH_ERRORS, SECOND_FACTOR_ERRORS } from '@exame/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// The browser's side of a passkey, answered here as an authenticator would.
+vi.mock('../lib/passkeys', () => ({
+  signWithPasskey: vi.fn(async (options: { challenge: string }) => ({
+    id: 'chave',
+    signed: options.challenge,
+  })),
+  createPasskey: vi.fn(),
+}));
 import { api } from '../lib/api';
 import { appStore } from '../lib/app-store';
 import { TEST_USER } from '../test/fixtures';
@@ -36,6 +45,9 @@ describe('re-authentication before a sensitive action', () => {
     const created = api.post<{ key: string }>('api/Integration/keys', { name: 'Nova' });
     const dialog = await screen.findByRole('dialog', { name: 'Confirme a sua identidade' });
     expect(within(dialog).getByLabelText('E-mail')).toHaveValue(TEST_USER.email);
+    // An account without a second factor is asked only for the password.
+    expect(within(dialog).queryByRole('button', { name: /Usar código/ })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Usar chave de acesso' })).toBeNull();
 
     await userEvent.type(within(dialog).getByLabelText(/^Senha/), 'Errada#1');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
@@ -81,6 +93,20 @@ describe('re-authentication before a sensitive action', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let proved = false;
     const calls = stubServer({
+      'GET /api/Auth/factors': () =>
+        json(200, {
+          factors: [
+            {
+              id: 'f1',
+              kind: 'totp',
+              label: 'Celular',
+              createdAt: '2026-11-28T10:00:00.000Z',
+              lastUsedAt: null,
+            },
+          ],
+          recoveryCodesLeft: 10,
+          required: false,
+        }),
       'DELETE /api/Auth/factors/f1': () =>
         proved
           ? new Response(null, { status: 204 })
@@ -96,7 +122,7 @@ describe('re-authentication before a sensitive action', () => {
     const removal = api.delete('api/Auth/factors/f1');
     const dialog = await screen.findByRole('dialog', { name: 'Confirme a sua identidade' });
     await userEvent.click(
-      within(dialog).getByRole('button', {
+      await within(dialog).findByRole('button', {
         name: 'Usar código do aplicativo autenticador ou código de recuperação',
       }),
     );
@@ -154,5 +180,45 @@ describe('re-authentication before a sensitive action', () => {
     // The action waits for the person to do it again, once back.
     expect(await reopen).toMatchObject({ code: 'reauth-required' });
     sessionStorage.clear();
+  });
+
+  it('an account with a passkey confirms with it', async () => {
+    appStore.setUser(TEST_USER);
+    let proved = false;
+    const calls = stubServer({
+      'GET /api/Auth/factors': () =>
+        json(200, {
+          factors: [
+            {
+              id: 'p1',
+              kind: 'passkey',
+              label: 'Notebook',
+              createdAt: '2026-11-28T10:00:00.000Z',
+              lastUsedAt: null,
+            },
+          ],
+          recoveryCodesLeft: 0,
+          required: false,
+        }),
+      'POST /api/Auth/recovery-codes': () =>
+        proved
+          ? json(200, { codes: [] })
+          : json(403, { Error: AUTH_ERRORS['reauth-required'].message, code: 'reauth-required' }),
+      'POST /api/Auth/reauthenticate/passkey/options': () => json(200, { challenge: 'desafio' }),
+      'POST /api/Auth/reauthenticate': () => {
+        proved = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderWithProviders(<p>tela</p>);
+    const renewed = api.post('api/Auth/recovery-codes');
+    const dialog = await screen.findByRole('dialog', { name: 'Confirme a sua identidade' });
+    await userEvent.click(
+      await within(dialog).findByRole('button', { name: 'Usar chave de acesso' }),
+    );
+    await expect(renewed).resolves.toEqual({ codes: [] });
+    expect(calls.find((call) => call.path === '/api/Auth/reauthenticate')?.body).toEqual({
+      credential: { id: 'chave', signed: 'desafio' },
+    });
   });
 });

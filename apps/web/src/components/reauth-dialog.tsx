@@ -5,11 +5,19 @@
  * person types the password. Another account's credentials are refused
  * (`user-mismatch`), a wrong password can be typed again, and cancelling
  * leaves the action undone. An account with a second factor may instead
- * type its authenticator app's code or one of its recovery codes.
+ * type its authenticator app's code or one of its recovery codes, or use its
+ * passkey; one who signs in through the unit's identity provider confirms
+ * through it.
  */
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { AUTH_ERRORS, SECOND_FACTOR_ERRORS, signInProviderSchema } from '@exame/shared';
+import { IconAlertCircle, IconFingerprint } from '@tabler/icons-react';
+import {
+  AUTH_ERRORS,
+  SECOND_FACTOR_ERRORS,
+  secondFactorStatusSchema,
+  signInProviderSchema,
+} from '@exame/shared';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useState, useSyncExternalStore, type FormEvent } from 'react';
@@ -18,6 +26,7 @@ import { ApiError, joinUrl } from '../lib/api-client';
 import { readWebConfig } from '../lib/config';
 import { useAppState } from '../lib/app-store';
 import { textField } from '../lib/forms';
+import { signWithPasskey } from '../lib/passkeys';
 import { isReauthOpen, settleReauth, startProviderReauth, subscribeReauth } from '../lib/reauth';
 import { AppModal } from './app-modal';
 import { codeMethodOf, codeProblem, OneTimeCodeInput } from './one-time-code-input';
@@ -30,6 +39,10 @@ const CATALOGUE: Readonly<Record<string, { message: string }>> = {
 function errorText(error: unknown): string {
   if (error instanceof ApiError && error.code && CATALOGUE[error.code]) {
     return CATALOGUE[error.code]!.message;
+  }
+  // The browser refused the passkey (cancelled, unsupported): the same text as a refused one.
+  if (error instanceof ApiError && error.code?.startsWith('passkey-')) {
+    return SECOND_FACTOR_ERRORS['passkey-failed'].message;
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -50,6 +63,37 @@ function ReauthForm() {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Which second factors the account has: the code option and the passkey appear only then.
+  const factors = useQuery({
+    queryKey: ['auth', 'factors'],
+    queryFn: async ({ signal }) =>
+      secondFactorStatusSchema.parse(await api.get<unknown>('api/Auth/factors', { signal })),
+    retry: false,
+  });
+  const kinds = new Set(factors.data?.factors.map((factor) => factor.kind));
+  const takesCode = kinds.has('totp') || (factors.data?.recoveryCodesLeft ?? 0) > 0;
+
+  const prove = async (send: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await send();
+      settleReauth(true);
+    } catch (failure) {
+      setError(errorText(failure));
+      setPassword('');
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const withPasskey = () =>
+    prove(async () => {
+      const options = await api.post<PublicKeyCredentialRequestOptionsJSON>(
+        'api/Auth/reauthenticate/passkey/options',
+      );
+      await api.post('api/Auth/reauthenticate', { credential: await signWithPasskey(options) });
+    });
 
   const switchProof = (next: Proof) => {
     setProof(next);
@@ -70,23 +114,14 @@ function ReauthForm() {
       setError(missing);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      await api.post(
+    await prove(() =>
+      api.post(
         'api/Auth/reauthenticate',
         proof === 'password'
           ? { email: email.trim(), password }
           : { method: codeMethodOf(code), code: code.replace(/\s/g, '') },
-      );
-      settleReauth(true);
-    } catch (failure) {
-      setError(errorText(failure));
-      setPassword('');
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
+      ),
+    );
   };
 
   return (
@@ -134,17 +169,29 @@ function ReauthForm() {
               autoFocus
             />
           )}
-          <Anchor
-            component="button"
-            type="button"
-            size="sm"
-            ta="left"
-            onClick={() => switchProof(proof === 'password' ? 'code' : 'password')}
-          >
-            {proof === 'password'
-              ? 'Usar código do aplicativo autenticador ou código de recuperação'
-              : 'Usar a senha'}
-          </Anchor>
+          {(takesCode || proof === 'code') && (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              ta="left"
+              onClick={() => switchProof(proof === 'password' ? 'code' : 'password')}
+            >
+              {proof === 'password'
+                ? 'Usar código do aplicativo autenticador ou código de recuperação'
+                : 'Usar a senha'}
+            </Anchor>
+          )}
+          {kinds.has('passkey') && (
+            <Button
+              variant="default"
+              leftSection={<IconFingerprint size={16} />}
+              onClick={() => void withPasskey()}
+              disabled={busy}
+            >
+              Usar chave de acesso
+            </Button>
+          )}
           <ProviderProofs />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => settleReauth(false)}>

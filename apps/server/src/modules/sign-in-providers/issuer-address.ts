@@ -45,9 +45,3 @@ export async function assertReachableAddress(url: URL): Promise<void> {
     throw new ForbiddenIssuerAddress(`endereço interno recusado: ${url.host}`);
   }
 }
-
-/** `fetch` that refuses the addresses above (openid-client's customFetch). */
-export const guardedFetch = async (input: string, init: RequestInit): Promise<Response> => {
-  await assertReachableAddress(new URL(input));
-  return fetch(input, init);
-};

@@ -12,7 +12,7 @@
  *   without it, no request goes to a loopback or link-local address (issuer-address.ts).
  */
 import * as client from 'openid-client';
-import { guardedFetch } from './issuer-address';
+import { assertReachableAddress } from './issuer-address';
 import type { ProviderRow } from './sign-in-providers.repository';
 
 export type OidcSettings = {
@@ -29,6 +29,12 @@ export type ProviderClaims = Record<string, unknown> & { sub: string };
 const CACHE_MS = 60_000;
 const SCOPE = 'openid email profile';
 const cache = new Map<string, { at: number; config: Promise<client.Configuration> }>();
+
+/** `fetch` that refuses loopback and link-local addresses (issuer-address.ts). */
+const guardedFetch: client.CustomFetch = async (url, options) => {
+  await assertReachableAddress(new URL(url));
+  return fetch(url, options as RequestInit);
+};
 
 async function discover(
   provider: ProviderRow,

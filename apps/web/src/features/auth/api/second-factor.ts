@@ -22,13 +22,13 @@ import {
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
-  RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../../lib/api';
 import { ApiError } from '../../../lib/api-client';
 import { appStore } from '../../../lib/app-store';
+import { createPasskey, signWithPasskey } from '../../../lib/passkeys';
 
 export type CodeMethod = 'totp' | 'recovery';
 /** What a finished enrolment at sign-in gives: the session, and the codes to write down first. */
@@ -51,33 +51,6 @@ export function finishSignIn(user: AuthUser): AuthUser {
   return session;
 }
 
-/* ------------------------------------------------------------------ passkeys in the browser */
-
-/** The browser's refusal of a passkey, as an error with a code of the identity texts. */
-function passkeyFailure(error: unknown): Error {
-  if (error instanceof ApiError) return error;
-  const name = error instanceof Error ? error.name : '';
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  if (/not supported/i.test(message)) return new ApiError(message, null, 'passkey-unsupported');
-  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
-    return new ApiError(message, null, 'passkey-exists');
-  if (name === 'NotAllowedError' || name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED')
-    return new ApiError(message, null, 'passkey-cancelled');
-  return new ApiError(message, null, 'passkey-failed');
-}
-
-async function createPasskey(
-  optionsJSON: PublicKeyCredentialCreationOptionsJSON,
-): Promise<RegistrationResponseJSON> {
-  try {
-    const { startRegistration } = await import('@simplewebauthn/browser');
-    return await startRegistration({ optionsJSON });
-  } catch (error) {
-    throw passkeyFailure(error);
-  }
-}
-
 /* ------------------------------------------------------------------ sign-in, step 2 */
 
 export async function verifySecondFactor(input: {
@@ -93,13 +66,7 @@ export async function verifyWithPasskey(ticket: string): Promise<AuthUser> {
     'api/Auth/mfa/passkey/options',
     { ticket },
   );
-  let credential: unknown;
-  try {
-    const { startAuthentication } = await import('@simplewebauthn/browser');
-    credential = await startAuthentication({ optionsJSON });
-  } catch (error) {
-    throw passkeyFailure(error);
-  }
+  const credential = await signWithPasskey(optionsJSON);
   const answer = await api.post<unknown>('api/Auth/mfa/passkey', { ticket, credential });
   return finishSignIn(authUserSchema.parse(answer));
 }
