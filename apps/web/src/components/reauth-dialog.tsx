@@ -11,19 +11,13 @@
  */
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconFingerprint } from '@tabler/icons-react';
-import {
-  AUTH_ERRORS,
-  SECOND_FACTOR_ERRORS,
-  secondFactorStatusSchema,
-  signInProviderSchema,
-} from '@exame/shared';
+import { AUTH_ERRORS, SECOND_FACTOR_ERRORS, secondFactorStatusSchema } from '@exame/shared';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { api } from '../lib/api';
-import { ApiError, joinUrl } from '../lib/api-client';
-import { readWebConfig } from '../lib/config';
+import { signInProvidersQuery, ssoStartAddress } from '../api/sign-in-providers';
+import { ApiError } from '../lib/api-client';
 import { useAppState } from '../lib/app-store';
 import { textField } from '../lib/forms';
 import { signWithPasskey } from '../lib/passkeys';
@@ -214,18 +208,7 @@ function ReauthForm() {
  */
 function ProviderProofs() {
   const unit = useAppState((state) => state.user?.federativeUnit ?? null);
-  const providers = useQuery({
-    queryKey: ['auth', 'sso-providers', unit],
-    queryFn: async ({ signal }) =>
-      z
-        .array(signInProviderSchema)
-        .parse(
-          await api.get('api/Auth/sso/providers', { query: { federativeUnit: unit! }, signal }),
-        ),
-    enabled: unit !== null,
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+  const providers = useQuery(signInProvidersQuery(unit));
   if (!providers.data?.length) return null;
   return (
     <Stack gap={6}>
@@ -236,11 +219,7 @@ function ProviderProofs() {
         <Button
           key={provider.id}
           variant="default"
-          onClick={() =>
-            startProviderReauth(
-              joinUrl(readWebConfig().apiBaseUrl, `api/Auth/sso/${provider.id}/start`),
-            )
-          }
+          onClick={() => startProviderReauth(ssoStartAddress(provider.id))}
         >
           Confirmar com {provider.name}
         </Button>

@@ -25,15 +25,10 @@ import {
 } from './auth.service';
 import type { IdentityDeps } from './identity-deps';
 import { accountKey, ipKey, releaseAttempt } from './login-throttle';
-import { authenticationOptions, verifyAuthentication } from './passkeys';
 import {
   countTicketFailure,
   deleteTicket,
   findLiveTicket,
-  listFactors,
-  recordPasskeyUse,
-  takeChallenge,
-  updateTicket,
   type TicketRow,
 } from './second-factor.repository';
 import { accountTicket } from './account-factors.service';
@@ -41,6 +36,8 @@ import {
   accountKey as accountKeyOf,
   codeMatches,
   confirmFactor,
+  passkeyChallenge,
+  passkeySigned,
   startPasskeySetup,
   startTotpSetup,
   ticketKey,
@@ -120,12 +117,7 @@ export async function passkeySignInOptions(
   now: Date = new Date(),
 ) {
   const { row, user } = await ticketOf(deps, input.ticket, 'sign-in', now);
-  const options = await authenticationOptions(
-    deps.config.secondFactor,
-    await listFactors(deps.db, user.id),
-  );
-  await updateTicket(deps.db, row.id, { webauthnChallenge: options.challenge });
-  return options;
+  return passkeyChallenge(deps, row, user.id);
 }
 
 /** `POST api/Auth/mfa/passkey`: the passkey's signature of the challenge finishes the sign-in. */
@@ -136,17 +128,9 @@ export async function verifySignInPasskey(
 ): Promise<SignInResult> {
   const ticket = await ticketOf(deps, input.ticket, 'sign-in', now);
   await answer(deps, ticket, input, now, async () => {
-    const challenge = await takeChallenge(deps.db, ticket.row);
-    if (!challenge) throw error('mfa-setup-missing');
-    const factors = await listFactors(deps.db, ticket.user.id);
-    const verified = await verifyAuthentication(
-      deps.config.secondFactor,
-      input.credential,
-      challenge,
-      factors,
-    );
-    if (!verified) throw error('passkey-failed');
-    await recordPasskeyUse(deps.db, verified.factor.id, verified.signCount, now);
+    const signed = await passkeySigned(deps, ticket.row, ticket.user.id, input.credential, now);
+    if (signed === 'missing') throw error('mfa-setup-missing');
+    if (!signed) throw error('passkey-failed');
   });
   await deleteTicket(deps.db, ticket.row.id);
   return completeSignIn(deps, ticket.user, input, now);
@@ -187,30 +171,49 @@ export async function enrolAndSignIn(
 }
 
 /**
- * A re-authentication with the second factor instead of the password (an app
- * code or a recovery code), throttled like one.
+ * A re-authentication of the session's person by `proved` (a code, a
+ * passkey), throttled like a password: counted first, given back when right.
  */
-export async function reauthenticateWithCode(
+async function reauthenticateBy(
   deps: IdentityDeps,
   actor: SessionUser,
-  input: { method: 'totp' | 'recovery'; code: string; ip: string },
-  now: Date = new Date(),
+  ip: string,
+  now: Date,
+  proved: () => Promise<boolean>,
+  refusal: () => AppError,
 ): Promise<void> {
   const settings = deps.config.loginThrottle;
   const reservation = await admitAttempt(
     deps,
     [
       { key: accountKey(actor.email), factor: settings.failureFactor },
-      { key: ipKey(input.ip), factor: settings.ipFailureFactor },
+      { key: ipKey(ip), factor: settings.ipFailureFactor },
     ],
     now,
   );
-  const user = await findUserById(deps.db, actor.id);
-  if (!user || !(await codeMatches(deps, user, input.method, input.code, now))) {
-    throw AppError.from(AUTH_ERRORS, 'reauth-invalid-code');
-  }
+  if (!(await proved())) throw refusal();
   await releaseAttempt(deps.db, reservation.keys);
   await recordProof(deps.db, actor, now);
+}
+
+/** A re-authentication with an app code or a recovery code instead of the password. */
+export async function reauthenticateWithCode(
+  deps: IdentityDeps,
+  actor: SessionUser,
+  input: { method: 'totp' | 'recovery'; code: string; ip: string },
+  now: Date = new Date(),
+): Promise<void> {
+  await reauthenticateBy(
+    deps,
+    actor,
+    input.ip,
+    now,
+    async () => {
+      const user = await findUserById(deps.db, actor.id);
+      return user !== undefined && codeMatches(deps, user, input.method, input.code, now);
+    },
+    () => AppError.from(AUTH_ERRORS, 'reauth-invalid-code'),
+  );
 }
 
 /** Options to re-authenticate with one of the account's passkeys (kept on the session's set-up ticket). */
@@ -219,44 +222,28 @@ export async function reauthPasskeyOptions(
   actor: SessionUser,
   now: Date = new Date(),
 ) {
-  const ticket = await accountTicket(deps, actor, now);
-  const options = await authenticationOptions(
-    deps.config.secondFactor,
-    await listFactors(deps.db, actor.id),
-  );
-  await updateTicket(deps.db, ticket.id, { webauthnChallenge: options.challenge });
-  return options;
+  return passkeyChallenge(deps, await accountTicket(deps, actor, now), actor.id);
 }
 
-/** A re-authentication with a passkey of the account, throttled like a password. */
+/** A re-authentication with a passkey of the account. */
 export async function reauthenticateWithPasskey(
   deps: IdentityDeps,
   actor: SessionUser,
   input: { credential: Record<string, unknown>; ip: string },
   now: Date = new Date(),
 ): Promise<void> {
-  const settings = deps.config.loginThrottle;
-  const reservation = await admitAttempt(
+  await reauthenticateBy(
     deps,
-    [
-      { key: accountKey(actor.email), factor: settings.failureFactor },
-      { key: ipKey(input.ip), factor: settings.ipFailureFactor },
-    ],
+    actor,
+    input.ip,
     now,
+    async () => {
+      const ticket = await findLiveTicket(deps.db, accountKeyOf(actor), now);
+      return (
+        ticket?.userId === actor.id &&
+        (await passkeySigned(deps, ticket, actor.id, input.credential, now)) === true
+      );
+    },
+    () => error('passkey-failed'),
   );
-  const ticket = await findLiveTicket(deps.db, accountKeyOf(actor), now);
-  const challenge =
-    ticket && ticket.userId === actor.id ? await takeChallenge(deps.db, ticket) : null;
-  const verified =
-    challenge &&
-    (await verifyAuthentication(
-      deps.config.secondFactor,
-      input.credential,
-      challenge,
-      await listFactors(deps.db, actor.id),
-    ));
-  if (!verified) throw AppError.from(SECOND_FACTOR_ERRORS, 'passkey-failed');
-  await recordPasskeyUse(deps.db, verified.factor.id, verified.signCount, now);
-  await releaseAttempt(deps.db, reservation.keys);
-  await recordProof(deps.db, actor, now);
 }

@@ -32,7 +32,12 @@ import { changeWithActivity } from '../activity/activity.service';
 import { securityNoticeMessage } from '../mail/mail.service';
 import type { UserRow } from '../users/users.service';
 import type { IdentityDeps } from './identity-deps';
-import { registrationOptions, verifyRegistration } from './passkeys';
+import {
+  authenticationOptions,
+  registrationOptions,
+  verifyAuthentication,
+  verifyRegistration,
+} from './passkeys';
 import {
   claimTotpStep,
   countRecoveryCodesLeft,
@@ -40,6 +45,7 @@ import {
   insertFactor,
   listFactors,
   putTicket,
+  recordPasskeyUse,
   replaceRecoveryCodes,
   spendRecoveryCode,
   takeChallenge,
@@ -279,4 +285,38 @@ async function checkedFactor(
   const passkey = await verifyRegistration(deps.config.secondFactor, input.credential, challenge);
   if (!passkey) throw error('passkey-failed');
   return { kind: 'passkey', ...passkey };
+}
+
+/** Options for the account's passkeys; their challenge is kept on `ticket` for the answer. */
+export async function passkeyChallenge(deps: SecondFactorDeps, ticket: TicketRow, userId: string) {
+  const options = await authenticationOptions(
+    deps.config.secondFactor,
+    await listFactors(deps.db, userId),
+  );
+  await updateTicket(deps.db, ticket.id, { webauthnChallenge: options.challenge });
+  return options;
+}
+
+/**
+ * Whether one of the account's passkeys signed `ticket`'s challenge (taken
+ * once; its counter recorded): `missing` when there is no challenge to answer.
+ */
+export async function passkeySigned(
+  deps: SecondFactorDeps,
+  ticket: TicketRow,
+  userId: string,
+  credential: Record<string, unknown>,
+  now: Date,
+): Promise<boolean | 'missing'> {
+  const challenge = await takeChallenge(deps.db, ticket);
+  if (!challenge) return 'missing';
+  const verified = await verifyAuthentication(
+    deps.config.secondFactor,
+    credential,
+    challenge,
+    await listFactors(deps.db, userId),
+  );
+  if (!verified) return false;
+  await recordPasskeyUse(deps.db, verified.factor.id, verified.signCount, now);
+  return true;
 }

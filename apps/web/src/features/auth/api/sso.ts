@@ -4,37 +4,11 @@
  * (the browser goes there; the server sends it on to the provider), and the
  * exchange of the one-time hand-off the provider's return brings back.
  */
-import {
-  authUserSchema,
-  signInProviderSchema,
-  type AuthUser,
-  type SignInProvider,
-} from '@exame/shared';
-import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { authUserSchema, type AuthUser } from '@exame/shared';
 import { api } from '../../../lib/api';
-import { joinUrl } from '../../../lib/api-client';
 import { appStore } from '../../../lib/app-store';
-import { readWebConfig } from '../../../lib/config';
 
-export const signInProvidersQuery = (unit: string | null) =>
-  queryOptions({
-    queryKey: ['auth', 'sso-providers', unit],
-    queryFn: async ({ signal }): Promise<SignInProvider[]> =>
-      z
-        .array(signInProviderSchema)
-        .parse(
-          await api.get('api/Auth/sso/providers', { query: { federativeUnit: unit! }, signal }),
-        ),
-    enabled: unit !== null,
-    staleTime: 5 * 60_000,
-    // The password form works without them: a failure hides the buttons, it does not block.
-    retry: false,
-  });
-
-export function ssoStartAddress(providerId: string): string {
-  return joinUrl(readWebConfig().apiBaseUrl, `api/Auth/sso/${providerId}/start`);
-}
+export { signInProvidersQuery, ssoStartAddress } from '../../../api/sign-in-providers';
 
 export async function completeSsoSignIn(handoff: string): Promise<AuthUser> {
   const user = authUserSchema.parse(await api.post<unknown>('api/Auth/sso/session', { handoff }));

@@ -4,9 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { TEST_USER as user } from '../../../test/fixtures';
-import { renderRoutes } from '../../../test/render';
-import { json, stubServer, type StubHandler } from '../../../test/stub-server';
-import { LoginPage } from './login-page';
+import { passwordStep, renderLoginWithSecondStep } from '../../../test/login-second-step';
+import { json, type StubHandler } from '../../../test/stub-server';
 
 const webauthn = vi.hoisted(() => ({
   startAuthentication: vi.fn(),
@@ -28,33 +27,9 @@ const setup = {
   otpauthUri: 'otpauth://totp/Exame:ana@exemplo.gov.br?secret=JBSWY3DPEHPK3PXPJBSWY3DP',
 };
 
-function renderLogin(routes: Record<string, StubHandler>) {
-  const calls = stubServer({
-    'POST /api/Auth': () =>
-      json(401, {
-        Error: SECOND_FACTOR_ERRORS['multi-factor-enrolment-required'].message,
-        code: 'multi-factor-enrolment-required',
-        mfa: challenge,
-      }),
-    'GET /api/FederativeUnit': () => json(200, []),
-    ...routes,
-  });
-  const rendered = renderRoutes(
-    [
-      { path: '/login', element: <LoginPage /> },
-      { path: '/home', element: <p>início</p> },
-    ],
-    '/login',
-  );
-  return { ...rendered, calls };
-}
-
-async function signInWithPassword() {
-  await userEvent.type(screen.getByRole('textbox', { name: /E-mail/ }), 'ana@exemplo.gov.br');
-  await userEvent.type(screen.getByLabelText(/^Senha/), 'segredo');
-  await userEvent.click(screen.getByRole('button', { name: 'Entrar' }));
-  return screen.findByRole('heading', { name: 'Cadastre a verificação em duas etapas' });
-}
+const renderLogin = (routes: Record<string, StubHandler>) =>
+  renderLoginWithSecondStep(challenge, routes);
+const signInWithPassword = () => passwordStep('Cadastre a verificação em duas etapas');
 
 describe('enrolment of a second factor at sign-in', () => {
   beforeEach(() => {

@@ -4,9 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { TEST_USER as user } from '../../../test/fixtures';
-import { renderRoutes } from '../../../test/render';
-import { json, stubServer, type StubHandler } from '../../../test/stub-server';
-import { LoginPage } from './login-page';
+import { passwordStep, renderLoginWithSecondStep } from '../../../test/login-second-step';
+import { json, type StubHandler } from '../../../test/stub-server';
 
 const webauthn = vi.hoisted(() => ({
   startAuthentication: vi.fn(),
@@ -29,28 +28,9 @@ const mfaRequired = (mfa: MfaChallenge = challenge) =>
     mfa,
   });
 
-function renderLogin(routes: Record<string, StubHandler>) {
-  const calls = stubServer({
-    'POST /api/Auth': () => mfaRequired(),
-    'GET /api/FederativeUnit': () => json(200, []),
-    ...routes,
-  });
-  const rendered = renderRoutes(
-    [
-      { path: '/login', element: <LoginPage /> },
-      { path: '/home', element: <p>início</p> },
-    ],
-    '/login',
-  );
-  return { ...rendered, calls };
-}
-
-async function signInWithPassword() {
-  await userEvent.type(screen.getByRole('textbox', { name: /E-mail/ }), 'ana@exemplo.gov.br');
-  await userEvent.type(screen.getByLabelText(/^Senha/), 'segredo');
-  await userEvent.click(screen.getByRole('button', { name: 'Entrar' }));
-  return screen.findByRole('heading', { name: 'Verificação em duas etapas' });
-}
+const renderLogin = (routes: Record<string, StubHandler>) =>
+  renderLoginWithSecondStep(challenge, routes);
+const signInWithPassword = () => passwordStep('Verificação em duas etapas');
 
 describe('login, second step', () => {
   beforeEach(() => {
