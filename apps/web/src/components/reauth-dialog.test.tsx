@@ -12,6 +12,7 @@ vi.mock('../lib/passkeys', () => ({
   createPasskey: vi.fn(),
 }));
 import { api } from '../lib/api';
+import { REAUTH_DECLINED } from '../lib/api-client';
 import { appStore } from '../lib/app-store';
 import { TEST_USER } from '../test/fixtures';
 import { renderWithProviders } from '../test/render';
@@ -85,7 +86,7 @@ describe('re-authentication before a sensitive action', () => {
       'As credenciais informadas não pertencem ao usuário atual.',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
-    expect(await change).toMatchObject({ code: 'reauth-required' });
+    expect(await change).toMatchObject({ code: 'reauth-required', message: REAUTH_DECLINED });
   });
 
   it('accepts the authenticator code or a recovery code instead of the password', async () => {

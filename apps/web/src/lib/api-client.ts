@@ -22,6 +22,9 @@ export type QueryParams = Record<string, unknown>;
 
 export type ApiErrorDetail = { path: string; message: string };
 
+/** What a sensitive action says when its confirmation of identity was closed without one. */
+export const REAUTH_DECLINED = 'A ação não foi feita: a sua identidade não foi confirmada.';
+
 export class ApiError extends Error {
   override name = 'ApiError';
   /** Per-field or per-line problems the server listed (validation, CSV import). */
@@ -232,12 +235,13 @@ export function createApiClient(options: ApiClientOptions) {
     try {
       return await send<T>(method, path, init);
     } catch (error) {
-      const proved =
-        error instanceof ApiError &&
-        error.code === 'reauth-required' &&
-        (await options.onReauthRequired?.());
-      if (!proved) throw error;
-      return send<T>(method, path, init);
+      if (!(error instanceof ApiError) || error.code !== 'reauth-required') throw error;
+      if (!options.onReauthRequired) throw error;
+      if (await options.onReauthRequired()) return send<T>(method, path, init);
+      // The person closed the confirmation: the action says it was not done, not "confirm".
+      const declined = new ApiError(REAUTH_DECLINED, error.status, error.code);
+      declined.details = error.details;
+      throw declined;
     }
   }
 
