@@ -249,4 +249,22 @@ describe('face verification ceiling per CPF', () => {
       'FACE_VERIFY_CPF_LIMIT: use ao menos 20 (o dobro do limite de cada usuário por CPF)',
     );
   });
+
+  it('MFA_REQUIRED_ROLES: ADMIN in production, none elsewhere; a list, "none", or a pt-BR refusal', () => {
+    expect(loadConfig(production).secondFactor.requiredRoles).toEqual(['ADMIN']);
+    expect(loadConfig({}).secondFactor.requiredRoles).toEqual([]);
+    expect(
+      loadConfig({ ...production, MFA_REQUIRED_ROLES: 'none' }).secondFactor.requiredRoles,
+    ).toEqual([]);
+    expect(
+      loadConfig({ MFA_REQUIRED_ROLES: 'ADMIN, auditor,ADMIN' }).secondFactor.requiredRoles,
+    ).toEqual(['ADMIN', 'auditor']);
+    expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'ADMIN,chefe' })).toThrow(/MFA_REQUIRED_ROLES/);
+    // The passkeys' relying party is the host of PUBLIC_APP_URL.
+    const config = loadConfig({ PUBLIC_APP_URL: 'https://exame.detran.df.gov.br/' });
+    expect(config.secondFactor).toMatchObject({
+      rpId: 'exame.detran.df.gov.br',
+      origin: 'https://exame.detran.df.gov.br',
+    });
+  });
 });

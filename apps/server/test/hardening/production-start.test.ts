@@ -4,7 +4,8 @@
  * said about the demonstration or the API document: no demo accounts are
  * created and no shared password is printed, no DEMO sample data is seeded,
  * and /docs answers 404 like any unknown path; the first ADMIN (of
- * ADMIN_FEDERATIVE_UNIT) signs in. Stopped gracefully, the database is read
+ * ADMIN_FEDERATIVE_UNIT) has the right password and is asked to enrol a
+ * second factor (MFA_REQUIRED_ROLES defaults to ADMIN in production). Stopped gracefully, the database is read
  * to count who was created.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { selectRows } from '../../src/db/select-rows';
-import { freshProcessData, signInAdmin } from '../faults/server-process';
+import { FAULT_ADMIN, freshProcessData } from '../faults/server-process';
 import { engineName } from '../helper';
 
 /** Starting the server (migrations, the face engine's warm-up) takes a while on a busy machine. */
@@ -48,8 +49,18 @@ describe(`production start without SEED_DEMO nor API_DOCS (${engineName})`, () =
         expect(response.status, url).toBe(404);
         expect(await response.text(), url).not.toMatch(/swagger|openapi/i);
       }
-      // The first ADMIN is there and signs in.
-      await signInAdmin(started.baseUrl);
+      // The first ADMIN is there: the right password, and production asks for a second factor first.
+      expect(output).toContain('Segundo fator: obrigatório para ADMIN');
+      const signIn = await fetch(`${started.baseUrl}/api/Auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(FAULT_ADMIN),
+      });
+      expect(signIn.status).toBe(401);
+      expect(await signIn.json()).toMatchObject({
+        code: 'multi-factor-enrolment-required',
+        mfa: { enrolment: true },
+      });
 
       started.kill('SIGTERM');
       expect((await started.exited).code).toBe(0);
