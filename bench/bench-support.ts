@@ -34,6 +34,8 @@ export function productionEnv(): NodeJS.ProcessEnv {
     TRUST_PROXY: 'none',
     FILE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     MAIL_OUTBOX_ONLY: 'true',
+    // The simulated users sign in with passwords (production asks ADMIN for a second factor).
+    MFA_REQUIRED_ROLES: 'none',
   };
 }
 
