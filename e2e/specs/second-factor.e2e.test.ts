@@ -108,6 +108,17 @@ describe('second factor in Chromium', () => {
     expect(await fitsWidth(phone, 390)).toBe(true);
     expect(await seriousViolations(phone, 'segurança da conta')).toEqual([]);
     await screenshot(phone, 'mfa-security-390');
+    // The users list, with its new "Redefinir 2º fator", still fits a phone; its confirmation is axe-clean.
+    await phone.goto(`${baseUrl}/list-users`);
+    const reset = phone.getByRole('button', { name: 'Redefinir 2º fator' }).first();
+    await reset.waitFor();
+    expect(await fitsWidth(phone, 390)).toBe(true);
+    await reset.click();
+    const confirm = phone.getByRole('dialog');
+    await confirm.getByText('Redefinir segundo fator').waitFor();
+    expect(await seriousViolations(phone, 'redefinir segundo fator')).toEqual([]);
+    await screenshot(phone, 'mfa-reset-confirm-390');
+    await confirm.getByRole('button', { name: 'Cancelar' }).click();
     expect(phoneErrors).toEqual([]);
     await phone.close();
   }, 180_000);
@@ -158,6 +169,12 @@ describe('second factor in Chromium', () => {
     // Back where the session ended, signed in.
     await page.waitForURL('**/seguranca');
     await page.getByTestId('second-factors').getByText('Notebook do posto').waitFor();
+    // The page fits a tablet and a phone too.
+    for (const width of [768, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await fitsWidth(page, width), `${width}px`).toBe(true);
+      await screenshot(page, `mfa-security-passkey-${width}`);
+    }
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

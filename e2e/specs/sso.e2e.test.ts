@@ -2,9 +2,10 @@
  * Issue acceptance, in Chromium: the ADMIN registers the unit's identity
  * provider (a real OpenID Connect provider started here, `oidc-provider`) on
  * its screen; the provider's button on the sign-in screen signs the ADMIN in
- * through the provider; and a sensitive action (reopening a decision) asks
+ * through the provider; a sensitive action (reopening a decision) asks
  * for the password again once the last proof is older than the window
- * (REAUTH_WINDOW_SECONDS=3 here), then goes through.
+ * (REAUTH_WINDOW_SECONDS=3 here), then goes through; and the proof can come
+ * from the provider, which sends the browser back to the page it left.
  */
 import { dayInZone } from '@exame/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,7 +166,7 @@ describe('single sign-on and re-authentication in Chromium', () => {
     expect(await seriousViolations(page, 'confirme a sua identidade')).toEqual([]);
     await screenshot(page, 'reauth-dialog');
     await confirm.getByRole('textbox', { name: 'Senha' }).fill('Senha#Errada-2026');
-    await confirm.getByRole('button', { name: 'Confirmar' }).click();
+    await confirm.getByRole('button', { name: 'Confirmar', exact: true }).click();
     await expect.poll(() => confirm.getByRole('alert').textContent()).toContain('incorretos');
     await confirm.getByRole('textbox', { name: 'Senha' }).fill(ADMIN.password);
     await page.keyboard.press('Enter');
@@ -174,5 +175,48 @@ describe('single sign-on and re-authentication in Chromium', () => {
       .toContain('Reaberta por');
     expect(errors).toEqual([]);
     await page.close();
+  }, 180_000);
+
+  it('one who signs in through the provider confirms through it, and comes back to the page to do it again', async () => {
+    const { page, errors } = await signedInPage(browser, server.baseUrl, {
+      width: 1366,
+      height: 900,
+    });
+    await page.goto(`${server.baseUrl}/list-users`);
+    await page.getByRole('textbox', { name: 'Buscar usuários' }).fill('auditor@demo');
+    const row = page.getByRole('row', { name: new RegExp(AUDITOR.email) });
+    await row.waitFor();
+    const disable = async () => {
+      await row.getByRole('button', { name: 'Desabilitar' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Desabilitar' }).click();
+    };
+    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (3 s here).
+    await page.waitForTimeout(3500);
+    await disable();
+    const confirm = page.getByRole('dialog', { name: 'Confirme a sua identidade' });
+    // The provider of the first test knows this ADMIN (linked by CPF) and signs them in again.
+    idp.signInAs('admin-no-provedor');
+    await confirm.getByRole('button', { name: 'Confirmar com Provedor do Estado' }).click();
+    await page.waitForURL('**/list-users');
+    await page.getByText('Identidade confirmada. Repita a ação para concluí-la.').waitFor();
+    await page.getByRole('textbox', { name: 'Buscar usuários' }).fill('auditor@demo');
+    await disable();
+    await row.getByText('Desabilitado').waitFor();
+    expect(await page.getByRole('dialog', { name: 'Confirme a sua identidade' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+    // The auditor of the demonstration comes back for whatever runs next.
+    const admin = await api.tokenOf(ADMIN);
+    const users = await api.call(
+      admin,
+      'GET',
+      `/api/User?search=${encodeURIComponent(AUDITOR.email)}`,
+    );
+    const auditor = (users.body as { items: Array<{ id: string; email: string }> }).items.find(
+      (user) => user.email === AUDITOR.email,
+    );
+    await api.call(admin, 'PUT', `/api/User/${auditor?.id}/enableDisable`, {
+      registerStatus: 'enabled',
+    });
   }, 180_000);
 });

@@ -6,9 +6,11 @@
 import { Button, Center, Loader, PasswordInput, TextInput } from '@mantine/core';
 import type { MfaChallenge } from '@exame/shared';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
+import { toast } from '../../../components/toast';
 import { useAppState } from '../../../lib/app-store';
+import { clearProviderReauth, readProviderReauth } from '../../../lib/reauth';
 import { currentTenant } from '../../../lib/tenant';
 import { signIn } from '../api/auth';
 import { mfaChallengeOf } from '../api/second-factor';
@@ -59,7 +61,14 @@ export function LoginPage() {
       if (challenge) setPending({ challenge, message: error.message });
     },
   });
-  if (user) return <Navigate to={destination} replace />;
+  // A proof through the provider that failed lands here signed in: back to the page that asked, with the reason.
+  const [proof] = useState(() => (user ? readProviderReauth() : null));
+  useEffect(() => {
+    if (!proof) return;
+    clearProviderReauth();
+    if (refusal) toast.error(refusal.message);
+  }, [proof, refusal]);
+  if (user) return <Navigate to={proof?.returnTo ?? destination} replace />;
 
   const backToPassword = (reason: Error | null) => {
     setPending(null);

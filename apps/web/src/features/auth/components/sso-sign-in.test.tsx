@@ -128,4 +128,20 @@ describe('sign-in through the unit identity providers', () => {
     expect(sessionStorage.getItem('exame_sso_reauth')).toBeNull();
     expect(appStore.getState().user?.email).toBe(user.email);
   });
+
+  it('a proof through the provider that was refused brings the signed-in person back to the page that asked', async () => {
+    appStore.setUser(user);
+    stubServer({ 'GET /api/FederativeUnit': () => json(200, []) });
+    sessionStorage.setItem('exame_sso_reauth', JSON.stringify({ returnTo: '/list-users' }));
+    const { router } = renderRoutes(
+      [
+        { path: '/login', element: <LoginPage /> },
+        { path: '/list-users', element: <p>usuários</p> },
+        { path: '/home', element: <p>início</p> },
+      ],
+      '/login?sso_error=sso-cancelled',
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/list-users'));
+    expect(sessionStorage.getItem('exame_sso_reauth')).toBeNull();
+  });
 });
