@@ -38,6 +38,8 @@ export const userSchema = z.object({
   roleDescription: z.enum(ROLES),
   registerStatus: z.enum(REGISTER_STATUSES),
   hasPassword: z.boolean(),
+  /** In the ADMIN's users list: whether the user has a second factor (app or passkey). */
+  hasSecondFactor: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

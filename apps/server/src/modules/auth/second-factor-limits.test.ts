@@ -101,6 +101,19 @@ describe('second factor: limits', () => {
     const plain = await seedSignedIn(t.app, { role: 'VIEWER', unit: 'DF' });
     const reset = (id: string) =>
       t.app.inject({ method: 'DELETE', url: `/api/User/${id}/factors`, headers: admin.auth });
+    // The ADMIN's list says who has a factor (and so who can be reset).
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/User?search=${encodeURIComponent(plain.user.email)}`,
+      headers: admin.auth,
+    });
+    expect(listed.json()).toMatchObject({ items: [{ id: plain.user.id, hasSecondFactor: false }] });
+    const self = await t.app.inject({
+      method: 'GET',
+      url: `/api/User?search=${encodeURIComponent(admin.user.email)}`,
+      headers: admin.auth,
+    });
+    expect(self.json()).toMatchObject({ items: [{ id: admin.user.id, hasSecondFactor: true }] });
     expect(await codeOf(reset(admin.user.id))).toBe('mfa-reset-self');
     expect(await codeOf(reset(plain.user.id))).toBe('mfa-nothing-to-reset');
     expect((await passwordStep(t.app, admin.user.email)).code).toBe('multi-factor-auth-required');

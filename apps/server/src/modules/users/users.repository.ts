@@ -119,6 +119,12 @@ function buildUserListQuery(db: Executor, where: SQL | undefined) {
     .select({
       user: users,
       total: sql<number>`(select count(*) from ${users} where ${where})`.mapWith(Number),
+      // Whether the ADMIN's list offers to reset the user's second factor.
+      // Written out: inside a select, drizzle names the outer column without its table.
+      hasSecondFactor:
+        sql<number>`(select count(*) from user_factors f where f.user_id = "users"."id")`.mapWith(
+          Number,
+        ),
     })
     .from(users)
     .where(where)
@@ -139,7 +145,7 @@ export async function listUsersInUnit(
   db: Executor,
   unit: string,
   options: UserListOptions,
-): Promise<{ items: UserRow[]; total: number }> {
+): Promise<{ items: Array<UserRow & { hasSecondFactor: boolean }>; total: number }> {
   const { bind, values } = placeholders();
   const where = userListConditions(unit, options, bind);
   const search = options.search?.trim();
@@ -162,7 +168,10 @@ export async function listUsersInUnit(
       .where(userListConditions(unit, options));
     total = counted?.total ?? 0;
   }
-  return { items: rows.map((row) => row.user), total };
+  return {
+    items: rows.map((row) => ({ ...row.user, hasSecondFactor: row.hasSecondFactor > 0 })),
+    total,
+  };
 }
 
 export async function countUsers(db: Executor): Promise<number> {

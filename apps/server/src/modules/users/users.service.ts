@@ -220,7 +220,10 @@ export async function listUsers(
 ): Promise<Page<User>> {
   const { items, total } = await listUsersInUnit(deps.db, actor.federativeUnit, query);
   await recordWholeCpfRead(deps, actor, items);
-  return pageReply(query, { items: items.map(toUser), total });
+  return pageReply(query, {
+    items: items.map((row) => ({ ...toUser(row), hasSecondFactor: row.hasSecondFactor })),
+    total,
+  });
 }
 
 /** `GET api/User/GetAllExaminers`: enabled VIEWER and ROOM_INSPECTOR users of the caller's unit. */

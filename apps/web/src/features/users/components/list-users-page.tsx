@@ -35,10 +35,12 @@ export function ListUsersPage() {
 
   const reset = useMutation({
     mutationFn: (user: User) => resetSecondFactor(user.id).then(() => user),
-    onSuccess: (user) =>
+    onSuccess: async (user) => {
       toast.success(
         `O segundo fator de ${user.name} foi redefinido. No próximo login ele entra com a senha e, se o perfil exigir, cadastra um novo.`,
-      ),
+      );
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+    },
     onError: (error) => toast.error(error.message),
   });
 
@@ -122,7 +124,7 @@ export function ListUsersPage() {
               >
                 Biometria
               </Button>
-              {user.email !== me?.email && (
+              {user.email !== me?.email && user.hasSecondFactor && (
                 <Button
                   size="xs"
                   variant="default"
