@@ -100,12 +100,22 @@ export async function verifySignInCode(
   input: Client & { ticket: string; method: 'totp' | 'recovery'; code: string },
   now: Date = new Date(),
 ): Promise<SignInResult> {
-  const ticket = await ticketOf(deps, input.ticket, 'sign-in', now);
-  await answer(deps, ticket, input, now, async () => {
-    if (!(await codeMatches(deps, ticket.user, input.method, input.code, now))) {
+  return signInWithTicket(deps, input, now, async ({ user }) => {
+    if (!(await codeMatches(deps, user, input.method, input.code, now))) {
       throw error('mfa-invalid-code');
     }
   });
+}
+
+/** A sign-in ticket answered by `check`: spent, and the session opens. */
+async function signInWithTicket(
+  deps: IdentityDeps,
+  input: Client & { ticket: string },
+  now: Date,
+  check: (ticket: { row: TicketRow; user: UserRow }) => Promise<void>,
+): Promise<SignInResult> {
+  const ticket = await ticketOf(deps, input.ticket, 'sign-in', now);
+  await answer(deps, ticket, input, now, () => check(ticket));
   await deleteTicket(deps.db, ticket.row.id);
   return completeSignIn(deps, ticket.user, input, now);
 }
@@ -126,14 +136,11 @@ export async function verifySignInPasskey(
   input: Client & { ticket: string; credential: Record<string, unknown> },
   now: Date = new Date(),
 ): Promise<SignInResult> {
-  const ticket = await ticketOf(deps, input.ticket, 'sign-in', now);
-  await answer(deps, ticket, input, now, async () => {
-    const signed = await passkeySigned(deps, ticket.row, ticket.user.id, input.credential, now);
+  return signInWithTicket(deps, input, now, async ({ row, user }) => {
+    const signed = await passkeySigned(deps, row, user.id, input.credential, now);
     if (signed === 'missing') throw error('mfa-setup-missing');
     if (!signed) throw error('passkey-failed');
   });
-  await deleteTicket(deps.db, ticket.row.id);
-  return completeSignIn(deps, ticket.user, input, now);
 }
 
 /** `POST api/Auth/mfa/enrol/totp`: a new app for an account that must have a factor. */
