@@ -3,10 +3,11 @@
  * measure (PGlite in memory by default; BENCH_DATABASE_URL names a PostgreSQL
  * server, whose schema is dropped and migrated again).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result } from 'autocannon';
@@ -137,4 +138,84 @@ export async function ownPostgresDatabase(
       await cleanup.end();
     },
   };
+}
+
+export type SpawnedProductServer = {
+  base: string;
+  pid: number;
+  /** From the spawn to the first 200 of `/health/ready`. */
+  readyMs: number;
+  stop: () => Promise<void>;
+};
+
+/**
+ * The product's server as its own process on a free port: `main.ts` of the
+ * tree at `root` under the tsx loader, or its compiled `dist/main.js`;
+ * resolves once `/health/ready` answers (polled every `pollMs`).
+ */
+export async function spawnProductServer(options: {
+  root: string;
+  compiled?: boolean;
+  env: NodeJS.ProcessEnv;
+  pollMs?: number;
+  label?: string;
+}): Promise<SpawnedProductServer> {
+  const port = await freeBenchPort();
+  const entry = options.compiled
+    ? [path.join(options.root, 'apps/server/dist/main.js')]
+    : ['--import', 'tsx', path.join(options.root, 'apps/server/src/main.ts')];
+  const label = options.label ?? (options.compiled ? 'dist' : 'tsx');
+  let output = '';
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, entry, {
+    cwd: options.root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...options.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`${label}: o servidor saiu ao iniciar:\n${output}`);
+    if (performance.now() - started > 180_000) {
+      await stop();
+      throw new Error(`${label}: o servidor não ficou pronto:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${base}/health/ready`);
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
+  }
+  return { base, pid: child.pid ?? 0, readyMs: performance.now() - started, stop };
+}
+
+function freeBenchPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }

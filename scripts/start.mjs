@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 /**
- * `npm start`: builds the web app when its build is missing or older than its
- * sources, then runs the server (migrations, first-start seed, listen). The
- * server process receives the signals, so Ctrl+C shuts it down gracefully.
+ * `npm start`: builds the web app and the server when a build is missing or
+ * older than its sources, then runs the compiled server
+ * (`node apps/server/dist/main.js`, no TypeScript loader: migrations,
+ * first-start seed, listen). The server process receives the signals, so
+ * Ctrl+C shuts it down gracefully.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_DIST_ENTRY, serverBuildState } from '../apps/server/build/server-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'apps/web');
@@ -37,28 +40,34 @@ function webNeedsBuild() {
   return sources.some((source) => newestMtime(source) > built);
 }
 
-if (webNeedsBuild()) {
-  console.log('Gerando a aplicação web (vite build)...');
+/** `npm run build` of one workspace; stops `npm start` if it fails. */
+function buildWorkspace(workspace, failure) {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['run', 'build', '-w', 'apps/web'], {
+  const result = spawnSync(npm, ['run', 'build', '-w', workspace], {
     cwd: root,
     stdio: 'inherit',
   });
   if (result.status !== 0) {
-    console.error('Falha ao gerar a aplicação web.');
+    console.error(failure);
     process.exit(result.status ?? 1);
   }
 }
 
-const server = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: process.env,
-  },
-);
+if (webNeedsBuild()) {
+  console.log('Gerando a aplicação web (vite build)...');
+  buildWorkspace('apps/web', 'Falha ao gerar a aplicação web.');
+}
+
+if (serverBuildState() !== 'current') {
+  console.log('Compilando o servidor (esbuild)...');
+  buildWorkspace('apps/server', 'Falha ao compilar o servidor.');
+}
+
+const server = spawn(process.execPath, [SERVER_DIST_ENTRY], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }

@@ -1,6 +1,8 @@
 /**
- * Once per end-to-end run: a folder for the data folders that specs start
- * from (support/server.ts). The first spec of a kind (same first-start
+ * Once per end-to-end run: the compiled server is there and current (the
+ * specs run `apps/server/dist/main.js`, made by `npm run build`, which
+ * `npm run test:e2e` runs first), and a folder for the data folders that
+ * specs start from (support/server.ts). The first spec of a kind (same first-start
  * settings) starts a server on an empty folder, which migrates and seeds;
  * its stopped copy is kept here, and the next specs of that kind start on a
  * copy of it instead of migrating and seeding again. Removed when the run ends.
@@ -10,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { serverBuildState } from '../../apps/server/build/server-build.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +24,14 @@ declare module 'vitest' {
 }
 
 export default function setup(project: TestProject): () => void {
+  const build = serverBuildState();
+  if (build !== 'current') {
+    throw new Error(
+      build === 'missing'
+        ? 'O servidor não foi compilado: rode `npm run build` antes dos testes e2e.'
+        : 'O servidor compilado é mais antigo que as fontes: rode `npm run build` antes dos testes e2e.',
+    );
+  }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-e2e-templates-'));
   project.provide('dataTemplates', folder);
   project.provide('runFileKey', randomBytes(32).toString('base64'));

@@ -1,12 +1,14 @@
 /**
- * Starts the real server (the same entry point as `npm start`) on a free
- * port with its own data folder, and waits until it is ready.
+ * Starts the real server as `npm start` runs it (compiled:
+ * `node apps/server/dist/main.js`, made by `npm run build`) on a free port
+ * with its own data folder, and waits until it is ready.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { SERVER_DIST_ENTRY } from '../../apps/server/build/server-build.mjs';
 import { spawnServer, type SpawnedServer } from '../../apps/server/test/spawn-server';
 
 export { freePort } from '../../apps/server/test/spawn-server';
@@ -50,6 +52,22 @@ function templateName(env: Record<string, string>): string | null {
     .slice(0, 16);
 }
 
+/**
+ * The server under test is the compiled one: its process runs
+ * `apps/server/dist/main.js` with no TypeScript loader (read from the
+ * process's own command line where the system shows it).
+ */
+function assertCompiled(child: SpawnedServer): void {
+  const procFile = `/proc/${child.pid}/cmdline`;
+  const command = fs.existsSync(procFile)
+    ? fs.readFileSync(procFile, 'utf8').split('\0').filter(Boolean)
+    : [...child.command];
+  if (command[1] !== SERVER_DIST_ENTRY || command.some((arg) => arg.includes('tsx'))) {
+    child.kill('SIGKILL');
+    throw new Error(`O servidor dos testes e2e não é o compilado: ${command.join(' ')}`);
+  }
+}
+
 async function stopped(child: SpawnedServer): Promise<number | null> {
   if (!child.ended()) {
     child.kill('SIGTERM');
@@ -68,7 +86,12 @@ async function seededTemplate(name: string, env: Record<string, string>): Promis
   const template = path.join(inject('dataTemplates'), name);
   if (fs.existsSync(template)) return template;
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-e2e-seed-'));
-  const child = await spawnServer({ env: { ...env, DATA_DIR: folder }, readyTimeoutMs: 90_000 });
+  const child = await spawnServer({
+    env: { ...env, DATA_DIR: folder },
+    readyTimeoutMs: 90_000,
+    build: 'dist',
+  });
+  assertCompiled(child);
   const code = await stopped(child);
   if (code !== 0)
     throw new Error(`O servidor que semeia os dados não parou bem:\n${child.output()}`);
@@ -103,7 +126,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const child = await spawnServer({
     env: { ...settings, DATA_DIR: dataDir },
     readyTimeoutMs: 90_000,
+    build: 'dist',
   });
+  assertCompiled(child);
   return {
     baseUrl: child.baseUrl,
     port: child.port,

@@ -4,7 +4,7 @@
  */
 import { buildApp } from './app';
 import { faceServiceFromConfig } from './biometrics/face-pool';
-import { ConfigError, loadConfig } from './config/env';
+import { ConfigError, loadConfigOrExit } from './config/env';
 import { openDatabase, targetFromConfig, type DatabaseHandle } from './db/client';
 import { describeFirstStart, seedFirstStart } from './db/seed/first-start';
 import { seedDemoOnEmpty } from './db/seed/demo-exams';
@@ -37,16 +37,7 @@ async function scheduleStatistics(
 }
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
 
   // One process at a time on the embedded database's files (a second would corrupt them).
   let dataDirLock: ReturnType<typeof acquireDataDir> | null = null;

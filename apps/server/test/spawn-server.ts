@@ -1,12 +1,17 @@
 /**
- * The real server process (the entry point of `npm start`) on a free port,
- * waited for until `/health/ready` answers: the one start helper of the
- * fault tests and of the end-to-end specs. It reads nothing of the process's
- * environment but PATH and HOME; the caller states every variable.
+ * The real server process on a free port, waited for until `/health/ready`
+ * answers: the one start helper of the fault tests and of the end-to-end
+ * specs. From its TypeScript sources through tsx (the fault tests), or
+ * compiled, as `npm start` runs it (`build: 'dist'`, the end-to-end specs:
+ * `node apps/server/dist/main.js`, which `npm run build` makes). It reads
+ * nothing of the process's environment but PATH and HOME; the caller states
+ * every variable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { SERVER_DIST_ENTRY } from '../build/server-build.mjs';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -27,6 +32,8 @@ export type SpawnedServer = {
   baseUrl: string;
   port: number;
   pid: number;
+  /** The command line it was started with (node and its arguments). */
+  command: readonly string[];
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Whether the process has ended. */
@@ -34,29 +41,43 @@ export type SpawnedServer = {
   kill: (signal: NodeJS.Signals) => void;
 };
 
-/** Starts `apps/server/src/main.ts` with `env` (plus PATH, HOME, HOST and PORT). */
+/** The arguments of node that start the server from its sources or from its build. */
+export function serverArgs(build: 'source' | 'dist'): string[] {
+  if (build === 'source')
+    return ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')];
+  if (!fs.existsSync(SERVER_DIST_ENTRY)) {
+    throw new Error(
+      `O servidor compilado não existe (${path.relative(repoRoot, SERVER_DIST_ENTRY)}): rode \`npm run build\` antes.`,
+    );
+  }
+  return [SERVER_DIST_ENTRY];
+}
+
+/**
+ * Starts the server with `env` (plus PATH, HOME, HOST and PORT): from
+ * `apps/server/src/main.ts` through tsx, or with `build: 'dist'` from
+ * `apps/server/dist/main.js` with plain node (throws if it was not built).
+ */
 export async function spawnServer(options: {
   env: Record<string, string>;
   readyTimeoutMs: number;
+  build?: 'source' | 'dist';
 }): Promise<SpawnedServer> {
+  const args = serverArgs(options.build ?? 'source');
   // A spec that must know the address before the start (a provider's return address) names the port.
   const port = options.env.PORT ? Number(options.env.PORT) : await freePort();
   let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')],
-    {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...options.env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -85,6 +106,7 @@ export async function spawnServer(options: {
     baseUrl,
     port,
     pid: child.pid ?? 0,
+    command: [process.execPath, ...args],
     output: () => output,
     exited,
     ended,

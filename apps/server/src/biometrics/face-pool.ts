@@ -17,9 +17,9 @@
  * then blocks the event loop, so a server never uses it.
  */
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { AppConfig } from '../config/env';
+import { runtimePath } from '../config/runtime-paths';
 import { compareFaces, type Descriptor, type FaceComparison } from './descriptor';
 import { analyzeFace, loadFaceModels } from './engine-core.mjs';
 import type {
@@ -39,7 +39,7 @@ import {
 } from './face-engine';
 import { engineUnavailable, faceError } from './face-errors';
 
-const WORKER_FILE = fileURLToPath(new URL('./face-worker.mjs', import.meta.url));
+const WORKER_FILE = runtimePath('biometrics/face-worker.mjs');
 
 export type FacePoolOptions = FaceEngineOptions & {
   /** Runs on the calling thread, without workers (tests, scripts, the benchmark). */

@@ -17,12 +17,13 @@ import path from 'node:path';
 import { envSchema, type Env } from './env-schema';
 import { DEFAULT_FACE_MATCH_THRESHOLD } from './face-threshold';
 import type { AppConfig, FileStorageTarget } from './app-config';
+import { REPO_ROOT } from './runtime-paths';
 
 // The settings' one door: what the rest of the server reads of them.
 export { BACKUP_KEY_MIN_LENGTH, type Env } from './env-schema';
 export type { AppConfig, FileStorageTarget, ObjectStorageTarget } from './app-config';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+const repoRoot = REPO_ROOT;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -321,6 +322,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       twoPersonRule: env.AUDIT_TWO_PERSON_RULE,
       recheckRate: env.AUDIT_RECHECK_PERCENT / 100,
       faceSweepMs: env.FACE_ANALYSIS_SWEEP_SECONDS * 1000,
+      faceReadInServer: env.FACE_READ_IN_SERVER,
     },
     face: {
       matchThreshold: env.FACE_MATCH_THRESHOLD,
@@ -339,4 +341,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     fileStorage: parseFileStorage(env, dataDir),
     metricsToken: env.METRICS_TOKEN,
   };
+}
+
+/**
+ * The configuration of a process that cannot run without it (the server,
+ * the face worker): a configuration error is printed in pt-BR and ends the
+ * process with status 1; anything else is thrown.
+ */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
 }

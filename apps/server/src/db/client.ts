@@ -5,6 +5,8 @@
  * LISTEN/NOTIFY (PGlite in-process; PostgreSQL across every instance).
  */
 import { PGlite, type Results } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -18,6 +20,7 @@ import pg from 'pg';
 import { type Unlisten, type ListenOptions, checkChannel, createPgListener } from './pg-listener';
 import { PreparingClient } from './prepared-statements';
 import * as schema from './schema/index';
+import { runtimePath } from '../config/runtime-paths';
 
 // What repositories and the realtime hub use of the listener and of prepared statements.
 export type { ListenOptions, Unlisten } from './pg-listener';
@@ -74,13 +77,13 @@ export type DatabaseHandle = {
 
 export type PoolStats = { total: number; idle: number; waiting: number };
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
+export const MIGRATIONS_DIR = runtimePath('db/migrations');
 
 /** The advisory lock held while migrations run on PostgreSQL (any constant, the same everywhere). */
 const MIGRATION_LOCK = 7_301_003;
 
-/** Sees every statement the app sends (tests compare the work of two paths). */
-export type QueryObserver = (query: string) => void;
+/** Sees every statement the app sends, with its values (tests compare the work of two paths, read plans). */
+export type QueryObserver = (query: string, params: unknown[]) => void;
 
 export type DatabaseTarget = (
   | {
@@ -138,7 +141,9 @@ export function targetFromConfig(config: {
 
 function loggerOf(target: DatabaseTarget) {
   const observe = target.onQuery;
-  return observe ? { logQuery: (query: string) => observe(query) } : false;
+  return observe
+    ? { logQuery: (query: string, params: unknown[]) => observe(query, params) }
+    : false;
 }
 
 /** The handle of an opened database: the same shape for both drivers. */
@@ -191,7 +196,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       const load = target.loadDataDir
         ? { loadDataDir: new Blob([target.loadDataDir as Uint8Array<ArrayBuffer>]) }
         : {};
-      const inThread = new PGlite({ dataDir: location, ...load });
+      const inThread = new PGlite({
+        dataDir: location,
+        extensions: { pg_trgm, btree_gin },
+        ...load,
+      });
       await inThread.waitReady;
       client = inThread;
     } else {

@@ -13,6 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import { runtimePath } from '../config/runtime-paths';
 
 type Request = { op: string; tx?: number } & Record<string, unknown>;
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
@@ -57,7 +58,7 @@ export async function openThreadedPglite(
   dataDir: string | undefined,
   options: { preparedStatements?: boolean; loadDataDir?: Uint8Array } = {},
 ): Promise<ThreadedPglite> {
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+  const worker = new Worker(runtimePath('db/pglite-worker.mjs'), {
     workerData: {
       dataDir,
       prepare: options.preparedStatements !== false,
