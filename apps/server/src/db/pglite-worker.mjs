@@ -12,6 +12,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 if (!parentPort) throw new Error('pglite-worker.mjs roda apenas em uma worker thread.');
 const port = parentPort;
@@ -265,7 +267,9 @@ async function handle(message, /** @type {PGlite} */ db) {
 try {
   // A data folder from a backup (a tar) is unpacked into the new database first.
   const load = options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {};
-  const db = new PGlite({ dataDir: options.dataDir, ...load });
+  // The extensions the migrations create (the search indexes of the lists).
+  const extensions = { pg_trgm, btree_gin };
+  const db = new PGlite({ dataDir: options.dataDir, extensions, ...load });
   await db.waitReady;
   port.on('message', (message) => {
     handle(message, db).then(

@@ -4,3 +4,11 @@
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
+
+/**
+ * A text in the form of `exams.search_name` (migration 0028): lower case and
+ * without accents, so "conceição" finds "Conceicao" and "CONCEIÇÃO".
+ */
+export function searchForm(value: string): string {
+  return value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render';
 import { ACTIONS_COLUMN, ListPage, usePagedSearch } from './list-page';
 
-type Page = { items: Array<{ id: string; name: string }>; total: number };
+type Page = {
+  items: Array<{ id: string; name: string }>;
+  total: number;
+  totalCapped?: boolean;
+  totalEstimated?: boolean;
+};
 
 function query(state: Partial<UseQueryResult<Page, Error>>): UseQueryResult<Page, Error> {
   return {
@@ -44,6 +49,28 @@ function Users({ result }: { result: UseQueryResult<Page, Error> }) {
 }
 
 describe('list page', () => {
+  it('says "mais de" when the server stopped counting', () => {
+    renderWithProviders(
+      <Users
+        result={query({
+          data: { items: [{ id: '1', name: 'Ana' }], total: 10_000, totalCapped: true },
+        })}
+      />,
+    );
+    expect(screen.getByText('mais de 10.000 usuários')).toBeInTheDocument();
+  });
+
+  it('says "cerca de" when the total is the server’s estimate', () => {
+    renderWithProviders(
+      <Users
+        result={query({
+          data: { items: [{ id: '1', name: 'Ana' }], total: 35_000, totalEstimated: true },
+        })}
+      />,
+    );
+    expect(screen.getByText('cerca de 35.000 usuários')).toBeInTheDocument();
+  });
+
   it('shows the header, the search and the loading state', () => {
     renderWithProviders(<Users result={query({ isPending: true })} />);
     expect(screen.getByRole('heading', { name: 'Usuários' })).toBeInTheDocument();

@@ -112,7 +112,12 @@ type ListHeading =
   | { title: string; description: ReactNode; action?: ReactNode; header?: never }
   | { header: ReactNode; title?: never; description?: never; action?: never };
 
-type ListData = { items: ReadonlyArray<{ id: string }>; total: number };
+type ListData = {
+  items: ReadonlyArray<{ id: string }>;
+  total: number;
+  totalCapped?: boolean;
+  totalEstimated?: boolean;
+};
 type ItemOf<TPage extends ListData> = TPage['items'][number];
 
 /** The head cell of a column of row actions, named for screen readers. */
@@ -219,6 +224,8 @@ export function ListPage<TPage extends ListData>(props: ListPageProps<TPage>) {
       {query.data && (
         <PaginationFooter
           total={query.data.total}
+          totalCapped={query.data.totalCapped}
+          totalEstimated={query.data.totalEstimated}
           page={paging.page}
           pageSize={paging.pageSize}
           noun={props.noun}

@@ -4,6 +4,8 @@ import { PAGE_SIZE_OPTIONS } from '@exame/shared';
 
 export function PaginationFooter({
   total,
+  totalCapped = false,
+  totalEstimated = false,
   page,
   pageSize,
   noun,
@@ -11,6 +13,10 @@ export function PaginationFooter({
   onPageSize,
 }: {
   total: number;
+  /** The server stopped counting at `total`: there are more ("mais de 10.000 exames"). */
+  totalCapped?: boolean;
+  /** `total` is the server's estimate ("cerca de 35.000 exames"). */
+  totalEstimated?: boolean;
   page: number;
   pageSize: number;
   /** Singular and plural, e.g. ['exame', 'exames']. */
@@ -22,7 +28,9 @@ export function PaginationFooter({
   return (
     <Group justify="space-between">
       <Text size="sm" c="dimmed">
-        {total.toLocaleString('pt-BR')} {total === 1 ? noun[0] : noun[1]}
+        {totalCapped ? 'mais de ' : totalEstimated ? 'cerca de ' : ''}
+        {total.toLocaleString('pt-BR')}{' '}
+        {total === 1 && !totalCapped && !totalEstimated ? noun[0] : noun[1]}
       </Text>
       <Group gap="sm">
         <Select

@@ -21,7 +21,7 @@ import {
 import { biometricVerifications } from './biometrics';
 import { schedulingLocals } from './exams';
 import { federativeUnits } from './federative-units';
-import { users } from './identity';
+import { searchable, users } from './identity';
 import { examRooms } from './rooms';
 
 export const checkIns = pgTable(
@@ -56,12 +56,20 @@ export const checkIns = pgTable(
     faceValidationRequired: boolean('face_validation_required').notNull(),
   },
   (table) => [
-    index('check_ins_unit_opened_idx').on(table.federativeUnit, table.openedAt),
+    // The search's order, whole (newest first, then id), by unit, post and open ones (migration 0029).
+    index('check_ins_unit_opened_idx').on(table.federativeUnit, table.openedAt, table.id),
     index('check_ins_unit_local_idx').on(
       table.federativeUnit,
       table.schedulingLocal,
       table.openedAt,
+      table.id,
     ),
+    index('check_ins_unit_open_idx')
+      .on(table.federativeUnit, table.openedAt, table.id)
+      .where(sql`status = 'open'`),
+    index('check_ins_unit_closed_idx')
+      .on(table.federativeUnit, table.openedAt, table.id)
+      .where(sql`status <> 'open'`),
     // One open record per room: a second examiner joins it (update-checkIn) instead.
     uniqueIndex('check_ins_one_open_per_room_key')
       .on(table.examRoomId)
@@ -119,6 +127,12 @@ export const checkInViewers = pgTable(
       .on(table.userId)
       .where(sql`active`),
     index('check_in_viewers_unit_cpf_idx').on(table.federativeUnit, table.cpf),
+    // The search by the examiner's name, without case or accents (migration 0029).
+    index('check_in_viewers_unit_search_name_idx').using(
+      'gin',
+      table.federativeUnit,
+      sql`${searchable(table.name)} gin_trgm_ops`,
+    ),
   ],
 );
 

@@ -84,6 +84,14 @@ export const exams = pgTable(
      * another engine the value counts as unknown (not shown, not ranked).
      */
     faceMinSimilarityVersion: text('face_min_similarity_version'),
+    /**
+     * The name as the list's search compares it (migration 0028): a leading
+     * space, lower case, no accents, so that a search is a word prefix found
+     * through the trigram index.
+     */
+    searchName: text('search_name').generatedAlwaysAs(
+      sql`' ' || lower(translate(candidate_name, 'ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖòóôõöÙÚÛÜùúûüÝýÿ', 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyy'))`,
+    ),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -105,10 +113,21 @@ export const exams = pgTable(
       table.schedulingDate,
     ),
     index('exams_unit_cpf_idx').on(table.federativeUnit, table.candidateCpf),
-    index('exams_unit_name_idx').on(
+    index('exams_unit_search_name_idx').using(
+      'gin',
       table.federativeUnit,
-      sql`lower(${table.candidateName}) text_pattern_ops`,
+      sql`${table.searchName} gin_trgm_ops`,
     ),
+    index('exams_unit_status_result_date_idx').on(
+      table.federativeUnit,
+      table.status,
+      table.result,
+      table.schedulingDate,
+    ),
+    index('exams_unit_name_order_idx').on(table.federativeUnit, table.candidateName, table.id),
+    index('exams_audit_queue_idx')
+      .on(table.federativeUnit, table.schedulingDate, table.schedulingId)
+      .where(sql`status = 'done' and result = 'in_analysis'`),
   ],
 );
 
@@ -224,9 +243,31 @@ export const occurrences = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
     photoId: uuid('photo_id').references(() => examPhotos.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /*
+     * Copies of the exam's unit, scheduling date, local as sent ('' for none)
+     * and whether it counts (not cancelled), for the dashboard's panel: set
+     * and kept by the triggers of migration 0028 (never written here), so
+     * they are not null in the database though optional on insert.
+     */
+    federativeUnit: text('federative_unit'),
+    schedulingDate: timestamp('scheduling_date', { withTimezone: true }),
+    schedulingLocal: text('scheduling_local'),
+    counted: boolean('counted'),
   },
   (table) => [
     index('occurrences_exam_idx').on(table.examId, table.occurredAt),
+    index('occurrences_panel_idx')
+      .on(table.federativeUnit, table.schedulingDate.desc(), table.occurredAt.desc(), table.id)
+      .where(sql`counted`),
+    index('occurrences_panel_local_idx')
+      .on(
+        table.federativeUnit,
+        table.schedulingLocal,
+        table.schedulingDate.desc(),
+        table.occurredAt.desc(),
+        table.id,
+      )
+      .where(sql`counted`),
     uniqueIndex('occurrences_exam_external_key').on(table.examId, table.externalId),
   ],
 );

@@ -1,5 +1,5 @@
 /** Users, sessions, one-time password links, sign-in throttling, mail outbox and the activity log. */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -13,6 +13,16 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { federativeUnits } from './federative-units';
+
+/**
+ * A text as the searches compare it (the trigram indexes of migration 0029):
+ * lower case, without accents, the form of `exams.search_name` (0028). The
+ * query side writes the same expression, so that the index matches it, and
+ * compares it with `searchForm()` of what the person typed.
+ */
+export function searchable(text: SQLWrapper): SQL {
+  return sql`lower(translate(${text}, 'ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖòóôõöÙÚÛÜùúûüÝýÿ', 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyy'))`;
+}
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -45,6 +55,12 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(table.email),
     uniqueIndex('users_cpf_key').on(table.cpf),
     index('users_unit_name_idx').on(table.federativeUnit, table.name),
+    // The activity search's actor: part of the name or e-mail (migration 0029).
+    index('users_search_idx').using(
+      'gin',
+      sql`${searchable(table.name)} gin_trgm_ops`,
+      sql`${searchable(table.email)} gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -210,7 +226,39 @@ export const activityLog = pgTable(
     chain: text('chain').notNull().default(''),
   },
   (table) => [
-    index('activity_log_unit_time_idx').on(table.federativeUnit, table.createdAt),
+    // The search's filters, each in the search's order, newest first (migration 0029).
+    index('activity_log_unit_newest_idx').on(
+      table.federativeUnit,
+      table.createdAt,
+      table.chain,
+      table.seq,
+    ),
+    index('activity_log_unit_type_newest_idx').on(
+      table.federativeUnit,
+      table.type,
+      table.createdAt,
+      table.chain,
+      table.seq,
+    ),
+    index('activity_log_unit_actor_newest_idx').on(
+      table.federativeUnit,
+      table.actorId,
+      table.createdAt,
+      table.chain,
+      table.seq,
+    ),
+    index('activity_log_unit_text_search_idx').using(
+      'gin',
+      table.federativeUnit,
+      sql`${searchable(table.target)} gin_trgm_ops`,
+      sql`${searchable(sql`${table.payload}::text`)} gin_trgm_ops`,
+    ),
+    // A CPF as the target: the details that name the person.
+    index('activity_log_cpf_pseudonym_idx')
+      .on(sql`(${table.payload} ->> 'cpfPseudonym')`)
+      .where(sql`(${table.payload} ->> 'cpfPseudonym') is not null`),
+    index('activity_log_user_id_idx').on(sql`(${table.payload} ->> 'userId')`),
+    index('activity_log_user_ids_idx').using('gin', sql`(${table.payload} -> 'userIds')`),
     uniqueIndex('activity_log_chain_seq_idx').on(table.chain, table.seq),
     uniqueIndex('activity_log_actor_client_idx')
       .on(table.actorId, table.clientId)

@@ -5,10 +5,11 @@
  * chain is read back and checked here (`readChainSlice`, activity-chain.ts).
  */
 import type { ActivityType } from '@exame/shared';
-import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client';
-import { activityLog, users } from '../../db/schema/index';
-import { escapeLike } from '../../db/sql-text';
+import { activityLog, searchable, users } from '../../db/schema/index';
+import { escapeLike, searchForm } from '../../db/sql-text';
 
 /** The types are the shared contract's (the web filters by them). */
 export type { ActivityType };
@@ -154,9 +155,23 @@ export type ActivityRow = {
   hash: string;
 };
 
+/** `%text%` in the form of `searchable()`: without case or accents. */
+function containing(text: string): string {
+  return `%${escapeLike(searchForm(text))}%`;
+}
+
+/** The actors the actor filter looks for (a name of its own: the page joins `users` too). */
+const actors = alias(users, 'actors');
+
+/*
+ * Each filter has an index in the search's order (migration 0029): the unit's
+ * events, by type, by actor, and the trigram index of the target and details
+ * for a text. Every branch of the CPF's alternatives reads an index too (the
+ * lists of the person's ids as arrays), so the alternatives combine as a
+ * bitmap instead of a walk through the unit's events.
+ */
 function searchConditions(search: ActivitySearch): SQL | undefined {
   const conditions: Array<SQL | undefined> = [
-    // The (unit, time) index serves the filter and the order.
     eq(activityLog.federativeUnit, search.unit),
     search.types ? inArray(activityLog.type, [...search.types]) : undefined,
     search.actorId ? eq(activityLog.actorId, search.actorId) : undefined,
@@ -164,14 +179,19 @@ function searchConditions(search: ActivitySearch): SQL | undefined {
     search.endExclusive ? lt(activityLog.createdAt, search.endExclusive) : undefined,
   ];
   if (search.actorText) {
-    const pattern = `%${escapeLike(search.actorText)}%`;
-    conditions.push(or(ilike(users.name, pattern), ilike(users.email, pattern.toLowerCase())));
+    const pattern = containing(search.actorText);
+    conditions.push(
+      sql`${activityLog.actorId} in (select ${actors.id} from ${users} ${sql.identifier('actors')} where ${or(
+        like(searchable(actors.name), pattern),
+        like(searchable(actors.email), pattern),
+      )})`,
+    );
   }
   if (search.targetText) {
-    const pattern = `%${escapeLike(search.targetText)}%`;
+    const pattern = containing(search.targetText);
     const byText = or(
-      ilike(activityLog.target, pattern),
-      ilike(sql`${activityLog.payload}::text`, pattern),
+      like(searchable(activityLog.target), pattern),
+      like(searchable(sql`${activityLog.payload}::text`), pattern),
     );
     if (search.cpf) {
       // The person by CPF: events naming their pseudonym, their user account, their exams, or the CPF itself.
@@ -181,11 +201,11 @@ function searchConditions(search: ActivitySearch): SQL | undefined {
         or(
           byText,
           eq(activityLog.target, search.cpf.target),
-          sql`${activityLog.payload} ->> 'cpfPseudonym' = ${search.cpf.target.slice(4)}`,
-          sql`${activityLog.target} in (${people})`,
-          sql`${activityLog.target} in (select 'exam:' || e.scheduling_id from exams e where e.candidate_cpf = ${search.cpf.digits} and e.federative_unit = ${search.unit})`,
-          sql`${activityLog.payload} -> 'userIds' ?| array(${ids})`,
-          sql`${activityLog.payload} ->> 'userId' in (${ids})`,
+          sql`(${activityLog.payload} ->> 'cpfPseudonym') = ${search.cpf.target.slice(4)}`,
+          sql`${activityLog.target} = any(array(${people}))`,
+          sql`${activityLog.target} = any(array(select 'exam:' || e.scheduling_id from exams e where e.candidate_cpf = ${search.cpf.digits} and e.federative_unit = ${search.unit}))`,
+          sql`(${activityLog.payload} -> 'userIds') ?| array(${ids})`,
+          sql`(${activityLog.payload} ->> 'userId') = any(array(${ids}))`,
         ),
       );
     } else {
@@ -264,11 +284,21 @@ export async function findActivitySlice(
     .limit(limit);
 }
 
-export async function countActivity(db: Executor, search: ActivitySearch): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
+/**
+ * How many events the search finds, counting no further than `upTo`: the
+ * count reads at most that many index entries, however long the log.
+ */
+export async function countActivity(
+  db: Executor,
+  search: ActivitySearch,
+  upTo: number,
+): Promise<number> {
+  const found = db
+    .select({ one: sql`1`.as('one') })
     .from(activityLog)
-    .leftJoin(users, eq(users.id, activityLog.actorId))
-    .where(searchConditions(search));
+    .where(searchConditions(search))
+    .limit(upTo)
+    .as('found');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(found);
   return row?.n ?? 0;
 }

@@ -12,11 +12,14 @@ import {
   ACTIVITY_ERRORS,
   ACTIVITY_EXPORT_MAX_ROWS,
   ACTIVITY_TYPE_LABELS,
+  cappedTotal,
   dayInZone,
   isValidCpf,
+  pageReply,
   PERIOD_ERRORS,
   resolveOpenPeriod,
   stripCpf,
+  TOTAL_COUNT_CAP,
   type ActivityBatch,
   type ActivityBatchResult,
   type ActivityFilter,
@@ -126,11 +129,12 @@ export async function searchActivity(
   query: ActivityQuery,
 ): Promise<ActivityPage> {
   const search = searchOf(deps, actor, query);
-  const [rows, total] = await Promise.all([
+  // The log grows for months: its total is counted up to the cap, then says "more than".
+  const [rows, counted] = await Promise.all([
     findActivityPage(deps.db, search, query.pageSize, (query.page - 1) * query.pageSize),
-    countActivity(deps.db, search),
+    countActivity(deps.db, search, TOTAL_COUNT_CAP + 1),
   ]);
-  return { items: rows.map(toItem), total, page: query.page, pageSize: query.pageSize };
+  return pageReply(query, { items: rows.map(toItem), ...cappedTotal(counted) });
 }
 
 const EXPORT_HEADER = [
@@ -167,7 +171,7 @@ export async function exportActivity(
   now: Date = new Date(),
 ): Promise<ActivityExport> {
   const search = searchOf(deps, actor, filter);
-  const total = await countActivity(deps.db, search);
+  const total = await countActivity(deps.db, search, ACTIVITY_EXPORT_MAX_ROWS + 1);
   if (total > ACTIVITY_EXPORT_MAX_ROWS) {
     throw AppError.from(ACTIVITY_ERRORS, 'ACTIVITY_EXPORT_TOO_LARGE');
   }

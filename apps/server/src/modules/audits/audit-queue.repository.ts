@@ -3,13 +3,18 @@
  * their counts, the name of their post and what the face engine made of
  * their photos.
  */
+import { TOTAL_COUNT_CAP, cappedTotal } from '@exame/shared';
 import { and, asc, count, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { auditClaims, examPhotos, exams } from '../../db/schema/index';
 import type { ExamRow } from './audit-claims.repository';
 
-/** Done and waiting for an auditor (spec 4: `in_analysis`). */
-const pending = and(eq(exams.status, 'done'), eq(exams.result, 'in_analysis'));
+/**
+ * Done and waiting for an auditor (spec 4: `in_analysis`). Written as
+ * constants, not values, so the planner matches the partial index
+ * `exams_audit_queue_idx` (migration 0028) in every plan.
+ */
+const pending = sql`${exams.status} = 'done' and ${exams.result} = 'in_analysis'`;
 
 /** A live claim (not ended, not past its time) on the exam row of the outer query. */
 const liveClaimOf = (now: Date) =>
@@ -46,7 +51,7 @@ export async function listQueue(
   db: Executor,
   unit: string,
   filter: QueueFilter,
-): Promise<{ items: QueueRow[]; total: number }> {
+): Promise<{ items: QueueRow[]; total: number; totalCapped?: boolean }> {
   const conditions: Array<SQL | undefined> = [eq(exams.federativeUnit, unit), pending];
   if (filter.schedulingLocal) {
     conditions.push(
@@ -92,7 +97,14 @@ export async function listQueue(
       .orderBy(...order)
       .limit(filter.pageSize)
       .offset((filter.page - 1) * filter.pageSize),
-    db.select({ total: count() }).from(exams).where(where),
+    db.select({ total: count() }).from(
+      db
+        .select({ one: sql`1` })
+        .from(exams)
+        .where(where)
+        .limit(TOTAL_COUNT_CAP + 1)
+        .as('capped'),
+    ),
   ]);
   return {
     items: rows.map((row) => ({
@@ -101,7 +113,7 @@ export async function listQueue(
       photoCount: row.photoCount,
       localName: row.localName,
     })),
-    total: totals[0]?.total ?? 0,
+    ...cappedTotal(totals[0]?.total ?? 0),
   };
 }
 

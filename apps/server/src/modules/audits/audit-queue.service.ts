@@ -77,6 +77,7 @@ export async function searchQueue(
   const threshold = deps.face.thresholdFor(actor.federativeUnit);
   return pageReply(query, {
     total: found.total,
+    totalCapped: found.totalCapped,
     items: found.items.map((exam) => {
       const claim = claims.find((entry) => entry.examId === exam.id);
       const proposal = awaiting.find((entry) => entry.examId === exam.id);

@@ -7,6 +7,7 @@
  */
 import {
   ADMITTED_BY,
+  cappedTotal,
   dayInZone,
   maskCpf,
   pageReply,
@@ -136,7 +137,7 @@ export async function searchRecords(
     endExclusive: period.endExclusive,
   });
   return pageReply(query, {
-    total: found.total,
+    ...cappedTotal(found.counted),
     items: found.items.map((record) => ({
       id: record.id,
       schedulingLocal: record.schedulingLocal,

@@ -1,5 +1,6 @@
 /** The SQL of the check-in records: records, their examiners, their history and the post's exams. */
-import { and, asc, count, desc, eq, gte, ilike, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { TOTAL_COUNT_CAP } from '@exame/shared';
+import { and, asc, count, desc, eq, gte, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import {
@@ -9,9 +10,10 @@ import {
   examRooms,
   exams,
   schedulingLocals,
+  searchable,
   users,
 } from '../../db/schema/index';
-import { escapeLike } from '../../db/sql-text';
+import { escapeLike, searchForm } from '../../db/sql-text';
 
 export type CheckInRow = typeof checkIns.$inferSelect;
 export type CheckInExaminerRow = typeof checkInViewers.$inferSelect;
@@ -255,14 +257,22 @@ export type CheckInSearch = {
   endExclusive?: Date;
 };
 
-/** Records of the unit, newest first, with their examiners, filtered and paginated. */
+/**
+ * Records of the unit, newest first, with their examiners, filtered and
+ * paginated. Each filter reads an index in the list's order (migration 0029):
+ * the unit's, the post's, the open ones'; the examiner by name through the
+ * trigram index (without case or accents), by CPF through (unit, cpf). The
+ * records grow by the day, so the total is counted up to TOTAL_COUNT_CAP + 1
+ * (`cappedTotal` says "more than").
+ */
 export async function searchCheckIns(
   db: Executor,
   unit: string,
   search: CheckInSearch,
 ): Promise<{
   items: Array<CheckInWithNames & { examiners: CheckInExaminerRow[] }>;
-  total: number;
+  /** Up to TOTAL_COUNT_CAP + 1. */
+  counted: number;
 }> {
   const conditions: Array<SQL | undefined> = [eq(checkIns.federativeUnit, unit)];
   if (search.schedulingLocal) conditions.push(eq(checkIns.schedulingLocal, search.schedulingLocal));
@@ -273,10 +283,11 @@ export async function searchCheckIns(
   const examiner = search.examiner?.trim();
   if (examiner) {
     const digits = examiner.replace(/\D/g, '');
-    const byName = ilike(checkInViewers.name, `%${escapeLike(examiner)}%`);
+    const byName = like(searchable(checkInViewers.name), `%${escapeLike(searchForm(examiner))}%`);
     const matches = digits.length === 11 ? or(byName, eq(checkInViewers.cpf, digits)) : byName;
+    // The examiners of a record are of its unit: the unit leads both indexes of the match.
     conditions.push(
-      sql`exists (select 1 from ${checkInViewers} where ${checkInViewers.checkInId} = ${checkIns.id} and ${matches})`,
+      sql`exists (select 1 from ${checkInViewers} where ${checkInViewers.checkInId} = ${checkIns.id} and ${checkInViewers.federativeUnit} = ${unit} and ${matches})`,
     );
   }
   const where = and(...conditions);
@@ -286,7 +297,14 @@ export async function searchCheckIns(
       .orderBy(desc(checkIns.openedAt), desc(checkIns.id))
       .limit(search.pageSize)
       .offset((search.page - 1) * search.pageSize),
-    db.select({ total: count() }).from(checkIns).where(where),
+    db.select({ total: count() }).from(
+      db
+        .select({ one: sql`1`.as('one') })
+        .from(checkIns)
+        .where(where)
+        .limit(TOTAL_COUNT_CAP + 1)
+        .as('found'),
+    ),
   ]);
   const ids = rows.map((row) => row.record.id);
   const examiners =
@@ -302,7 +320,7 @@ export async function searchCheckIns(
       ...withNames(row),
       examiners: examiners.filter((examiner) => examiner.checkInId === row.record.id),
     })),
-    total: totals[0]?.total ?? 0,
+    counted: totals[0]?.total ?? 0,
   };
 }
 

@@ -18,12 +18,14 @@ import {
   type ReportCounter,
   type ReportCounters,
   type ReportScope,
+  TOTAL_COUNT_CAP,
+  cappedTotal,
   dayInZone,
 } from '@exame/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import { literal, preparedRawQueries, type Bind, type Executor } from '../../db/client';
 import { selectRows } from '../../db/select-rows';
-import { localIdSql, namesCte, postIdentifierSql } from './report-locals.repository';
+import { localIdSql, localNames, namesCte, postIdentifierSql } from './report-locals.repository';
 
 export type { ReportScope };
 
@@ -326,40 +328,59 @@ export type OccurrenceRow = {
   occurredAt: Date;
 };
 
-/** Occurrences of the exams the report counts in the period, newest first. */
+/**
+ * Occurrences of the exams the report counts in the period: newest exam
+ * first, and the newest occurrence first inside an exam. The panel reads
+ * the occurrences' own copy of their exam's unit, date, local and whether it
+ * counts (migration 0028) through `occurrences_panel_idx`, so a page costs
+ * its rows whatever the period holds; a post narrows it to the raw locals
+ * of that post in the period's counter rows (a handful), through
+ * `occurrences_panel_local_idx`. The total is counted up to the cap.
+ */
 export async function listOccurrences(
   db: Executor,
   scope: ReportScope,
   options: { localId?: string } & PageQuery,
-): Promise<{ items: OccurrenceRow[]; total: number }> {
-  const [rows, totals] = await selectPage<
-    {
+): Promise<{ items: OccurrenceRow[]; total: number; totalCapped?: boolean }> {
+  const where = sql`o.federative_unit = ${scope.unit} and o.counted
+    and o.scheduling_date >= ${scope.start.toISOString()}::timestamptz
+    and o.scheduling_date < ${scope.endExclusive.toISOString()}::timestamptz
+    ${
+      options.localId === undefined
+        ? sql``
+        : sql`and o.scheduling_local in (
+            select c.scheduling_local from exam_day_counts c
+            where ${countsWhere(scope)}
+              and ${localIdSql(scope, sql`c.scheduling_local`)} = ${options.localId}
+            group by c.scheduling_local)`
+    }`;
+  const [rows, totals] = await Promise.all([
+    selectRows<{
       id: string;
       exam_id: string;
       scheduling_id: string;
       candidate_name: string;
       local_id: string;
-      local_name: string | null;
       type: string;
       description: string;
       occurred_at: Date | string;
-    },
-    { total: Numeric }
-  >(
-    db,
-    scope,
-    {
-      select: sql`o.id, o.exam_id, e.scheduling_id, e.candidate_name, x.local_id,
-             n.description as local_name, o.type, o.description, o.occurred_at`,
-      from: examsWithLocal(scope, {
-        join: sql`join occurrences o on o.exam_id = e.id`,
-        localId: options.localId,
-      }),
-      orderBy: sql`o.occurred_at desc, o.id`,
-      totals: sql`count(*) as total`,
-    },
-    options,
-  );
+    }>(
+      db,
+      sql`select o.id, o.exam_id, e.scheduling_id, e.candidate_name,
+          ${localIdSql(scope, sql`o.scheduling_local`)} as local_id,
+          o.type, o.description, o.occurred_at
+        from occurrences o join exams e on e.id = o.exam_id
+        where ${where}
+        order by o.scheduling_date desc, o.occurred_at desc, o.id
+        limit ${options.pageSize} offset ${(options.page - 1) * options.pageSize}`,
+    ),
+    selectRows<{ total: Numeric }>(
+      db,
+      sql`select count(*) as total from (
+        select 1 from occurrences o where ${where} limit ${TOTAL_COUNT_CAP + 1}) capped`,
+    ),
+  ]);
+  const names = await localNames(db, scope, [...new Set(rows.map((row) => row.local_id))]);
   return {
     items: rows.map((row) => ({
       id: row.id,
@@ -367,11 +388,11 @@ export async function listOccurrences(
       schedulingId: row.scheduling_id,
       candidateName: row.candidate_name,
       localId: row.local_id,
-      localName: row.local_name ?? UNKNOWN_LOCAL_NAME,
+      localName: names.get(row.local_id) ?? UNKNOWN_LOCAL_NAME,
       type: row.type,
       description: row.description,
       occurredAt: new Date(row.occurred_at),
     })),
-    total: Number(totals[0]?.total ?? 0),
+    ...cappedTotal(Number(totals[0]?.total ?? 0)),
   };
 }

@@ -150,7 +150,7 @@ export async function getCounterExams(
   };
 }
 
-/** `GET api/ExamReport/occurrences`: occurrences of the exams of the period, newest first. */
+/** `GET api/ExamReport/occurrences`: occurrences of the exams of the period, newest exam first. */
 export async function getReportOccurrences(
   deps: ExamReportDeps,
   actor: SessionUser,
@@ -165,6 +165,7 @@ export async function getReportOccurrences(
   return pageReply(query, {
     items: found.items.map((row) => ({ ...row, occurredAt: row.occurredAt.toISOString() })),
     total: found.total,
+    totalCapped: found.totalCapped,
   });
 }
 

@@ -66,3 +66,21 @@ export async function findNamingLocal(
   );
   return row ?? null;
 }
+
+/** The names of some local ids (the rows of one page): one small read of the unit's posts. */
+export async function localNames(
+  db: Executor,
+  scope: ReportScope,
+  localIds: string[],
+): Promise<Map<string, string>> {
+  if (localIds.length === 0) return new Map();
+  const rows = await selectRows<{ local_id: string; description: string }>(
+    db,
+    sql`with ${namesCte(scope)} select local_id, description from names
+      where local_id in (${sql.join(
+        localIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+  );
+  return new Map(rows.map((row) => [row.local_id, row.description]));
+}

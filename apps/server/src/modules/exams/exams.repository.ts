@@ -1,7 +1,8 @@
 /** SQL for exams; every query is scoped to one federative unit. */
 import { and, asc, count, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
 import { literal, placeholders, preparedQueries, type Bind, type Executor } from '../../db/client';
-import { escapeLike } from '../../db/sql-text';
+import { estimatedRows } from '../../db/select-rows';
+import { escapeLike, searchForm } from '../../db/sql-text';
 import {
   auditDecisions,
   examStatusHistory,
@@ -25,7 +26,13 @@ export type ExamListFilter = {
 };
 
 export type { ExamSort } from '@exame/shared';
-import type { ExamSort } from '@exame/shared';
+import {
+  SEARCH_COUNT_LIMIT,
+  TOTAL_COUNT_CAP,
+  cappedTotal,
+  roundedEstimate,
+  type ExamSort,
+} from '@exame/shared';
 
 const SORT_COLUMNS = {
   schedulingDate: exams.schedulingDate,
@@ -34,10 +41,21 @@ const SORT_COLUMNS = {
   schedulingLocal: exams.schedulingLocal,
 } as const;
 
-export function examListConditions(
+/**
+ * How a name search reads: `indexed` through the trigram index (a rare name:
+ * a few matches found at once), `scanned` along the list's order, testing
+ * each row (a common name: the page's twenty are among the first rows, and
+ * gathering tens of thousands of matches from the index would cost more). The
+ * planner would choose so with the pattern in hand, but a prepared statement
+ * is planned for any pattern; the written form keeps each one's plan right.
+ */
+type NameRead = 'indexed' | 'scanned';
+
+function examListConditions(
   unit: string,
   filter: ExamListFilter,
   bind: Bind = literal,
+  nameRead: NameRead = 'indexed',
 ): SQL | undefined {
   const conditions: Array<SQL | undefined> = [eq(exams.federativeUnit, bind('unit', unit))];
   if (filter.start) conditions.push(gte(exams.schedulingDate, bind('start', filter.start)));
@@ -77,26 +95,34 @@ export function examListConditions(
   const search = listSearch(filter.search);
   if (search?.kind === 'cpf') conditions.push(eq(exams.candidateCpf, bind('cpf', search.value)));
   if (search?.kind === 'name') {
-    // Prefix match on the lower-cased name uses the text_pattern_ops index.
-    conditions.push(like(sql`lower(${exams.candidateName})`, bind('name', search.value)));
+    // A word prefix of the name: through the trigram index of search_name, or
+    // tested on each row of the list's order (an expression no index has).
+    const column = nameRead === 'indexed' ? exams.searchName : sql`(${exams.searchName} || '')`;
+    conditions.push(like(column, bind('name', search.value)));
   }
   return and(...conditions);
 }
 
-/** A whole CPF is looked up exactly; any other text is a prefix of the name. */
+/**
+ * A whole CPF is looked up exactly; any other text is the start of a word of
+ * the name (or of several words in a row), whatever the case and accents:
+ * "ana" finds "Ana Lima" and "Maria Ana", "joao s" finds "João Silva".
+ */
 function listSearch(text: string | undefined): { kind: 'cpf' | 'name'; value: string } | undefined {
   const search = text?.trim();
   if (!search) return undefined;
   const digits = search.replace(/\D/g, '');
   if (digits.length === 11 && /^[\d.\-\s]+$/.test(search)) return { kind: 'cpf', value: digits };
-  return { kind: 'name', value: `${escapeLike(search.toLowerCase())}%` };
+  const words = searchForm(search).split(/\s+/).filter(Boolean).join(' ');
+  return { kind: 'name', value: `% ${escapeLike(words)}%` };
 }
 
 type ExamListPage = { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' };
 
 /** What decides the text of the list's query (not the values). */
-function examListShape(filter: ExamListFilter, page: ExamListPage): string {
+function examListShape(filter: ExamListFilter, page: ExamListPage, nameRead: NameRead): string {
   return [
+    nameRead,
     filter.start ? 's' : '',
     filter.endExclusive ? 'e' : '',
     filter.statuses?.length ?? 0,
@@ -108,14 +134,24 @@ function examListShape(filter: ExamListFilter, page: ExamListPage): string {
   ].join('|');
 }
 
-function buildExamListQuery(db: Executor, where: SQL | undefined, page: ExamListPage) {
+function buildExamListQuery(
+  db: Executor,
+  where: SQL | undefined,
+  page: ExamListPage,
+  withTotal: boolean,
+) {
   const column = SORT_COLUMNS[page.sort];
   const direction = page.order === 'asc' ? asc : desc;
   return db
     .select({
       exam: exams,
       schedulingLocalName: schedulingLocals.description,
-      total: sql<number>`(select count(*) from ${exams} where ${where})`.mapWith(Number),
+      // Counted up to the cap: past it the list says "more than" (cappedTotal).
+      total: (withTotal
+        ? sql<number>`(select count(*) from (select 1 from ${exams} where ${where}
+        limit ${TOTAL_COUNT_CAP + 1}) capped)`
+        : sql<number>`null`
+      ).mapWith(Number),
     })
     .from(exams)
     .leftJoin(
@@ -134,41 +170,62 @@ function buildExamListQuery(db: Executor, where: SQL | undefined, page: ExamList
 
 const examListQueries = preparedQueries<ReturnType<typeof buildExamListQuery>>();
 
+type ListTotal = { total: number; totalCapped?: boolean; totalEstimated?: boolean };
+
+/** The rows `where` selects, counted up to the cap. */
+async function countCapped(db: Executor, where: SQL | undefined): Promise<ListTotal> {
+  const [counted] = await db.select({ total: count() }).from(
+    db
+      .select({ one: sql`1` })
+      .from(exams)
+      .where(where)
+      .limit(TOTAL_COUNT_CAP + 1)
+      .as('capped'),
+  );
+  return cappedTotal(counted?.total ?? 0);
+}
+
 /**
  * One page of the exam list with the total. One statement: the total is an
  * uncorrelated scalar subquery (computed once, not per row) next to the
  * page's columns, instead of a second round trip; a page past the end has no
- * row to carry it, so only then is the total counted apart. The query is
- * prepared once per filter shape (see `preparedQueries` in db/client.ts).
+ * row to carry it, so only then is the total counted apart. A name search
+ * asks the planner how many exams it matches: a few are read through the
+ * trigram index and counted; many (a common first name: tens of thousands at
+ * a million exams) are read along the list's order and their total is the
+ * estimate, said as such (`totalEstimated`). The query is prepared once per filter shape (see `preparedQueries`
+ * in db/client.ts).
  */
 export async function listExams(
   db: Executor,
   unit: string,
   filter: ExamListFilter,
   page: ExamListPage,
-): Promise<{ items: Array<ExamRow & { schedulingLocalName: string | null }>; total: number }> {
+): Promise<{ items: Array<ExamRow & { schedulingLocalName: string | null }> } & ListTotal> {
+  const byName = listSearch(filter.search)?.kind === 'name';
+  // A name search asks the planner first how many exams it matches.
+  const expected = byName
+    ? await estimatedRows(db, sql`select 1 from ${exams} where ${examListConditions(unit, filter)}`)
+    : 0;
+  const nameRead: NameRead = expected > SEARCH_COUNT_LIMIT ? 'scanned' : 'indexed';
   const { bind, values } = placeholders();
-  const where = examListConditions(unit, filter, bind);
-  const query = examListQueries(db, examListShape(filter, page), () =>
-    buildExamListQuery(db, where, page),
+  const where = examListConditions(unit, filter, bind, nameRead);
+  const query = examListQueries(db, examListShape(filter, page, nameRead), () =>
+    buildExamListQuery(db, where, page, nameRead === 'indexed'),
   );
   const rows = await query.execute({
     ...values,
     limit: page.pageSize,
     offset: (page.page - 1) * page.pageSize,
   });
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && page.page > 1) {
-    const [counted] = await db
-      .select({ total: count() })
-      .from(exams)
-      .where(examListConditions(unit, filter));
-    total = counted?.total ?? 0;
-  }
-  return {
-    items: rows.map((row) => ({ ...row.exam, schedulingLocalName: row.schedulingLocalName })),
-    total,
-  };
+  const items = rows.map((row) => ({ ...row.exam, schedulingLocalName: row.schedulingLocalName }));
+  if (page.page === 1 && rows.length < page.pageSize) return { items, total: rows.length };
+  // A common name is not counted (that would read every match): its total is the estimate.
+  if (nameRead === 'scanned')
+    return { items, total: roundedEstimate(expected), totalEstimated: true };
+  if (rows.length === 0)
+    return { items, ...(await countCapped(db, examListConditions(unit, filter))) };
+  return { items, ...cappedTotal(rows[0]?.total ?? 0) };
 }
 
 export async function findExam(

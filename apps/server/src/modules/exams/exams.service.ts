@@ -112,6 +112,8 @@ export async function searchExams(
   return pageReply(page, {
     items: found.items.map((row) => toExam(row, row.schedulingLocalName)),
     total: found.total,
+    totalCapped: found.totalCapped,
+    totalEstimated: found.totalEstimated,
   });
 }
 

@@ -222,7 +222,8 @@ describe('LGPD retention', () => {
     expect(counts.DF?.events).toBe(2);
     const rows = await selectRows<{ unit: string; payload: Record<string, unknown> }>(
       db,
-      sql`select federative_unit as unit, payload from activity_log where type in ('face_image_view', 'biometric_enrol') order by created_at`,
+      // Two events share their time: the type orders them (the view first).
+      sql`select federative_unit as unit, payload from activity_log where type in ('face_image_view', 'biometric_enrol') order by created_at, type desc`,
     );
     const old = rows.filter((row) => row.unit === 'DF' && !('cpf' in row.payload));
     expect(old).toHaveLength(2);

@@ -166,6 +166,7 @@ export function AuditQueuePage() {
       {queue.data && (
         <PaginationFooter
           total={queue.data.total}
+          totalCapped={queue.data.totalCapped}
           page={paging.page}
           pageSize={paging.pageSize}
           noun={['exame', 'exames']}

@@ -54,7 +54,11 @@ function OccurrencesPage({ period, local, version }: OccurrencesListProps) {
         </Title>
         {data && (
           <Text size="sm" c="dimmed" aria-live="polite">
-            {data.total === 1 ? '1 ocorrência' : `${data.total} ocorrências`}
+            {data.totalCapped
+              ? `mais de ${data.total.toLocaleString('pt-BR')} ocorrências`
+              : data.total === 1
+                ? '1 ocorrência'
+                : `${data.total.toLocaleString('pt-BR')} ocorrências`}
           </Text>
         )}
       </Group>

@@ -1,0 +1,216 @@
+/**
+ * The exam lists at volume: every filter and order the screens offer reads
+ * `exams` and `occurrences` through an index (no sequential scan), on both
+ * engines, once the tables hold a year of exams of several units and the
+ * planner's statistics are fresh. The statements are the repositories' own
+ * (captured while they run), and the answers are checked too: the name
+ * search ignores case and accents, the totals stop at the cap.
+ */
+import {
+  SEARCH_COUNT_LIMIT,
+  TOTAL_COUNT_CAP,
+  localPrefixFor,
+  type ExamSort,
+  type ReportScope,
+} from '@exame/shared';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selectRows } from '../src/db/select-rows';
+import { seedDemoExams, seedDemoLocals } from '../src/db/seed/demo-exams';
+import { ensureReferenceData } from '../src/db/seed/reference-data';
+import { listQueue } from '../src/modules/audits/audit-queue.repository';
+import { listOccurrences } from '../src/modules/exam-report/exam-report.repository';
+import { listExams, type ExamListFilter } from '../src/modules/exams/exams.repository';
+import { createPlanDatabase, indexesRead, sequentialScans, type PlanDatabase } from './plans';
+
+const DAY = 86_400_000;
+const BIG_TABLES = ['exams', 'occurrences'];
+
+describe('exam lists read through indexes at volume', () => {
+  let database: PlanDatabase;
+  const now = new Date();
+  const month = { start: new Date(now.getTime() - 30 * DAY), endExclusive: now };
+
+  beforeAll(async () => {
+    database = await createPlanDatabase();
+    await ensureReferenceData(database.db);
+    // A year of exams: DEMO holds most of them, three other units share the table.
+    const units: Array<[string, number]> = [
+      ['DEMO', 16_000],
+      ['SP', 10_000],
+      ['DF', 8_000],
+      ['CE', 6_000],
+    ];
+    let offset = 0;
+    for (const [unit, exams] of units) {
+      await seedDemoLocals(database.db, unit);
+      await seedDemoExams(database.db, {
+        unit,
+        exams,
+        offset,
+        from: new Date(now.getTime() - 330 * DAY),
+        to: new Date(now.getTime() + 35 * DAY),
+      });
+      offset += exams;
+    }
+    // An occurrence for one exam in four that started.
+    await database.db
+      .execute(sql`insert into occurrences (exam_id, external_id, type, description, occurred_at)
+      select id, 'seed-' || id::text, 'ruido', 'Ruído no ambiente detectado.',
+             coalesce(started_at, scheduling_date) + interval '12 minutes'
+      from exams where status in ('done', 'started') and abs(hashtext(id::text)) % 4 = 0`);
+    // A common first name: one DEMO exam in three.
+    await database.db.execute(sql`update exams set candidate_name = 'Ana ' || candidate_name
+      where federative_unit = 'DEMO' and abs(hashtext(id::text)) % 3 = 0`);
+    await database.db.execute(sql`update exams set candidate_name = 'Anaïs Conceição Lima'
+      where federative_unit = 'DEMO' and scheduling_id in ('DEMO-000000011', 'DEMO-000000012')`);
+    // Statistics and the visibility map, as autovacuum keeps them in production.
+    await database.db.execute(sql`vacuum analyze`);
+  }, 240_000);
+  afterAll(() => database.drop());
+
+  const page: { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' } = {
+    page: 1,
+    pageSize: 20,
+    sort: 'schedulingDate',
+    order: 'desc',
+  };
+
+  // Each case, with the index its page must read where only one fits.
+  const listCases: Array<[string, ExamListFilter, Partial<typeof page>, string?]> = [
+    ['the last 30 days', month, {}],
+    [
+      'the last 30 days, done and reproved',
+      { ...month, statuses: ['done'], results: ['reproved'] },
+      {},
+      'exams_unit_status_result_date_idx',
+    ],
+    ['the last 30 days, started or absent', { ...month, statuses: ['started', 'absence'] }, {}],
+    ['the last 30 days at one post', { ...month, schedulingLocals: ['DEMO.POSTO02'] }, {}],
+    ['a rare name, every day', { search: 'anais conceicao' }, {}, 'exams_unit_search_name_idx'],
+    ['a common name, every day', { search: 'ana' }, {}],
+    ['a common name in the period', { ...month, search: 'ana' }, {}],
+    ['a name in the period', { ...month, search: 'Souza' }, {}],
+    ['a CPF', { search: '000.000.791-90' }, {}, 'exams_unit_cpf_idx'],
+    ['the last 30 days by name', month, { sort: 'candidateName', order: 'asc' }],
+    [
+      'every day, by name',
+      {},
+      { sort: 'candidateName', order: 'asc' },
+      'exams_unit_name_order_idx',
+    ],
+  ];
+
+  it.each(listCases)('the exam list: %s', async (_name, filter, order, index) => {
+    const statements = await database.explain((db) =>
+      listExams(db, 'DEMO', filter, { ...page, ...order }),
+    );
+    expect(statements.length).toBeGreaterThan(0);
+    expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+    if (index) expect(indexesRead(statements)).toContain(index);
+  });
+
+  it('the name search ignores case and accents, word by word', async () => {
+    const names = async (search: string) =>
+      (await listExams(database.db, 'DEMO', { search }, { ...page, pageSize: 100 })).items
+        .filter((exam) => exam.candidateName.startsWith('Ana'))
+        .map((exam) => exam.schedulingId)
+        .sort();
+    const both = ['DEMO-000000011', 'DEMO-000000012'];
+    expect(await names('anais conceicao')).toEqual(both);
+    expect(await names('ANAÏS CONCEIÇÃO')).toEqual(both);
+    expect(await names('conceição li')).toEqual(both);
+    // A word's start, not its middle.
+    expect(await names('nais')).toEqual([]);
+  });
+
+  it('the total stops at the cap and says so', async () => {
+    const all = await listExams(database.db, 'DEMO', {}, page);
+    expect(all).toMatchObject({ total: TOTAL_COUNT_CAP, totalCapped: true });
+    const few = await listExams(database.db, 'DEMO', { search: 'anaïs' }, page);
+    expect(few.total).toBe(2);
+    expect(few.totalCapped).toBeUndefined();
+    // A common name is not counted: its total is the planner's estimate, said as such.
+    const [anas] = await selectRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from exams where federative_unit = 'DEMO'
+        and search_name like '% ana%'`,
+    );
+    expect(anas?.n).toBeGreaterThan(SEARCH_COUNT_LIMIT);
+    const common = await listExams(database.db, 'DEMO', { search: 'Ana' }, page);
+    expect(common.totalEstimated).toBe(true);
+    // The planner's estimate, from a sample: of the right size, not exact.
+    expect(common.total).toBeGreaterThan((anas?.n ?? 0) / 3);
+    expect(common.total).toBeLessThan((anas?.n ?? 0) * 3);
+    expect(common.items).toHaveLength(20);
+    const [counted] = await selectRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from exams where federative_unit = 'DEMO'
+        and scheduling_date >= ${month.start.toISOString()}::timestamptz
+        and scheduling_date < ${month.endExclusive.toISOString()}::timestamptz`,
+    );
+    const period = await listExams(database.db, 'DEMO', month, page);
+    expect(period.total).toBe(Math.min(counted?.n ?? -1, TOTAL_COUNT_CAP));
+  });
+
+  it.each([
+    ['oldest first', {}],
+    ['at one post', { schedulingLocal: 'DEMO.POSTO03' }],
+    ['in the period', { ...month }],
+  ])('the audit queue: %s', async (_name, filter) => {
+    const statements = await database.explain((db) =>
+      listQueue(db, 'DEMO', { page: 1, pageSize: 20, now, faceVersion: 'v2', ...filter }),
+    );
+    expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+    expect(indexesRead(statements)).toContain('exams_audit_queue_idx');
+  });
+
+  const scope: ReportScope = {
+    unit: 'DEMO',
+    prefix: localPrefixFor('DEMO'),
+    start: new Date(now.getTime() - 30 * DAY),
+    endExclusive: now,
+  };
+
+  it.each([
+    ['every post', undefined, 'occurrences_panel_idx'],
+    ['one post', 'DF.POSTO02', 'occurrences_panel_local_idx'],
+  ])('the occurrences panel: %s', async (_name, localId, index) => {
+    const statements = await database.explain((db) =>
+      listOccurrences(db, scope, { localId, page: 1, pageSize: 10 }),
+    );
+    expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+    expect(indexesRead(statements)).toContain(index);
+    const found = await listOccurrences(database.db, scope, { localId, page: 1, pageSize: 10 });
+    expect(found.items.length).toBe(10);
+    if (localId)
+      expect(new Set(found.items.map((item) => item.localId))).toEqual(new Set([localId]));
+    const dates = found.items.map((item) => item.occurredAt.getTime());
+    expect(dates.length).toBeGreaterThan(0);
+  });
+
+  it('the occurrences follow their exam: a cancelled exam leaves the panel, a new date moves it', async () => {
+    const first = await listOccurrences(database.db, scope, { page: 1, pageSize: 1 });
+    const item = first.items[0];
+    if (!item) throw new Error('no occurrence in the period');
+    await database.db.execute(
+      sql`update exams set status = 'cancelled' where id = ${item.examId}::uuid`,
+    );
+    const after = await listOccurrences(database.db, scope, { page: 1, pageSize: 50 });
+    expect(after.items.map((row) => row.examId)).not.toContain(item.examId);
+    await database.db.execute(
+      sql`update exams set status = 'done', scheduling_date = now() - interval '200 days'
+        where id = ${item.examId}::uuid`,
+    );
+    const moved = await listOccurrences(database.db, scope, { page: 1, pageSize: 50 });
+    expect(moved.items.map((row) => row.examId)).not.toContain(item.examId);
+    const [copy] = await selectRows<{ same: boolean }>(
+      database.db,
+      sql`select bool_and(o.scheduling_date = e.scheduling_date and o.counted = (e.status <> 'cancelled')
+          and o.federative_unit = e.federative_unit
+          and o.scheduling_local = coalesce(e.scheduling_local, '')) as same
+        from occurrences o join exams e on e.id = o.exam_id`,
+    );
+    expect(copy?.same).toBe(true);
+  });
+});
