@@ -41,6 +41,10 @@ import { integrationRoutes } from './modules/integration/integration.routes';
 import { schedulingLocalRoutes } from './modules/scheduling-locals/scheduling-locals.routes';
 import { disqualificationReasonRoutes } from './modules/disqualification-reasons/disqualification-reasons.routes';
 import { auditRoutes } from './modules/audits/audits.routes';
+import {
+  createFaceReadNotices,
+  type FaceReadNotices,
+} from './modules/audits/face-read-queue.service';
 import { certificateRoutes } from './modules/certificates/certificates.routes';
 import { revokeForResult } from './modules/certificates/certificates.service';
 import { demoRoutes } from './modules/demo/demo.routes';
@@ -87,6 +91,8 @@ declare module 'fastify' {
     metrics: Metrics;
     /** The face engine, its analyses measured. */
     face: FaceService;
+    /** Photos stored, to the `face-read` queue once the job queue started (jobs/scheduled-jobs.ts). */
+    faceReads: FaceReadNotices;
   }
 }
 
@@ -313,7 +319,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(disqualificationReasonRoutes({ db }));
   await app.register(examRoutes({ db, files, signedUrlTtlMs: config.signedUrlTtlMs }));
   await app.register(certificateRoutes({ db, publicAppUrl: config.publicAppUrl, limiter }));
-  await app.register(integrationRoutes({ db, files }));
+  // Each photo stored is read through the `face-read` queue, sent after its commit.
+  const faceReads = createFaceReadNotices(app.log);
+  app.decorate('faceReads', faceReads);
+  const photosStored = faceReads.photosStored;
+  await app.register(integrationRoutes({ db, files, photosStored }));
   const face = options.faceService ?? faceServiceFromConfig(config.face);
   const stopMeasuringFace = metrics.measureFace(face);
   app.addHook('onClose', async () => {
@@ -345,7 +355,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   await app.register(demoRoutes(biopass));
   await app.register(checkInRoutes(checkIns));
-  await app.register(examRoomRoutes({ db, files }));
+  await app.register(examRoomRoutes({ db, files, photosStored }));
   const realtime = createRealtimeHub({ db, listen: database.listen, log: app.log });
   app.decorate('realtime', realtime);
   app.addHook('onReady', () => realtime.start());

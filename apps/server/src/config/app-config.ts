@@ -85,7 +85,13 @@ export type AppConfig = {
   faceVerifyCpfLimit: number;
   /** How long an auditor's claim on an exam lasts. */
   auditClaimMs: number;
-  audit: { twoPersonRule: boolean; recheckRate: number; faceSweepMs: number };
+  audit: {
+    twoPersonRule: boolean;
+    recheckRate: number;
+    faceSweepMs: number;
+    /** Whether this server reads the `face-read` queue (FACE_READ_IN_SERVER). */
+    faceReadInServer: boolean;
+  };
 };
 
 export type ObjectStorageTarget = {

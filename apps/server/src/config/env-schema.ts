@@ -284,6 +284,12 @@ export const envSchema = z.object({
    * audit screen still reads them when opened).
    */
   FACE_ANALYSIS_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * The server reads the photos of the `face-read` queue itself (default);
+   * false when dedicated `npm run face:worker` processes read them, so that
+   * the API's instances keep their CPU for the requests.
+   */
+  FACE_READ_IN_SERVER: booleanFromString.default(true),
   /** How long a signed address of a stored image stays valid. */
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /**

@@ -20,9 +20,10 @@
  * thread. Each run by this instance is counted in the metrics
  * (`exame_job_runs_total`, `exame_job_duration_seconds`).
  */
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '../db/client';
-import { deadlockVictim, retryingDeadlocks, uniqueViolation } from '../db/errors';
+import { retryingDeadlocks } from '../db/errors';
+import { startJobBoss } from '../db/job-boss';
 import type { Metrics } from '../plugins/metrics-registry';
 
 /** The time zone of the schedules: the product's day is São Paulo's. */
@@ -63,6 +64,12 @@ export type JobQueueOptions = {
   cronMonitorSeconds?: number;
   /** Waits for running jobs on stop, at most this long. Default 10 s. */
   stopTimeoutMs?: number;
+  /**
+   * Work queues this instance sends to or consumes (jobs with data, such as
+   * `face-read`), set up on the same pg-boss before the scheduled jobs;
+   * each may return a step run first on stop.
+   */
+  workQueues?: ReadonlyArray<(boss: PgBoss) => Promise<(() => void) | void>>;
 };
 
 export type JobQueue = {
@@ -78,51 +85,22 @@ const AT_START_SLOT_SECONDS = 3600;
  * job table). The victim did nothing and tries again (`retryingDeadlocks`).
  */
 
-/**
- * Instances starting together on an empty database race to create the job
- * queue's schema: the loser can get a unique violation in the catalog (a
- * schema or type created at the same moment) or a deadlock. Its start did
- * nothing it keeps (pg-boss creates everything in one transaction), and a
- * PgBoss that failed to start cannot start again, so a new one tries, up to
- * five times, and finds the schema made.
- */
-async function startedBoss(create: () => PgBoss): Promise<PgBoss> {
-  for (let attempt = 1; ; attempt += 1) {
-    const boss = create();
-    try {
-      await boss.start();
-      return boss;
-    } catch (error) {
-      boss.removeAllListeners();
-      const race = uniqueViolation(error) !== null || deadlockVictim(error);
-      if (!race || attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
-    }
-  }
-}
-
 export async function startJobQueue(
   database: Pick<DatabaseHandle, 'executeRaw'>,
   definitions: readonly JobDefinition[],
   options: JobQueueOptions,
 ): Promise<JobQueue> {
   const pollingSeconds = options.pollingSeconds ?? 5;
-  const cronSeconds = options.cronMonitorSeconds ?? 30;
-  const boss = await startedBoss(() => {
-    const created = new PgBoss({
-      db: { executeSql: (text: string, values: unknown[]) => database.executeRaw(text, values) },
-      schema: 'pgboss',
-      migrate: true,
-      supervise: true,
-      schedule: true,
-      cronMonitorIntervalSeconds: cronSeconds,
-      cronWorkerIntervalSeconds: Math.min(cronSeconds, 5),
-    });
-    created.on('error', (error: unknown) => {
-      options.log.error({ err: error }, 'falha na fila de trabalhos agendados');
-    });
-    return created;
+  const boss = await startJobBoss(database, {
+    log: options.log,
+    cronMonitorSeconds: options.cronMonitorSeconds,
   });
+  // Before the scheduled jobs: a job's first run may send to them.
+  const beforeStop: Array<() => void> = [];
+  for (const setUp of options.workQueues ?? []) {
+    const step = await setUp(boss);
+    if (step) beforeStop.push(step);
+  }
 
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
@@ -186,6 +164,7 @@ export async function startJobQueue(
     async stop() {
       if (stopped) return;
       stopped = true;
+      for (const step of beforeStop) step();
       for (const timer of timers) clearInterval(timer);
       await boss.stop({ graceful: true, wait: true, timeout: options.stopTimeoutMs ?? 10_000 });
     },

@@ -11,9 +11,14 @@
  *   go after ACTIVITY_WEB_RETENTION_DAYS (modules/activity/chain-upkeep.service.ts).
  * - `activity-chain-anchor`: every activity chain's head written to the log,
  *   hourly (an anchor kept outside the database).
- * - `face-sweep`: the background reading of faces in the photos of exams
- *   waiting for audit, every FACE_ANALYSIS_SWEEP_SECONDS. Two instances would
- *   read the same photos, twice the CPU for the same result.
+ * - `face-sweep`: every FACE_ANALYSIS_SWEEP_SECONDS, jobs of the `face-read`
+ *   queue for the photos of exams waiting for audit still unread without
+ *   one (a send lost, photos stored before the queue, an engine change).
+ *
+ * A work queue, each job taken by one process:
+ * - `face-read` (modules/audits/face-read-queue.service.ts): a photo to read,
+ *   sent when it is stored. Every instance sends to it; it consumes it unless
+ *   FACE_READ_IN_SERVER=false (dedicated `npm run face:worker` processes do).
  *
  * Per instance, on purpose (not jobs):
  * - The queue of password-link requests (modules/auth/password-links.service.ts):
@@ -30,8 +35,16 @@
  * and is closed by the next claim on the exam.
  */
 import type { FastifyInstance } from 'fastify';
+import type PgBoss from 'pg-boss';
+import { defaultThreadCount } from '../biometrics/face-pool';
 import { logChainAnchors, purgeBrowserEvents } from '../modules/activity/chain-upkeep.service';
-import { readPendingFaces } from '../modules/audits/photo-faces.service';
+import {
+  consumeFaceReads,
+  ensureFaceReadQueue,
+  enqueueUnreadPhotos,
+  faceReadConcurrency,
+  sendFaceReads,
+} from '../modules/audits/face-read-queue.service';
 import { purgeExpiredDemoData } from '../modules/demo/demo-retention.service';
 import {
   purgeExpiredPersonalData,
@@ -51,17 +64,21 @@ export const CHAIN_ANCHOR_JOB = 'activity-chain-anchor';
 /** How often the activity chains' heads are written to the log. */
 const CHAIN_ANCHOR_SECONDS = 3600;
 
-/** Photos read per run of the face sweep. */
-const FACE_SWEEP_BATCH = 20;
+/** Photos enqueued per run of the face sweep (a job is cheap; the readers set the pace). */
+const FACE_SWEEP_BATCH = 500;
 
 export type ScheduledJobsOptions = Omit<JobQueueOptions, 'log' | 'metrics'> & {
   /** One retention run when the instances start (default true). */
   retentionAtStart?: boolean;
 };
 
+/** This instance's pg-boss, once started (the sweep sends through it). */
+type BossHolder = { boss?: PgBoss };
+
 export function scheduledJobs(
   app: FastifyInstance,
   options: Pick<ScheduledJobsOptions, 'retentionAtStart'> = {},
+  queue: BossHolder = {},
 ): JobDefinition[] {
   const deps = { db: app.database.db, files: app.files, pseudonym: app.pseudonym };
   const jobs: JobDefinition[] = [
@@ -98,9 +115,14 @@ export function scheduledJobs(
       expireInSeconds: 600,
       retryLimit: 0,
       run: async () => {
-        const read = await readPendingFaces({ ...deps, face: app.face }, FACE_SWEEP_BATCH);
-        // Every 30 s: logged only when there was something to read.
-        return read > 0 ? { read } : undefined;
+        if (!queue.boss) return undefined;
+        const queued = await enqueueUnreadPhotos(
+          { db: deps.db, face: app.face },
+          queue.boss,
+          FACE_SWEEP_BATCH,
+        );
+        // Every 30 s: logged only when there was something to enqueue.
+        return queued > 0 ? { queued } : undefined;
       },
     });
   }
@@ -112,9 +134,43 @@ export function startScheduledJobs(
   app: FastifyInstance,
   options: ScheduledJobsOptions = {},
 ): Promise<JobQueue> {
-  return startJobQueue(app.database, scheduledJobs(app, options), {
+  const holder: BossHolder = {};
+  return startJobQueue(app.database, scheduledJobs(app, options, holder), {
     ...options,
     log: app.log,
     metrics: app.metrics,
+    workQueues: [(boss) => startFaceReads(app, boss, holder)],
   });
+}
+
+/**
+ * The `face-read` queue in a server: photos stored by this instance are sent
+ * to it, and it reads them unless FACE_READ_IN_SERVER=false. Returns the step
+ * that stops the sending (before pg-boss stops).
+ */
+async function startFaceReads(
+  app: FastifyInstance,
+  boss: PgBoss,
+  holder: BossHolder,
+): Promise<() => void> {
+  await ensureFaceReadQueue(boss);
+  holder.boss = boss;
+  let wake = () => undefined as void;
+  if (app.config.audit.faceReadInServer) {
+    const threads = app.config.face.workers ?? defaultThreadCount();
+    const consumption = await consumeFaceReads(
+      boss,
+      { db: app.database.db, files: app.files, face: app.face },
+      { concurrency: faceReadConcurrency(threads), log: app.log },
+    );
+    wake = consumption.notify;
+  }
+  app.faceReads.attach(async (photoIds) => {
+    await sendFaceReads(boss, photoIds);
+    wake();
+  });
+  return () => {
+    app.faceReads.detach();
+    holder.boss = undefined;
+  };
 }

@@ -1,6 +1,7 @@
 /** The SQL of an exam's photos for the audit: what the face engine read of them, and the photo audit's marks. */
 import { and, asc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { JOB_SCHEMA } from '../../db/job-boss';
 import { examPhotos, exams, photoMarks, users } from '../../db/schema/index';
 import { pending } from './audit-claims.repository';
 
@@ -77,24 +78,43 @@ export async function listUnreadExamPhotos(
     .limit(limit);
 }
 
-/** Photos of the unit-less backlog of exams waiting for audit that meet `condition`, oldest exam first. */
+/**
+ * A photo without a live job (waiting, to be retried or running) in the
+ * reading queue `queue` (its jobs are keyed by photo id; the predicate is the
+ * one of pg-boss's index of such keys).
+ */
+const withoutLiveJob = (queue: string) =>
+  sql`not exists (select 1 from ${sql.identifier(JOB_SCHEMA)}.job j
+        where j.name = ${queue} and j.state <= 'active' and j.policy = 'stately'
+          and coalesce(j.singleton_key, '') = ${examPhotos.id}::text)`;
+
+/**
+ * Photos of the unit-less backlog of exams waiting for audit that meet
+ * `condition`, oldest exam first; with `unqueuedIn`, only those without a
+ * live job in that reading queue.
+ */
 function backlogPhotos(
   db: Executor,
   condition: SQL | undefined,
   limit: number,
+  unqueuedIn?: string,
 ): Promise<PendingFacePhoto[]> {
   return db
     .select(photoToRead)
     .from(examPhotos)
     .innerJoin(exams, eq(exams.id, examPhotos.examId))
-    .where(and(condition, pending))
+    .where(and(condition, pending, unqueuedIn ? withoutLiveJob(unqueuedIn) : undefined))
     .orderBy(asc(exams.schedulingDate), asc(examPhotos.capturedAt))
     .limit(limit);
 }
 
 /** Photos of the backlog never read (the partial index on unread photos finds them). */
-export function listPendingFacePhotos(db: Executor, limit: number): Promise<PendingFacePhoto[]> {
-  return backlogPhotos(db, eq(examPhotos.faceStatus, 'pending'), limit);
+export function listPendingFacePhotos(
+  db: Executor,
+  limit: number,
+  unqueuedIn?: string,
+): Promise<PendingFacePhoto[]> {
+  return backlogPhotos(db, eq(examPhotos.faceStatus, 'pending'), limit, unqueuedIn);
 }
 
 /**
@@ -106,8 +126,40 @@ export function listStaleBacklogPhotos(
   db: Executor,
   limit: number,
   version: string,
+  unqueuedIn?: string,
 ): Promise<PendingFacePhoto[]> {
-  return backlogPhotos(db, readByAnotherEngine(version), limit);
+  return backlogPhotos(db, readByAnotherEngine(version), limit, unqueuedIn);
+}
+
+/** One photo to read, with what the engine read of it so far (undefined: no longer stored). */
+export async function findPhotoToRead(
+  db: Executor,
+  photoId: string,
+): Promise<
+  | (PendingFacePhoto & {
+      faceStatus: 'pending' | 'found' | 'no_face';
+      faceDescriptorVersion: string | null;
+    })
+  | undefined
+> {
+  const [row] = await db
+    .select({
+      ...photoToRead,
+      faceStatus: examPhotos.faceStatus,
+      faceDescriptorVersion: examPhotos.faceDescriptorVersion,
+    })
+    .from(examPhotos)
+    .where(eq(examPhotos.id, photoId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Locks the exam's row: readers of one exam's photos recompute its lowest
+ * similarity one at a time, so the last one to write saw every reading.
+ */
+export async function lockExamForSimilarity(tx: Executor, examId: string): Promise<void> {
+  await tx.select({ id: exams.id }).from(exams).where(eq(exams.id, examId)).for('update');
 }
 
 /** Stores what the engine read, unless the picture was replaced meanwhile (the sha no longer matches). */

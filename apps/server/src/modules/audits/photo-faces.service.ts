@@ -5,9 +5,12 @@
  * its reference photo, which ranks the audit queue. A face mismatch never
  * decides anything: it only ranks and explains; the auditor decides.
  *
- * Reads happen when an auditor opens the exam (what is still unread) and,
- * in the background, for the exams waiting for audit (the `face-sweep` job,
- * once per interval across instances: jobs/scheduled-jobs.ts).
+ * Reads happen when an auditor opens the exam (what is still unread, on the
+ * request path) and, in the background, through the `face-read` queue
+ * (face-read-queue.service.ts): a job per photo, sent when it is stored and
+ * consumed by any process with a face pool (the server, or dedicated
+ * `face:worker` processes); the `face-sweep` job (once per interval across
+ * instances: jobs/scheduled-jobs.ts) enqueues what is unread without a job.
  * When the engine is unavailable the photos stay unread and are tried again.
  * A reading names the engine that made it (its descriptor version): after
  * an engine change, older readings count as unread and are read again the
@@ -28,7 +31,9 @@ import { AppError } from '../../lib/app-error';
 import type { FileStorage } from '../../lib/file-storage';
 import {
   faceReadingsOf,
+  findPhotoToRead,
   listPendingFacePhotos,
+  lockExamForSimilarity,
   listStaleBacklogPhotos,
   listUnreadExamPhotos,
   saveFaceReading,
@@ -102,28 +107,58 @@ export function currentStatus(
   return reading.faceDescriptorVersion === version ? reading.faceStatus : 'pending';
 }
 
-/** The lowest similarity of a capture to the reference, or null without both faces. */
+/**
+ * The lowest similarity of a capture to the reference, or null without both
+ * faces. Readers of one exam's photos in other processes recompute it too:
+ * on the exam's locked row, so that the last write saw every reading.
+ */
 export async function refreshFaceMinSimilarity(
   deps: Pick<PhotoFaceDeps, 'db' | 'face'>,
   examId: string,
 ): Promise<number | null> {
-  const readings = await faceReadingsOf(deps.db, examId);
   const version = deps.face.descriptorVersion;
-  const reference = currentDescriptor(
-    readings.find((photo) => photo.kind === 'reference'),
-    version,
-  );
-  let lowest: number | null = null;
-  if (reference) {
-    for (const photo of readings) {
-      const capture = photo.kind === 'capture' ? currentDescriptor(photo, version) : null;
-      if (!capture) continue;
-      const { similarity } = deps.face.compare(reference, capture);
-      lowest = lowest === null ? similarity : Math.min(lowest, similarity);
+  return deps.db.transaction(async (tx) => {
+    await lockExamForSimilarity(tx, examId);
+    const readings = await faceReadingsOf(tx, examId);
+    const reference = currentDescriptor(
+      readings.find((photo) => photo.kind === 'reference'),
+      version,
+    );
+    let lowest: number | null = null;
+    if (reference) {
+      for (const photo of readings) {
+        const capture = photo.kind === 'capture' ? currentDescriptor(photo, version) : null;
+        if (!capture) continue;
+        const { similarity } = deps.face.compare(reference, capture);
+        lowest = lowest === null ? similarity : Math.min(lowest, similarity);
+      }
     }
+    await setFaceMinSimilarity(tx, examId, lowest, version);
+    return lowest;
+  });
+}
+
+/**
+ * One photo of the `face-read` queue: read unless the running engine already
+ * read it (a job delivered twice, or the exam opened meanwhile), then the
+ * exam's lowest similarity recomputed. Throws when the engine or the storage
+ * could not read it (the job is retried).
+ */
+export async function readQueuedPhoto(
+  deps: PhotoFaceDeps,
+  photoId: string,
+): Promise<{ status: 'read' | 'already-read' | 'gone'; examId?: string }> {
+  const photo = await findPhotoToRead(deps.db, photoId);
+  if (!photo) return { status: 'gone' };
+  const version = deps.face.descriptorVersion;
+  if (photo.faceStatus !== 'pending' && photo.faceDescriptorVersion === version) {
+    return { status: 'already-read', examId: photo.examId };
   }
-  await setFaceMinSimilarity(deps.db, examId, lowest, version);
-  return lowest;
+  if (!(await readPhoto(deps, photo))) {
+    throw new Error('motor facial ou armazenamento indisponível; a foto será lida de novo');
+  }
+  await refreshFaceMinSimilarity(deps, photo.examId);
+  return { status: 'read', examId: photo.examId };
 }
 
 /** Reads what is unread among an exam's photos (at most `limit`); how many were read. */
@@ -152,19 +187,32 @@ export async function readExamFaces(
 const backlogCurrent = new WeakMap<object, Set<string>>();
 
 /**
- * One pass of the background reading, oldest exam first: unread photos of
- * exams waiting for audit, then, after an engine change, those read by
- * another engine.
+ * The photos of exams waiting for audit the running engine has not read,
+ * oldest exam first: never read, then, after an engine change, those read by
+ * another engine. With `unqueuedIn`, only those without a live job in that
+ * reading queue (whose job reads them; if it fails for good, the next sweep
+ * finds the photo again, or the exam's opening reads it).
+ */
+export async function listBacklogToRead(
+  deps: Pick<PhotoFaceDeps, 'db' | 'face'>,
+  limit: number,
+  unqueuedIn?: string,
+): Promise<PendingFacePhoto[]> {
+  const version = deps.face.descriptorVersion;
+  const photos = await listPendingFacePhotos(deps.db, limit, unqueuedIn);
+  const current = backlogCurrent.get(deps.db) ?? new Set<string>();
+  if (photos.length >= limit || current.has(version)) return photos;
+  const stale = await listStaleBacklogPhotos(deps.db, limit - photos.length, version, unqueuedIn);
+  if (stale.length === 0) backlogCurrent.set(deps.db, current.add(version));
+  return [...photos, ...stale];
+}
+
+/**
+ * One pass of the background reading in this process (the backlog read
+ * here and now); the server enqueues the backlog instead (the `face-sweep`).
  */
 export async function readPendingFaces(deps: PhotoFaceDeps, limit: number): Promise<number> {
-  const version = deps.face.descriptorVersion;
-  let photos = await listPendingFacePhotos(deps.db, limit);
-  const current = backlogCurrent.get(deps.db) ?? new Set<string>();
-  if (photos.length < limit && !current.has(version)) {
-    const stale = await listStaleBacklogPhotos(deps.db, limit - photos.length, version);
-    if (stale.length === 0) backlogCurrent.set(deps.db, current.add(version));
-    photos = [...photos, ...stale];
-  }
+  const photos = await listBacklogToRead(deps, limit);
   const touched = new Set<string>();
   let read = 0;
   for (const photo of photos) {

@@ -51,7 +51,13 @@ const roomParams = z.object({ id: z.uuid('Sala inválida.') });
 const stationParams = roomParams.extend({ stationId: z.uuid('Estação inválida.') });
 const examParams = roomParams.extend({ examId: z.uuid('Exame inválido.') });
 
-export function examRoomRoutes(deps: ExamRoomDeps & { files: FileStorage }) {
+export function examRoomRoutes(
+  deps: ExamRoomDeps & {
+    files: FileStorage;
+    /** Photos stored, reported after the commit (the `face-read` queue). */
+    photosStored?: (photoIds: readonly string[]) => void;
+  },
+) {
   return async (app: FastifyInstance) => {
     const routes = app.withTypeProvider<ZodTypeProvider>();
 

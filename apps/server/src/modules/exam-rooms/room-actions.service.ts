@@ -97,7 +97,10 @@ export async function actOnRoomExam(
  * the transaction (CPU work holds no locks).
  */
 export async function recordRoomOccurrence(
-  deps: ExamRoomDeps & { files: FileStorage },
+  deps: ExamRoomDeps & {
+    files: FileStorage;
+    photosStored?: (photoIds: readonly string[]) => void;
+  },
   actor: SessionUser,
   input: { roomId: string; examId: string; type: string; description: string; photo?: string },
 ): Promise<BoardExam> {
@@ -105,6 +108,7 @@ export async function recordRoomOccurrence(
   // A quick refusal before the image work; checked again, locked, in the transaction.
   if (!(await mayActOn(deps.db, actor, room))) throw roomError('ROOM_NOT_HELD');
   const picture = input.photo ? await validateAndNormalizeImage(input.photo) : null;
+  let storedPhoto: string | null = null;
   const exam = await deps.db.transaction(async (tx) => {
     await holdOrRefuse(tx, actor, room);
     const row = await lockRoomExam(tx, actor.federativeUnit, roomLocal(room), input.examId);
@@ -114,6 +118,7 @@ export async function recordRoomOccurrence(
     }
     const now = new Date();
     const photo = picture ? await storeExamPhoto(tx, deps.files, row.id, picture, now) : null;
+    storedPhoto = photo?.created ? photo.id : null;
     const occurrenceId = await insertRoomOccurrence(tx, {
       examId: row.id,
       type: input.type,
@@ -144,5 +149,6 @@ export async function recordRoomOccurrence(
     });
     return row;
   });
+  if (storedPhoto) deps.photosStored?.([storedPhoto]);
   return toBoardExam({ ...exam, ...(await countAttachments(deps.db, exam.id)) });
 }

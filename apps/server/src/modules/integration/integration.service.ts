@@ -25,7 +25,12 @@ import { publishRealtimeAll, type RealtimeEventInput } from '../realtime/realtim
 import { storeExamPhoto, storeReferencePhoto } from '../exams/exam-photos.service';
 import { clearFaceMinSimilarity, insertOccurrenceOnce } from './integration.repository';
 
-export type IntegrationDeps = { db: Database; files: FileStorage };
+export type IntegrationDeps = {
+  db: Database;
+  files: FileStorage;
+  /** Photos stored, reported after the commit (for the face reading: the `face-read` queue). */
+  photosStored?: (photoIds: readonly string[]) => void;
+};
 
 /** The integration writes exams of its key's unit, as no user. */
 const writerOf = (caller: IntegrationCaller): ExamWriter => ({
@@ -87,19 +92,21 @@ export async function addPhoto(
   input: { image: string; capturedAt: string },
 ): Promise<{ id: string; created: boolean }> {
   const picture = await validateAndNormalizeImage(input.image);
-  return deps.db.transaction(async (tx) => {
+  const photo = await deps.db.transaction(async (tx) => {
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
-    const photo = await storeExamPhoto(
+    const stored = await storeExamPhoto(
       tx,
       deps.files,
       exam.id,
       picture,
       new Date(input.capturedAt),
     );
-    if (photo.created) await publishRealtimeAll(tx, [photoAdded(exam, photo.id)]);
-    return photo;
+    if (stored.created) await publishRealtimeAll(tx, [photoAdded(exam, stored.id)]);
+    return stored;
   });
+  if (photo.created) deps.photosStored?.([photo.id]);
+  return photo;
 }
 
 /**
@@ -125,6 +132,7 @@ export async function putReferencePhoto(
     }
     return photo;
   });
+  if (stored.created) deps.photosStored?.([stored.id]);
   if (stored.replacedKey) await deps.files.remove(stored.replacedKey).catch(() => undefined);
   return { id: stored.id, created: stored.created };
 }
@@ -139,7 +147,9 @@ export async function addOccurrences(
   for (const [index, item] of items.entries()) {
     if (item.photo) pictures.set(index, await validateAndNormalizeImage(item.photo));
   }
-  return deps.db.transaction(async (tx) => {
+  const storedPhotos: string[] = [];
+  const outcome = await deps.db.transaction(async (tx) => {
+    storedPhotos.length = 0;
     const exam = await findExam(tx, caller.federativeUnit, schedulingId);
     if (!exam) throw examNotFound();
     const events: RealtimeEventInput[] = [];
@@ -149,7 +159,10 @@ export async function addOccurrences(
       const photo = picture
         ? await storeExamPhoto(tx, deps.files, exam.id, picture, new Date(item.occurredAt))
         : undefined;
-      if (photo?.created) events.push(photoAdded(exam, photo.id));
+      if (photo?.created) {
+        events.push(photoAdded(exam, photo.id));
+        storedPhotos.push(photo.id);
+      }
       const occurredAt = new Date(item.occurredAt);
       const inserted = await insertOccurrenceOnce(tx, {
         examId: exam.id,
@@ -180,4 +193,6 @@ export async function addOccurrences(
     await publishRealtimeAll(tx, events);
     return { created, unchanged: items.length - created };
   });
+  deps.photosStored?.(storedPhotos);
+  return outcome;
 }
