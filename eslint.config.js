@@ -11,6 +11,7 @@ export default tseslint.config(
       'data/**',
       'e2e/artifacts/**',
       'bench/results/**',
+      'bench/.baseline-*/**',
       'apps/server/src/db/migrations/**',
     ],
   },

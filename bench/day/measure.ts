@@ -1,0 +1,145 @@
+/**
+ * What `bench:day` measures around a run: the CPU time of the server process
+ * (all its threads, PGlite's worker included) and, on PostgreSQL, of the
+ * database's backends serving it (from /proc), and which statements the
+ * database is running (pg_stat_activity sampled every 20 ms: the average
+ * number of each statement running at any moment is its share of database
+ * time). Plus the per-class summary of the load client's answers.
+ */
+import fs from 'node:fs';
+import pg from 'pg';
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time of a process (all its threads), in ms; 0 when it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat (utime, stime), counted after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+export type DatabaseProbe = {
+  /** Starts sampling; `stop` answers the CPU of the backends and the top statements. */
+  start: () => void;
+  stop: () => Promise<{ cpuMs: number; statements: Array<{ query: string; running: number }> }>;
+  close: () => Promise<void>;
+};
+
+/** A probe of one PostgreSQL database (its backends' CPU, its running statements). */
+export async function postgresProbe(url: string): Promise<DatabaseProbe> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const name = new URL(url).pathname.slice(1);
+  let timer: NodeJS.Timeout | undefined;
+  let samples = 0;
+  const counts = new Map<string, number>();
+  const before = new Map<number, number>();
+  const backends = async () =>
+    (
+      await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      )
+    ).rows.map((row) => row.pid);
+  let sampling = false;
+  const sample = async () => {
+    if (sampling) return;
+    sampling = true;
+    try {
+      const { rows } = await client.query<{ query: string }>(
+        `select query from pg_stat_activity
+         where datname = $1 and state = 'active' and pid <> pg_backend_pid()`,
+        [name],
+      );
+      samples += 1;
+      for (const row of rows) {
+        const key = row.query.replace(/\s+/g, ' ').trim().slice(0, 140);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    } finally {
+      sampling = false;
+    }
+  };
+  return {
+    start: () => {
+      samples = 0;
+      counts.clear();
+      before.clear();
+      void backends().then((pids) => {
+        for (const pid of pids) before.set(pid, cpuMs(pid));
+      });
+      timer = setInterval(() => void sample(), 20);
+    },
+    stop: async () => {
+      clearInterval(timer);
+      let total = 0;
+      for (const pid of new Set([...before.keys(), ...(await backends())])) {
+        total += cpuMs(pid) - (before.get(pid) ?? 0);
+      }
+      const statements = [...counts.entries()]
+        .map(([query, count]) => ({ query, running: count / Math.max(1, samples) }))
+        .sort((a, b) => b.running - a.running)
+        .slice(0, 5);
+      return { cpuMs: total, statements };
+    },
+    close: () => client.end(),
+  };
+}
+
+export type ClassResult = { latencies: number[]; codes: Record<string, number> };
+
+export type ClientResult = {
+  seconds: number;
+  classes: Record<string, ClassResult>;
+  deliveries: number[];
+  changesSent: number;
+  streamsOpen: number;
+  streamErrors: number;
+};
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+export type ClassSummary = {
+  name: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Answers other than 2xx, by status ("timeout" and "erro" for no answer). */
+  errors: string;
+  serverErrors: number;
+};
+
+export function summarize(result: ClientResult): ClassSummary[] {
+  return Object.entries(result.classes)
+    .map(([name, entry]) => {
+      const sorted = [...entry.latencies].sort((a, b) => a - b);
+      const bad = Object.entries(entry.codes).filter(([code]) => !code.startsWith('2'));
+      return {
+        name,
+        requests: sorted.length,
+        perSecond: sorted.length / result.seconds,
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        p99: percentile(sorted, 99),
+        errors: bad.map(([code, count]) => `${code}×${count}`).join(' ') || '-',
+        serverErrors: bad
+          .filter(([code]) => code.startsWith('5') || code === 'timeout' || code === 'erro')
+          .reduce((sum, [, count]) => sum + count, 0),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '-');
