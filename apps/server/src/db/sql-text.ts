@@ -12,3 +12,8 @@ export function escapeLike(value: string): string {
 export function searchForm(value: string): string {
   return value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
+
+/** `%text%` for a LIKE over a searchable form: any part of it, without case or accents. */
+export function containing(value: string): string {
+  return `%${escapeLike(searchForm(value))}%`;
+}

@@ -22,7 +22,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { federativeUnits } from './federative-units';
-import { users } from './identity';
+import { searchable, users } from './identity';
 
 export const schedulingLocals = pgTable(
   'scheduling_locals',
@@ -90,7 +90,7 @@ export const exams = pgTable(
      * through the trigram index.
      */
     searchName: text('search_name').generatedAlwaysAs(
-      sql`' ' || lower(translate(candidate_name, 'ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖòóôõöÙÚÛÜùúûüÝýÿ', 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyy'))`,
+      sql`' ' || ${searchable(sql`candidate_name`)}`,
     ),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

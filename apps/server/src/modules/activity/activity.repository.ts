@@ -9,7 +9,7 @@ import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzl
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client';
 import { activityLog, searchable, users } from '../../db/schema/index';
-import { escapeLike, searchForm } from '../../db/sql-text';
+import { containing } from '../../db/sql-text';
 
 /** The types are the shared contract's (the web filters by them). */
 export type { ActivityType };
@@ -154,11 +154,6 @@ export type ActivityRow = {
   createdAt: Date;
   hash: string;
 };
-
-/** `%text%` in the form of `searchable()`: without case or accents. */
-function containing(text: string): string {
-  return `%${escapeLike(searchForm(text))}%`;
-}
 
 /** The actors the actor filter looks for (a name of its own: the page joins `users` too). */
 const actors = alias(users, 'actors');

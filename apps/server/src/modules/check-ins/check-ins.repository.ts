@@ -13,7 +13,7 @@ import {
   searchable,
   users,
 } from '../../db/schema/index';
-import { escapeLike, searchForm } from '../../db/sql-text';
+import { containing } from '../../db/sql-text';
 
 export type CheckInRow = typeof checkIns.$inferSelect;
 export type CheckInExaminerRow = typeof checkInViewers.$inferSelect;
@@ -283,7 +283,7 @@ export async function searchCheckIns(
   const examiner = search.examiner?.trim();
   if (examiner) {
     const digits = examiner.replace(/\D/g, '');
-    const byName = like(searchable(checkInViewers.name), `%${escapeLike(searchForm(examiner))}%`);
+    const byName = like(searchable(checkInViewers.name), containing(examiner));
     const matches = digits.length === 11 ? or(byName, eq(checkInViewers.cpf, digits)) : byName;
     // The examiners of a record are of its unit: the unit leads both indexes of the match.
     conditions.push(
