@@ -89,6 +89,7 @@ const MODULE_ORDER = [
   'exam-rooms',
   'audits',
   'certificates',
+  'fraud',
   'integration',
   'check-ins',
   'retention',

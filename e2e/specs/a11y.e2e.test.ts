@@ -420,6 +420,11 @@ describe('accessibility of every screen in Chromium', () => {
     await check(auditor.page, 'minha auditoria de fotos', 'Minha auditoria de fotos', () =>
       auditor.page.getByTestId('my-photo-audits').waitFor(),
     );
+    // The cases themselves, with their dialogs, are checked in fraud-cases.e2e.test.ts.
+    await auditor.page.goto(`${base}/possiveis-fraudes`);
+    await check(auditor.page, 'possíveis fraudes', 'Possíveis fraudes', () =>
+      auditor.page.getByText('Nenhum caso encontrado').waitFor(),
+    );
     await auditor.page.goto(`${base}/justificativas`);
     await check(auditor.page, 'acesso restrito a justificativas (auditor)', 'Justificativas', () =>
       auditor.page.getByRole('heading', { name: 'Acesso restrito' }).waitFor(),

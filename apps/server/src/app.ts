@@ -47,6 +47,12 @@ import {
 } from './modules/audits/face-read-queue.service';
 import { certificateRoutes } from './modules/certificates/certificates.routes';
 import { revokeForResult } from './modules/certificates/certificates.service';
+import {
+  createFraudDetection,
+  searchAfterRead,
+  type FraudDetection,
+} from './modules/fraud/fraud-detection.service';
+import { fraudCaseRoutes } from './modules/fraud/fraud.routes';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
 import { fileStoreFor } from './lib/object-storage';
@@ -93,6 +99,8 @@ declare module 'fastify' {
     face: FaceService;
     /** Photos stored, to the `face-read` queue once the job queue started (jobs/scheduled-jobs.ts). */
     faceReads: FaceReadNotices;
+    /** The search for the same face in other exams, told after each exam's reading. */
+    fraud: { detection: FraudDetection; afterExamRead: (examId: string) => Promise<void> };
   }
 }
 
@@ -331,16 +339,33 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (!options.faceService) await face.close();
   });
   app.decorate('face', face);
+  const fraudDetection = createFraudDetection({
+    db,
+    descriptorVersion: face.descriptorVersion,
+    threshold: config.fraud.threshold,
+    windowDays: config.fraud.windowDays,
+  });
+  const afterExamRead = searchAfterRead(fraudDetection, app.log);
+  app.decorate('fraud', { detection: fraudDetection, afterExamRead });
   await app.register(
     auditRoutes({
       db,
       files,
       face,
+      afterExamRead,
       claimMs: config.auditClaimMs,
       signedUrlTtlMs: config.signedUrlTtlMs,
       twoPersonRule: config.audit.twoPersonRule,
       recheckRate: config.audit.recheckRate,
       // Certificates sit above audits: a disqualified or reopened result revokes them from here.
+      resultChanged: revokeForResult,
+    }),
+  );
+  await app.register(
+    fraudCaseRoutes({
+      db,
+      files,
+      signedUrlTtlMs: config.signedUrlTtlMs,
       resultChanged: revokeForResult,
     }),
   );

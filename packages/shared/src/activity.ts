@@ -64,6 +64,9 @@ export const ACTIVITY_TYPES = [
   'mfa_recovery_codes',
   'mfa_recovery_used',
   'mfa_reset',
+  'fraud_case_view',
+  'fraud_case_send_audit',
+  'fraud_case_close',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -135,6 +138,9 @@ export const ACTIVITY_TYPE_LABELS: Record<ActivityType, string> = {
   mfa_recovery_codes: 'Códigos de recuperação gerados',
   mfa_recovery_used: 'Código de recuperação usado',
   mfa_reset: 'Segundo fator de um usuário redefinido',
+  fraud_case_view: 'Caso de possível fraude visto',
+  fraud_case_send_audit: 'Caso de possível fraude enviado à auditoria',
+  fraud_case_close: 'Caso de possível fraude encerrado',
 };
 
 /* ------------------------------------------------------------------------ */

@@ -271,6 +271,17 @@ export const auditDetailSchema = z.object({
   /** The result a release would give (from the score). */
   releaseOutcome: z.enum(['approved', 'reproved']).nullable(),
   twoPersonRule: z.boolean(),
+  /**
+   * The cases of possible proxy test-takers ("Possíveis fraudes") this exam
+   * was sent to audit with: the auditor opens them beside the exam.
+   */
+  fraudCases: z.array(
+    z.object({
+      id: z.string(),
+      number: z.number().int(),
+      status: z.enum(['open', 'confirmed', 'dismissed']),
+    }),
+  ),
 });
 export type AuditDetail = z.infer<typeof auditDetailSchema>;
 

@@ -30,3 +30,4 @@ export * from './face-challenge';
 export * from './face-pose';
 export * from './sign-in-providers';
 export * from './second-factor';
+export * from './fraud-cases';

@@ -92,6 +92,11 @@ export type AppConfig = {
     /** Whether this server reads the `face-read` queue (FACE_READ_IN_SERVER). */
     faceReadInServer: boolean;
   };
+  /** The one-to-many search of possible proxy test-takers (modules/fraud). */
+  fraud: {
+    threshold: number;
+    windowDays: number;
+  };
 };
 
 export type ObjectStorageTarget = {

@@ -290,6 +290,15 @@ export const envSchema = z.object({
    * the API's instances keep their CPU for the requests.
    */
   FACE_READ_IN_SERVER: booleanFromString.default(true),
+  /**
+   * "Possíveis fraudes": fused distance under which two exams' faces are one
+   * person in the one-to-many search (default FRAUD_MATCH_THRESHOLD, 0.43,
+   * chosen on dev with the false cases a day it implies:
+   * config/fraud-threshold.ts); lower is stricter.
+   */
+  FRAUD_MATCH_THRESHOLD: z.coerce.number().positive().max(0.69).optional(),
+  /** Days an exam's face stays searchable (default 180; within the photos' retention). */
+  FRAUD_WINDOW_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   /** How long a signed address of a stored image stays valid. */
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   /**

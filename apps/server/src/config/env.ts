@@ -16,6 +16,7 @@ import { z } from 'zod';
 import path from 'node:path';
 import { envSchema, type Env } from './env-schema';
 import { DEFAULT_FACE_MATCH_THRESHOLD } from './face-threshold';
+import { FRAUD_MATCH_THRESHOLD, FRAUD_WINDOW_DAYS } from './fraud-threshold';
 import type { AppConfig, FileStorageTarget } from './app-config';
 import { REPO_ROOT } from './runtime-paths';
 
@@ -323,6 +324,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       recheckRate: env.AUDIT_RECHECK_PERCENT / 100,
       faceSweepMs: env.FACE_ANALYSIS_SWEEP_SECONDS * 1000,
       faceReadInServer: env.FACE_READ_IN_SERVER,
+    },
+    fraud: {
+      threshold: env.FRAUD_MATCH_THRESHOLD ?? FRAUD_MATCH_THRESHOLD,
+      windowDays: env.FRAUD_WINDOW_DAYS ?? FRAUD_WINDOW_DAYS,
     },
     face: {
       matchThreshold: env.FACE_MATCH_THRESHOLD,

@@ -46,6 +46,7 @@ import {
   sendFaceReads,
 } from '../modules/audits/face-read-queue.service';
 import { purgeExpiredDemoData } from '../modules/demo/demo-retention.service';
+import { purgeExamFaces } from '../modules/fraud/fraud-detection.service';
 import {
   purgeExpiredPersonalData,
   purgeOperationalData,
@@ -93,7 +94,11 @@ export function scheduledJobs(
         const demo = await purgeExpiredDemoData(deps, app.config.demoRetentionDays);
         const operational = await purgeOperationalData(deps);
         const browserEvents = await purgeBrowserEvents(deps, app.config.activity.webRetentionDays);
-        return { counts, demo, operational, browserEvents };
+        const examFaces = await purgeExamFaces(deps.db, {
+          windowDays: app.config.fraud.windowDays,
+          retention: app.config.retention,
+        });
+        return { counts, demo, operational, browserEvents, examFaces };
       },
     },
   ];
@@ -160,7 +165,12 @@ async function startFaceReads(
     const threads = app.config.face.workers ?? defaultThreadCount();
     const consumption = await consumeFaceReads(
       boss,
-      { db: app.database.db, files: app.files, face: app.face },
+      {
+        db: app.database.db,
+        files: app.files,
+        face: app.face,
+        afterExamRead: app.fraud.afterExamRead,
+      },
       { concurrency: faceReadConcurrency(threads), log: app.log },
     );
     wake = consumption.notify;

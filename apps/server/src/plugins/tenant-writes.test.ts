@@ -82,6 +82,8 @@ type Fixture = {
   providerId: string;
   /** The authenticator app of the unit's auditor. */
   factorId: string;
+  /** An open case of possible fraud with the exams waiting for audit and released. */
+  fraudCaseId: string;
 };
 
 /** Tables without a unit column, and how their rows reach a unit. */
@@ -116,6 +118,10 @@ const CHILD_TABLES: Record<string, string> = {
     'select c.* from recovery_codes c join users u on u.id = c.user_id where u.federative_unit = $unit',
   mfa_tickets:
     'select m.* from mfa_tickets m join users u on u.id = m.user_id where u.federative_unit = $unit',
+  fraud_case_exams:
+    'select x.* from fraud_case_exams x join fraud_cases c on c.id = x.case_id where c.federative_unit = $unit',
+  fraud_case_matches:
+    'select m.* from fraud_case_matches m join fraud_cases c on c.id = m.case_id where c.federative_unit = $unit',
 };
 /** Tables that belong to no unit (reference data, counters keyed by pseudonyms, queues). */
 const GLOBAL_TABLES = new Set([
@@ -130,6 +136,25 @@ describe('tenant isolation of writes', () => {
   let face: FaceService | undefined;
   const units = new Map<string, Fixture>();
   const withFaces = !process.env.TEST_DATABASE_URL;
+
+  /** A case of possible fraud as the face search opens one (fraud-detection.service.ts). */
+  async function openFraudCase(unit: string, examIds: [string, string]): Promise<string> {
+    const [created] = await selectRows<{ id: string }>(
+      t.database.db,
+      sql`insert into fraud_cases (federative_unit, number, highest_similarity)
+          values (${unit}, (select coalesce(max(number), 0) + 1 from fraud_cases where federative_unit = ${unit}), 0.8)
+          returning id`,
+    );
+    const [first, second] = [...examIds].sort();
+    await t.database.db.execute(
+      sql`insert into fraud_case_exams (case_id, exam_id) values (${created!.id}, ${first}), (${created!.id}, ${second})`,
+    );
+    await t.database.db.execute(
+      sql`insert into fraud_case_matches (case_id, exam_a, exam_b, similarity)
+          values (${created!.id}, ${first}, ${second}, 0.8) on conflict (exam_a, exam_b) do nothing`,
+    );
+    return created!.id;
+  }
 
   async function seedUnit(unit: string): Promise<Fixture> {
     const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit });
@@ -194,7 +219,9 @@ describe('tenant isolation of writes', () => {
     const roomExamId = await examId('SALA-1');
     const auditExamId = await examId('AUDITORIA');
     const certificateExamId = await examId('CERTIFICADO');
+    const fraudCaseId = await openFraudCase(unit, [auditExamId, certificateExamId]);
     return {
+      fraudCaseId,
       auditExamId,
       certificateExamId,
       reasonId: (reason.json() as { id: string }).id,
@@ -882,6 +909,24 @@ describe('tenant isolation of writes', () => {
           payload: { verdict: 'compatible' },
         };
       },
+    },
+    // A case of possible fraud of unit A: sent to audit, and closed (a fresh case each time).
+    'POST /api/FraudCase/:id/send-to-audit': {
+      own: asAuditor('POST', (f) => `/api/FraudCase/${f.fraudCaseId}/send-to-audit`),
+      foreign: asAuditor('POST', (f) => `/api/FraudCase/${f.fraudCaseId}/send-to-audit`),
+    },
+    'POST /api/FraudCase/:id/close': {
+      own: async (f) => ({
+        method: 'POST',
+        url: `/api/FraudCase/${await openFraudCase(A, [f.auditExamId, f.certificateExamId])}/close`,
+        headers: a().auditor.auth,
+        payload: { outcome: 'dismissed', note: 'Conferido: pessoas diferentes.' },
+      }),
+      foreign: asAuditor(
+        'POST',
+        (f) => `/api/FraudCase/${f.fraudCaseId}/close`,
+        () => ({ outcome: 'confirmed', note: 'Tentativa de outra unidade.' }),
+      ),
     },
     // Unit A's ADMIN issues the certificate of its approved exam (an examiner only for an exam
     // whose room they held while it ran: certificates.test.ts); the integration gets it again.

@@ -1,5 +1,5 @@
 /** The side menu: each entry names the roles that see it. */
-import { ROLES, type Role } from '@exame/shared';
+import { FRAUD_CASE_ROLES, ROLES, type Role } from '@exame/shared';
 
 export type MenuEntry = { label: string; to: string; roles: readonly Role[]; description: string };
 
@@ -63,6 +63,12 @@ export const MENU: readonly MenuEntry[] = [
     to: '/minha-auditoria-de-fotos',
     roles: ['auditor'],
     description: 'Os exames cujas capturas você marcou',
+  },
+  {
+    label: 'Possíveis fraudes',
+    to: '/possiveis-fraudes',
+    roles: FRAUD_CASE_ROLES,
+    description: 'O mesmo rosto em exames de CPFs diferentes: casos para o auditor decidir',
   },
   {
     label: 'Exames',

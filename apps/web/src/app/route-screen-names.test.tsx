@@ -16,6 +16,13 @@ describe('screen names from the route table', () => {
       name: 'Exame',
       params: { schedulingId: 'DF-000123' },
     });
+    expect(screenOfPath(routes, '/possiveis-fraudes')?.name).toBe('Possíveis fraudes');
+    expect(screenOfPath(routes, '/possiveis-fraudes/f0000000-0000-4000-8000-000000000007')).toEqual(
+      {
+        name: 'Caso — Possíveis fraudes',
+        params: { id: 'f0000000-0000-4000-8000-000000000007' },
+      },
+    );
     expect(screenOfPath(routes, '/viewer-checkin')?.name).toBe('Sala de prova');
     expect(screenOfPath(routes, '/atividades')?.name).toBe('Atividades');
     expect(screenOfPath(routes, '/seguranca')?.name).toBe('Segurança da conta');

@@ -7,6 +7,7 @@ import { LoginPage } from '../features/auth/components/login-page';
 import { AdminGuardLayout } from './layouts/admin-guard-layout';
 import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
+import { fraudCaseRoutes } from './fraud-case-routes';
 import { RootLayout } from './layouts/root-layout';
 import { screenOfPath, type RouteHandle } from './route-handle';
 import { NotFoundPage } from './routes/not-found';
@@ -313,6 +314,7 @@ export const routes: RouteObject[] = [
               </RequireRole>
             ),
           },
+          ...fraudCaseRoutes,
           {
             path: 'viewer-checkin',
             handle: handle({ title: 'Sala de prova' }),

@@ -3,7 +3,9 @@
  * behind a counter): a header (title, a line of description and the main
  * action, or a header of its own); a search field or filters; the table in a
  * `QueryContent` (loading, error, empty); the `PaginationFooter`. The state of
- * pages lives in `usePaging`, with the search in `usePagedSearch`.
+ * pages lives in `usePaging`, with the search in `usePagedSearch`. Lists
+ * that turn into cards on narrow screens (audit queue, possible frauds) build
+ * their own body from `ListTable` and `ListPageBody`.
  */
 import { Group, Paper, Stack, Table, Text, TextInput, Title, type TableProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -42,6 +44,11 @@ export type Paging = {
   setPage: (page: number) => void;
   /** A new page size starts again on the first page. */
   setPageSize: (pageSize: number) => void;
+  /**
+   * A filter's setter that also starts again on the first page:
+   * `onChange={paging.restarting(setPost)}`.
+   */
+  restarting: <T>(set: (value: T) => void) => (value: T) => void;
 };
 
 /** The page and page size of a server-paginated list. */
@@ -54,6 +61,10 @@ export function usePaging(initialPageSize: number): Paging {
     setPage,
     setPageSize: (size: number) => {
       setPageSizeValue(size);
+      setPage(1);
+    },
+    restarting: (set) => (value) => {
+      set(value);
       setPage(1);
     },
   };
@@ -123,6 +134,79 @@ type ItemOf<TPage extends ListData> = TPage['items'][number];
 /** The head cell of a column of row actions, named for screen readers. */
 export const ACTIONS_COLUMN = <Table.Th aria-label="Ações" />;
 
+export type ListTableProps = Omit<TableProps, 'children'> & {
+  /** The head of each column: a text, or a head cell of its own (sorting, actions). */
+  columns: readonly ReactNode[];
+  /** The rows (`Table.Tr`). */
+  children: ReactNode;
+  'data-testid'?: string;
+};
+
+/** The table of a list: striped, rows lit on hover, a head row of `columns` over the rows. */
+export function ListTable({ columns, children, ...table }: ListTableProps) {
+  return (
+    <Table striped highlightOnHover verticalSpacing="sm" {...table}>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((column, index) =>
+            typeof column === 'string' ? (
+              <Table.Th key={column}>{column}</Table.Th>
+            ) : (
+              <Fragment key={index}>{column}</Fragment>
+            ),
+          )}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>{children}</Table.Tbody>
+    </Table>
+  );
+}
+
+/**
+ * Under the header and filters of a list: the list, then the
+ * `PaginationFooter` once a page came. A table of a page of its own sits in a
+ * bordered panel (`panel`); cards stand on their own, and so does a list
+ * inside a panel of the caller.
+ */
+export function ListPageBody({
+  panel,
+  data,
+  paging,
+  noun,
+  children,
+}: {
+  panel: boolean;
+  data: Pick<ListData, 'total' | 'totalCapped' | 'totalEstimated'> | undefined;
+  paging: Paging;
+  /** Singular and plural, e.g. ['exame', 'exames']. */
+  noun: readonly [string, string];
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {panel ? (
+        <Paper withBorder radius="md">
+          {children}
+        </Paper>
+      ) : (
+        children
+      )}
+      {data && (
+        <PaginationFooter
+          total={data.total}
+          totalCapped={data.totalCapped}
+          totalEstimated={data.totalEstimated}
+          page={paging.page}
+          pageSize={paging.pageSize}
+          noun={noun}
+          onPage={paging.setPage}
+          onPageSize={paging.setPageSize}
+        />
+      )}
+    </>
+  );
+}
+
 type PagedSearch = ReturnType<typeof usePagedSearch>;
 
 type ListPaging =
@@ -171,30 +255,11 @@ export function ListPage<TPage extends ListData>(props: ListPageProps<TPage>) {
     >
       {(page) => (
         <Table.ScrollContainer minWidth={props.minWidth}>
-          <Table
-            striped
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-busy={query.isFetching}
-            {...props.table}
-          >
-            <Table.Thead>
-              <Table.Tr>
-                {props.columns.map((column, index) =>
-                  typeof column === 'string' ? (
-                    <Table.Th key={column}>{column}</Table.Th>
-                  ) : (
-                    <Fragment key={index}>{column}</Fragment>
-                  ),
-                )}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.items.map((item) => (
-                <Table.Tr key={item.id}>{props.row(item)}</Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <ListTable columns={props.columns} aria-busy={query.isFetching} {...props.table}>
+            {page.items.map((item) => (
+              <Table.Tr key={item.id}>{props.row(item)}</Table.Tr>
+            ))}
+          </ListTable>
         </Table.ScrollContainer>
       )}
     </QueryContent>
@@ -214,25 +279,9 @@ export function ListPage<TPage extends ListData>(props: ListPageProps<TPage>) {
         />
       )}
       {props.filters}
-      {embedded ? (
-        content
-      ) : (
-        <Paper withBorder radius="md">
-          {content}
-        </Paper>
-      )}
-      {query.data && (
-        <PaginationFooter
-          total={query.data.total}
-          totalCapped={query.data.totalCapped}
-          totalEstimated={query.data.totalEstimated}
-          page={paging.page}
-          pageSize={paging.pageSize}
-          noun={props.noun}
-          onPage={paging.setPage}
-          onPageSize={paging.setPageSize}
-        />
-      )}
+      <ListPageBody panel={!embedded} data={query.data} paging={paging} noun={props.noun}>
+        {content}
+      </ListPageBody>
       {props.below}
     </Stack>
   );

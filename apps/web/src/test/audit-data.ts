@@ -165,6 +165,7 @@ export function detailOf(overrides: Partial<AuditDetail> = {}): AuditDetail {
     current: null,
     releaseOutcome: 'approved',
     twoPersonRule: false,
+    fraudCases: [],
     ...overrides,
   };
 }

@@ -10,3 +10,4 @@ export * from './audits';
 export * from './demo';
 export * from './sign-in-providers';
 export * from './second-factor';
+export * from './fraud';

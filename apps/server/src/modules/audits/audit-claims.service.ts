@@ -53,6 +53,8 @@ export type AuditDeps = {
   recheckRate: number;
   /** A number in [0, 1) (crypto by default; fixed in tests). */
   random?: () => number;
+  /** After an exam's photos were read on opening it: the fraud search (photo-faces.service.ts). */
+  afterExamRead?: (examId: string) => Promise<unknown>;
   /**
    * Runs in the decision's transaction when an exam's result changes: app.ts
    * passes the certificates' revocation (certificates.service
@@ -69,7 +71,7 @@ export type AuditDeps = {
 };
 
 export const auditError = (code: keyof typeof AUDIT_ERRORS) => AppError.from(AUDIT_ERRORS, code);
-export const clock = (deps: AuditDeps) => (deps.now ? deps.now() : new Date());
+export const clock = (deps: Pick<AuditDeps, 'now'>) => (deps.now ? deps.now() : new Date());
 
 export function toClaim(
   claim: ClaimWithAuditor,

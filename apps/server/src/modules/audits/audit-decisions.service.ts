@@ -78,7 +78,7 @@ export async function heldExam(tx: Executor, deps: AuditDeps, actor: SessionUser
 /** Writes the exam's final result from a decision: history, realtime, in the decision's transaction. */
 async function applyResult(
   tx: Executor,
-  deps: AuditDeps,
+  deps: Pick<AuditDeps, 'resultChanged'>,
   exam: ExamRow,
   result: ExamResult,
   actor: SessionUser,
@@ -211,30 +211,47 @@ export async function reopenDecision(
   return deps.db.transaction(async (tx) => {
     const exam = await lockExam(tx, actor.federativeUnit, examId);
     if (!exam) throw auditError('AUDIT_EXAM_NOT_FOUND');
-    const decision = await findOpenDecision(tx, exam.id);
-    if (decision?.state !== 'effective' || exam.result !== decision.outcome) {
-      throw auditError('AUDIT_NOT_DECIDED');
-    }
-    const now = clock(deps);
-    await updateDecision(tx, decision.id, {
-      state: 'reopened',
-      reopenedBy: actor.id,
-      reopenedAt: now,
-      reopenReason: input.reason,
-    });
-    await applyResult(tx, deps, exam, 'in_analysis', actor);
-    await insertActivity(tx, {
-      type: 'reopen_audit',
-      actorId: actor.id,
-      federativeUnit: actor.federativeUnit,
-      payload: {
-        examId: exam.id,
-        schedulingId: exam.schedulingId,
-        decisionId: decision.id,
-        before: decision.outcome,
-        reason: input.reason,
-      },
-    });
-    return { state: 'reopened', outcome: decision.outcome, result: 'in_analysis' };
+    const reopened = await reopenEffectiveDecision(tx, deps, actor, exam, input.reason);
+    if (!reopened) throw auditError('AUDIT_NOT_DECIDED');
+    return { state: 'reopened', outcome: reopened, result: 'in_analysis' };
   });
+}
+
+/**
+ * The reopening itself, in the caller's transaction on the exam's locked
+ * row: the decision in effect becomes `reopened` (who, when, why), the
+ * result goes back to analysis and `reopen_audit` is logged. Also how a case
+ * of possible fraud sends a decided exam back to the queue (modules/fraud).
+ * Returns the outcome reopened, or null when no decision is in effect.
+ */
+export async function reopenEffectiveDecision(
+  tx: Executor,
+  deps: Pick<AuditDeps, 'resultChanged' | 'now'>,
+  actor: SessionUser,
+  exam: ExamRow,
+  reason: string,
+): Promise<AuditOutcome | null> {
+  const decision = await findOpenDecision(tx, exam.id);
+  if (decision?.state !== 'effective' || exam.result !== decision.outcome) return null;
+  const now = clock(deps);
+  await updateDecision(tx, decision.id, {
+    state: 'reopened',
+    reopenedBy: actor.id,
+    reopenedAt: now,
+    reopenReason: reason,
+  });
+  await applyResult(tx, deps, exam, 'in_analysis', actor);
+  await insertActivity(tx, {
+    type: 'reopen_audit',
+    actorId: actor.id,
+    federativeUnit: actor.federativeUnit,
+    payload: {
+      examId: exam.id,
+      schedulingId: exam.schedulingId,
+      decisionId: decision.id,
+      before: decision.outcome,
+      reason,
+    },
+  });
+  return decision.outcome;
 }

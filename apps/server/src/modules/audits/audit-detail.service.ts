@@ -19,7 +19,7 @@ import { historyEntryView, occurrenceView, toExam } from '../exams/exams.service
 import { findLiveClaims, findUnitExam, listClaimsOfExam } from './audit-claims.repository';
 import { listAuditPhotos, type AuditPhotoRow } from './audit-photos.repository';
 import { listDecisionsOf, type DecisionView } from './audit-decisions.repository';
-import { auditHistoryOf } from './audit-history.repository';
+import { auditHistoryOf, fraudCasesSentWith } from './audit-history.repository';
 import { currentDescriptor, currentStatus, readExamFaces } from './photo-faces.service';
 import { type AuditDeps, auditError, clock, toClaim, auditorAlert } from './audit-claims.service';
 
@@ -64,13 +64,14 @@ export async function getAuditDetail(
     // The engine being down does not keep the auditor from the exam: the photos show as unread.
   }
   const now = clock(deps);
-  const [history, occurrenceRows, photos, name, [live], decisions] = await Promise.all([
+  const [history, occurrenceRows, photos, name, [live], decisions, fraudCases] = await Promise.all([
     auditHistoryOf(deps.db, exam.id),
     occurrencesOf(deps.db, exam.id),
     listAuditPhotos(deps.db, exam.id),
     localName(deps.db, actor.federativeUnit, exam.schedulingLocal),
     findLiveClaims(deps.db, [exam.id], now),
     listDecisionsOf(deps.db, exam.id),
+    fraudCasesSentWith(deps.db, exam.id),
   ]);
   const link = examPhotoLinker(deps, actor);
   const referenceRow = photos.find((photo) => photo.kind === 'reference');
@@ -150,5 +151,6 @@ export async function getAuditDetail(
     current,
     releaseOutcome: outcomeFromScore(exam.score),
     twoPersonRule: deps.twoPersonRule,
+    fraudCases,
   };
 }

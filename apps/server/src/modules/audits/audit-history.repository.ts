@@ -1,7 +1,7 @@
 /** The timeline of an exam as the audit page shows it: each change with who made it. */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { examStatusHistory, users } from '../../db/schema/index';
+import { examStatusHistory, fraudCaseExams, fraudCases, users } from '../../db/schema/index';
 
 /** The exam's status and result changes, oldest first, with the name of the person behind each. */
 export async function auditHistoryOf(db: Executor, examId: string) {
@@ -12,4 +12,14 @@ export async function auditHistoryOf(db: Executor, examId: string) {
     .where(eq(examStatusHistory.examId, examId))
     .orderBy(asc(examStatusHistory.at));
   return rows.map((row) => ({ ...row.entry, actorName: row.actorName }));
+}
+
+/** The cases of possible proxy test-takers this exam was sent to audit with (modules/fraud). */
+export function fraudCasesSentWith(db: Executor, examId: string) {
+  return db
+    .select({ id: fraudCases.id, number: fraudCases.number, status: fraudCases.status })
+    .from(fraudCases)
+    .innerJoin(fraudCaseExams, eq(fraudCaseExams.caseId, fraudCases.id))
+    .where(and(eq(fraudCaseExams.examId, examId), isNotNull(fraudCases.sentToAuditAt)))
+    .orderBy(asc(fraudCases.number));
 }

@@ -41,7 +41,17 @@ import {
   type PendingFacePhoto,
 } from './audit-photos.repository';
 
-export type PhotoFaceDeps = { db: Database; files: FileStorage; face: FaceService };
+export type PhotoFaceDeps = {
+  db: Database;
+  files: FileStorage;
+  face: FaceService;
+  /**
+   * Told after an exam's readings changed, once its similarity is written:
+   * the search for the same face in other exams (modules/fraud, wired by the
+   * app and the face worker; it logs its own failures).
+   */
+  afterExamRead?: (examId: string) => Promise<unknown>;
+};
 
 /**
  * Reads one photo; false when the engine or the storage could not (the photo
@@ -113,11 +123,11 @@ export function currentStatus(
  * on the exam's locked row, so that the last write saw every reading.
  */
 export async function refreshFaceMinSimilarity(
-  deps: Pick<PhotoFaceDeps, 'db' | 'face'>,
+  deps: Pick<PhotoFaceDeps, 'db' | 'face' | 'afterExamRead'>,
   examId: string,
 ): Promise<number | null> {
   const version = deps.face.descriptorVersion;
-  return deps.db.transaction(async (tx) => {
+  const lowest = await deps.db.transaction(async (tx) => {
     await lockExamForSimilarity(tx, examId);
     const readings = await faceReadingsOf(tx, examId);
     const reference = currentDescriptor(
@@ -136,6 +146,8 @@ export async function refreshFaceMinSimilarity(
     await setFaceMinSimilarity(tx, examId, lowest, version);
     return lowest;
   });
+  await deps.afterExamRead?.(examId);
+  return lowest;
 }
 
 /**

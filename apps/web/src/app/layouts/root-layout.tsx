@@ -7,7 +7,7 @@
  * of the activity log.
  */
 import { PRODUCT_NAME } from '@exame/shared';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useLayoutEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { LibrasWidget } from '../../components/libras-widget';
 import { PageLoader } from '../../components/page-loader';
@@ -26,10 +26,14 @@ export function RootLayout() {
   const title = titleFromMatches(matches);
   const documentTitle = documentTitleFromMatches(matches, PRODUCT_NAME);
 
-  useEffect(() => {
+  // A layout effect, before the screens' effects: a screen may name the tab more precisely
+  // once it knows what it shows (useDocumentTitle, e.g. "Caso nº 3 — Possíveis fraudes").
+  useLayoutEffect(() => {
     document.title = documentTitle;
+  }, [documentTitle]);
+  useEffect(() => {
     appStore.setPageTitle(title);
-  }, [title, documentTitle]);
+  }, [title]);
 
   // One page view per navigation (a new location key), also to the same path again.
   // Read at the navigation, not subscribed: signing in on /login is not a view of /login.

@@ -91,7 +91,6 @@ function sameTypes(a: readonly string[], b: readonly string[]): boolean {
 /** `screenOf` names the app's pages in the targets (the app hands in its route table's titles). */
 export function ActivityPage({ screenOf }: { screenOf?: ScreenOf } = {}) {
   const paging = usePaging(50);
-  const { setPage } = paging;
   const [types, setTypes] = useState<ActivityType[]>([]);
   const [actor, setActor] = useState('');
   const [target, setTarget] = useState('');
@@ -119,12 +118,7 @@ export function ActivityPage({ screenOf }: { screenOf?: ScreenOf } = {}) {
   const verify = useMutation({ mutationFn: verifyActivityChain });
 
   const biometricPreset = sameTypes(types, BIOMETRIC_ACCESS_TYPES);
-  const change =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setPage(1);
-    };
+  const change = paging.restarting;
 
   return (
     <>

@@ -169,6 +169,39 @@ describe('audit of an exam, as an auditor', () => {
     expect(within(reference).queryByRole('img')).toBeNull();
   });
 
+  it('an exam sent to audit with possible-fraud cases links to each case', async () => {
+    stubServer(
+      base(
+        detailOf({
+          fraudCases: [
+            { id: 'f7', number: 7, status: 'open' },
+            { id: 'f9', number: 9, status: 'confirmed' },
+          ],
+        }),
+      ),
+    );
+    renderPage();
+    await decisionPanel();
+    const alert = screen.getByTestId('audit-fraud-cases');
+    expect(alert).toHaveTextContent('Este exame faz parte de um caso de possível fraude');
+    expect(within(alert).getByRole('link', { name: 'Caso nº 7' })).toHaveAttribute(
+      'href',
+      '/possiveis-fraudes/f7',
+    );
+    expect(within(alert).getByRole('link', { name: 'Caso nº 9' })).toHaveAttribute(
+      'href',
+      '/possiveis-fraudes/f9',
+    );
+  });
+
+  it('no case, or a server that does not send the field yet: no possible-fraud alert', async () => {
+    const { fraudCases: _omitted, ...withoutField } = detailOf();
+    stubServer(base(withoutField as AuditDetail));
+    renderPage();
+    await decisionPanel();
+    expect(screen.queryByTestId('audit-fraud-cases')).toBeNull();
+  });
+
   it('releases the result after a confirmation: Cancelar sends nothing, Liberar sends {action: release}', async () => {
     const calls = stubServer(
       base(detailOf(), { [`POST ${DECISION_PATH}`]: () => json(200, result()) }),

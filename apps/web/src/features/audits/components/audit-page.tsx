@@ -24,6 +24,7 @@ import { ExamTimeline } from './audit-history';
 import { CaptureGrid, ReferencePhoto } from './audit-photos';
 import { ExamFacts } from '../../../components/exam-facts';
 import { OccurrencesCard } from '../../../components/occurrences-card';
+import { AuditFraudCases } from './audit-fraud-cases';
 import { ClaimLine } from './claim-line';
 import { DecisionPanel } from './decision-panel';
 import { SectionCard } from '../../../components/section-card';
@@ -91,6 +92,7 @@ export function AuditPage() {
                   </Badge>
                 </Group>
               </Group>
+              <AuditFraudCases cases={data.fraudCases} />
               <ClaimLine
                 state={
                   state.kind === 'holding' && !data.claim?.mine

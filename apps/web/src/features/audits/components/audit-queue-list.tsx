@@ -3,9 +3,10 @@
  * sideways (wide screens), a list of cards elsewhere (tablets, phones). Both
  * say the same things with the same cells.
  */
-import { Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Table, Text } from '@mantine/core';
 import { maskCpf, type AuditQueueItem } from '@exame/shared';
-import { CardEntry, ListCard } from '../../../components/list-card';
+import { CardEntry, CardFacts, CardList, ListCard } from '../../../components/list-card';
+import { ACTIONS_COLUMN, ListTable } from '../../../components/list-page';
 import {
   QueueDate,
   QueueFace,
@@ -42,71 +43,61 @@ function OpenButton({
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
+const COLUMNS = [
+  'Data',
+  'Candidato',
+  'CPF',
+  'Posto',
+  'Ocorrências',
+  'Capturas',
+  'Menor semelhança',
+  'Situação',
+  ACTIONS_COLUMN,
+];
+
 export function QueueTable({ items, audits, busy, onOpen }: QueueListProps) {
   return (
-    <Table
-      striped
-      highlightOnHover
-      verticalSpacing="sm"
-      horizontalSpacing="xs"
-      aria-busy={busy}
-      data-testid="audit-queue"
-    >
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Data</Table.Th>
-          <Table.Th>Candidato</Table.Th>
-          <Table.Th>CPF</Table.Th>
-          <Table.Th>Posto</Table.Th>
-          <Table.Th>Ocorrências</Table.Th>
-          <Table.Th>Capturas</Table.Th>
-          <Table.Th>Menor semelhança</Table.Th>
-          <Table.Th>Situação</Table.Th>
-          <Table.Th aria-label="Ações" />
+    <ListTable columns={COLUMNS} horizontalSpacing="xs" aria-busy={busy} data-testid="audit-queue">
+      {items.map((item) => (
+        <Table.Tr key={item.id}>
+          <Table.Td>
+            <QueueDate item={item} />
+          </Table.Td>
+          <Table.Td>
+            <Text size="sm" fw={500}>
+              {item.candidateName}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {item.schedulingId}
+            </Text>
+          </Table.Td>
+          <Table.Td style={nowrap}>{maskCpf(item.candidateCpf)}</Table.Td>
+          <Table.Td>
+            <QueuePost item={item} />
+          </Table.Td>
+          <Table.Td>
+            <QueueOccurrences item={item} />
+          </Table.Td>
+          <Table.Td>{item.photos}</Table.Td>
+          <Table.Td>
+            <QueueFace item={item} />
+          </Table.Td>
+          <Table.Td>
+            <QueueSituation item={item} />
+          </Table.Td>
+          <Table.Td>
+            <OpenButton item={item} audits={audits} onOpen={onOpen} />
+          </Table.Td>
         </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {items.map((item) => (
-          <Table.Tr key={item.id}>
-            <Table.Td>
-              <QueueDate item={item} />
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm" fw={500}>
-                {item.candidateName}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {item.schedulingId}
-              </Text>
-            </Table.Td>
-            <Table.Td style={nowrap}>{maskCpf(item.candidateCpf)}</Table.Td>
-            <Table.Td>
-              <QueuePost item={item} />
-            </Table.Td>
-            <Table.Td>
-              <QueueOccurrences item={item} />
-            </Table.Td>
-            <Table.Td>{item.photos}</Table.Td>
-            <Table.Td>
-              <QueueFace item={item} />
-            </Table.Td>
-            <Table.Td>
-              <QueueSituation item={item} />
-            </Table.Td>
-            <Table.Td>
-              <OpenButton item={item} audits={audits} onOpen={onOpen} />
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+      ))}
+    </ListTable>
   );
 }
 
 /** One card per exam: who, when, where, then what the auditor weighs. */
 export function QueueCards({ items, audits, busy, onOpen }: QueueListProps) {
   return (
-    <Stack gap="sm" aria-busy={busy} data-testid="audit-queue-cards" component="ul" p={0} m={0}>
+    <CardList busy={busy} data-testid="audit-queue-cards">
       {items.map((item) => (
         <ListCard key={item.id} radius="md" p="sm" data-testid="audit-queue-card">
           <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
@@ -120,14 +111,7 @@ export function QueueCards({ items, audits, busy, onOpen }: QueueListProps) {
             </div>
             <OpenButton item={item} audits={audits} onOpen={onOpen} />
           </Group>
-          <SimpleGrid
-            component="dl"
-            cols={{ base: 2, xs: 3 }}
-            spacing="xs"
-            verticalSpacing="xs"
-            mt="xs"
-            mb={0}
-          >
+          <CardFacts>
             <CardEntry label="Data">
               <QueueDate item={item} />
             </CardEntry>
@@ -144,9 +128,9 @@ export function QueueCards({ items, audits, busy, onOpen }: QueueListProps) {
             <CardEntry label="Situação">
               <QueueSituation item={item} />
             </CardEntry>
-          </SimpleGrid>
+          </CardFacts>
         </ListCard>
       ))}
-    </Stack>
+    </CardList>
   );
 }

@@ -19,12 +19,11 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ListPageHeader, usePaging } from '../../../components/list-page';
-import { PaginationFooter } from '../../../components/pagination-footer';
+import { ListPageBody, ListPageHeader, usePaging } from '../../../components/list-page';
+import { UnitPostSelect } from '../../../components/unit-post-select';
 import { PeriodPicker, type PeriodValue } from '../../../components/period-picker';
 import { QueryContent } from '../../../components/query-content';
 import { useAppState } from '../../../lib/app-store';
-import { unitPostsQuery } from '../../../api/unit-posts';
 import { useWideTables } from '../../../lib/use-wide-tables';
 import { auditQueueQuery, type AuditQueueParams } from '../api/audits';
 import { QueueCards, QueueTable } from './audit-queue-list';
@@ -39,7 +38,6 @@ export function AuditQueuePage() {
   const [onlyFree, setOnlyFree] = useState(false);
   const [stage, setStage] = useState<AuditQueueParams['stage']>('all');
   const [sort, setSort] = useState<AuditQueueParams['sort']>('oldest');
-  const posts = useQuery(unitPostsQuery);
   const params: AuditQueueParams = {
     page: paging.page,
     pageSize: paging.pageSize,
@@ -52,12 +50,7 @@ export function AuditQueuePage() {
     sort,
   };
   const queue = useQuery(auditQueueQuery(params));
-  const changed =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      paging.setPage(1);
-    };
+  const changed = paging.restarting;
 
   const wide = useWideTables();
   const list = (
@@ -100,20 +93,7 @@ export function AuditQueuePage() {
       <Paper withBorder p="md" radius="md">
         <Group align="flex-end" gap="sm" wrap="wrap">
           <PeriodPicker value={period} onChange={changed(setPeriod)} maw={260} />
-          <Select
-            label="Posto"
-            placeholder="Todos"
-            data={(posts.data?.items ?? []).map((local) => ({
-              value: local.identifier,
-              label: local.description,
-            }))}
-            value={post}
-            onChange={changed(setPost)}
-            searchable
-            clearable
-            w={240}
-            maw="100%"
-          />
+          <UnitPostSelect value={post} onChange={changed(setPost)} />
           <Select
             label="Ordem"
             data={[
@@ -155,25 +135,9 @@ export function AuditQueuePage() {
           />
         </Group>
       </Paper>
-      {/* Cards stand on their own; the table sits in a panel. */}
-      {wide ? (
-        <Paper withBorder radius="md">
-          {list}
-        </Paper>
-      ) : (
-        list
-      )}
-      {queue.data && (
-        <PaginationFooter
-          total={queue.data.total}
-          totalCapped={queue.data.totalCapped}
-          page={paging.page}
-          pageSize={paging.pageSize}
-          noun={['exame', 'exames']}
-          onPage={paging.setPage}
-          onPageSize={paging.setPageSize}
-        />
-      )}
+      <ListPageBody panel={wide} data={queue.data} paging={paging} noun={['exame', 'exames']}>
+        {list}
+      </ListPageBody>
     </Stack>
   );
 }

@@ -73,12 +73,7 @@ export function CheckInsPage() {
     }),
   );
   const filtered = Boolean(post || debouncedExaminer || status !== 'all' || period[0]);
-  const reset =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      paging.setPage(1);
-    };
+  const reset = paging.restarting;
 
   return (
     <Stack gap="lg">

@@ -1,0 +1,70 @@
+/**
+ * The search indexes of this process, one per unit: a unit's exams are only
+ * ever searched among its own (tenant isolation holds in the index too).
+ * Each index is a cache of the `exam_faces` table, the source of truth: before
+ * a search it catches up with the faces written since the last `seq` it saw
+ * (by this process or any other: the server, the face workers), and a hit
+ * the table no longer holds (retention, a deleted exam) is dropped from it
+ * when the search's hits are checked against the table. A process that
+ * starts, or `npm run fraud:reindex`, builds it again from the table.
+ */
+import { FaceIndex } from '../../biometrics/face-index';
+import type { Executor } from '../../db/client';
+import { examFacesSince } from './exam-faces.repository';
+
+/** Faces read per round trip while an index catches up. */
+const CATCH_UP_BATCH = 2_000;
+
+type UnitIndex = { index: FaceIndex; seq: number; queue: Promise<unknown> };
+
+export class UnitFaceIndexes {
+  private readonly units = new Map<string, UnitIndex>();
+
+  /** `version`: the running engine's descriptor version (faces of another are left out). */
+  constructor(private readonly version: string) {}
+
+  private unit(unit: string): UnitIndex {
+    let entry = this.units.get(unit);
+    if (!entry) {
+      entry = { index: new FaceIndex(), seq: 0, queue: Promise.resolve() };
+      this.units.set(unit, entry);
+    }
+    return entry;
+  }
+
+  /** The unit's index, caught up with the table (one catch-up at a time per unit). */
+  synced(db: Executor, unit: string): Promise<FaceIndex> {
+    const entry = this.unit(unit);
+    const next = entry.queue.then(async () => {
+      for (;;) {
+        const rows = await examFacesSince(db, unit, entry.seq, CATCH_UP_BATCH);
+        for (const row of rows) {
+          if (row.descriptorVersion === this.version)
+            entry.index.upsert(row.examId, row.descriptor);
+          else entry.index.remove(row.examId);
+          entry.seq = Math.max(entry.seq, row.seq);
+        }
+        if (rows.length < CATCH_UP_BATCH) return entry.index;
+      }
+    });
+    entry.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Drops faces the table no longer holds (found when a search's hits were checked). */
+  forget(unit: string, examIds: Iterable<string>): void {
+    const entry = this.units.get(unit);
+    if (!entry) return;
+    for (const examId of examIds) entry.index.remove(examId);
+  }
+
+  /** Forgets every index: the next search of each unit rebuilds it from the table. */
+  clear(): void {
+    this.units.clear();
+  }
+
+  /** Faces held per unit (the rebuild command prints them). */
+  sizes(): Record<string, number> {
+    return Object.fromEntries([...this.units].map(([unit, entry]) => [unit, entry.index.size]));
+  }
+}
