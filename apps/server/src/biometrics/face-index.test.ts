@@ -62,7 +62,7 @@ describe('FaceIndex', () => {
   it('adds, replaces and removes faces, and reuses the slot of a removed one', () => {
     const synthetic = faces(1);
     const [a, b, c] = [synthetic.person(), synthetic.person(), synthetic.person()];
-    const index = new FaceIndex({ initialCapacity: 16 });
+    const index = new FaceIndex({ initialCapacity: 16, exactUpTo: 0 });
     index.upsert('a', synthetic.exam(a));
     index.upsert('b', synthetic.exam(b));
     expect(index.size).toBe(2);
@@ -97,7 +97,7 @@ describe('FaceIndex', () => {
 
   it('doubles its capacity as it fills', () => {
     const synthetic = faces(2);
-    const index = new FaceIndex({ initialCapacity: 16 });
+    const index = new FaceIndex({ initialCapacity: 16, exactUpTo: 0 });
     const templates = Array.from({ length: 100 }, () => synthetic.exam(synthetic.person()));
     templates.forEach((template, i) => index.upsert(`e${i}`, template));
     expect(index.size).toBe(100);
@@ -121,16 +121,26 @@ describe('FaceIndex', () => {
       if (exams > 1) planted.push(keys);
     }
     expect(entries).toHaveLength(2000);
-    // A lighter graph than the defaults keeps the test fast; it found all at 10 000.
-    const index = new FaceIndex({ m: 16, efConstruction: 100 });
-    for (const [key, template] of entries) index.upsert(key, template);
+    // The graph from the first face (exactUpTo 0); a lighter one than the
+    // defaults keeps the test fast, and it found all at 10 000.
+    const index = new FaceIndex({ m: 16, efConstruction: 100, exactUpTo: 0 });
+    const scanning = new FaceIndex();
+    for (const [key, template] of entries) {
+      index.upsert(key, template);
+      scanning.upsert(key, template);
+    }
+    expect(index.approximate).toBe(true);
+    expect(scanning.approximate).toBe(false);
     const templates = new Map(entries);
 
     let found = 0;
     for (const key of planted.map((keys) => keys[0]!)) {
       const options = { maxDistance: FRAUD_MATCH_THRESHOLD, exclude: (k: string) => k === key };
       const hits = index.search(templates.get(key)!, options);
-      expect(hits).toEqual(exactSearch(entries, templates.get(key)!, options));
+      const exact = exactSearch(entries, templates.get(key)!, options);
+      expect(hits).toEqual(exact);
+      // Below exactUpTo every face is read: the same hits, the same numbers.
+      expect(scanning.search(templates.get(key)!, options)).toEqual(exact);
       found += hits.length;
     }
     // Most exams of one person are under the threshold (same person ~0.3).
@@ -144,6 +154,7 @@ describe('FaceIndex', () => {
       const options = { maxDistance: 0.69, limit: 10, exclude: (k: string) => k === key };
       const hits = index.search(template, options);
       const exact = exactSearch(entries, template, options);
+      expect(scanning.search(template, options)).toEqual(exact);
       const keys = new Set(hits.map((hit) => hit.key));
       expected += exact.length;
       missed += exact.filter((hit) => !keys.has(hit.key)).length;
@@ -186,5 +197,34 @@ describe('FaceIndex', () => {
     index.upsert('good', good);
     expectInvalid(() => index.search(good.subarray(1), { maxDistance: 0.4 }));
     expectInvalid(() => exactSearch([['good', good]], nan, { maxDistance: 0.4 }));
+  });
+
+  it('reads every face up to exactUpTo, then builds the graph from them and keeps finding', () => {
+    const synthetic = faces(6);
+    const person = synthetic.person();
+    const index = new FaceIndex({ exactUpTo: 50, m: 16, efConstruction: 64 });
+    index.upsert('twin-a', synthetic.exam(person));
+    for (let n = 0; n < 49; n++) index.upsert(`other${n}`, synthetic.exam(synthetic.person()));
+    expect(index.approximate).toBe(false);
+    expect(index.capacity).toBe(0);
+    const probe = synthetic.exam(person);
+    const before = index.search(probe, { maxDistance: FRAUD_MATCH_THRESHOLD });
+    expect(before.map((hit) => hit.key)).toEqual(['twin-a']);
+    // A removal moves the last face into the freed slot: every other face stays found.
+    index.remove('other0');
+    index.upsert('other0', synthetic.exam(synthetic.person()));
+    expect(index.size).toBe(50);
+    for (const [key, template] of index.entries()) {
+      expect(index.search(template, { maxDistance: 0.05, limit: 1 })[0]?.key).toBe(key);
+    }
+    index.upsert('twin-b', synthetic.exam(person));
+    expect(index.approximate).toBe(true);
+    expect(index.capacity).toBeGreaterThanOrEqual(51);
+    index.remove('other3');
+    const after = index.search(probe, { maxDistance: FRAUD_MATCH_THRESHOLD });
+    expect(after.map((hit) => hit.key).sort()).toEqual(['twin-a', 'twin-b']);
+    expect(after).toEqual(
+      exactSearch(index.entries(), probe, { maxDistance: FRAUD_MATCH_THRESHOLD }),
+    );
   });
 });

@@ -1,13 +1,25 @@
 /**
- * One-to-many face search ("Possíveis fraudes"): an in-process approximate
- * nearest-neighbour index (HNSW, nmslib's hnswlib through hnswlib-node) over
- * exam faces, re-ranked with the exact fused distance (faceDistance).
+ * One-to-many face search ("Possíveis fraudes") over a unit's exam faces, in
+ * the process: up to EXACT_SEARCH_UP_TO faces every face is read (a scan of
+ * one contiguous block, most impostors ruled out on part of face-api's
+ * numbers, so every match is found and nothing is built at start); past it,
+ * an approximate nearest-neighbour graph (HNSW, nmslib's hnswlib through
+ * hnswlib-node) is built from them and used, its candidates re-ranked with
+ * the exact fused distance (faceDistance).
  *
- * Why HNSW in the process and not pgvector: the PostgreSQL servers we deploy
- * on do not all have the pgvector extension (this machine's PostgreSQL 15
- * does not; PGlite ships it), so one index works on both databases. The
+ * Why in the process and not pgvector: the PostgreSQL servers we deploy on
+ * do not all have the pgvector extension (this machine's PostgreSQL 15 does
+ * not; PGlite ships it), so one index works on both databases. The
  * database's table stays the source of truth: this index is a cache, rebuilt
  * from it, and holds no state of its own.
+ *
+ * Why the scan first: measured by bench/fraud.bench.ts (synthetic exam faces
+ * calibrated to the fused distance), the graph answers in a few milliseconds
+ * at any size but misses matches as it grows and takes minutes to build,
+ * one insertion at a time (figures in docs/benchmarks.md), while the scan
+ * finds every match in tens of milliseconds at a large unit's window. A
+ * unit's search never crosses units, so the largest index is the largest
+ * state's window, not the country's.
  *
  * The fused distance is (wa·‖Δfaceapi‖₂ + wm·(1 − cos(mobile)))/K (FUSION in
  * descriptor.ts), which no vector space reproduces exactly. The graph works
@@ -22,17 +34,13 @@
  * the farthest of them is still a hit) and keeps those whose exact
  * faceDistance, on the stored templates, is under the threshold.
  *
- * Measured by bench/fraud.bench.ts (synthetic exam faces calibrated to the
- * fused distance; a shared 2-core machine, so times vary): the projection
- * ranks well (at 30 000 faces each exact top-10 under 0.69 was within the 35
- * nearest projected points); the graph is what misses. Some faces, mostly
- * early-inserted ones whose incoming links were pruned, are never reached,
- * and a larger efSearch barely helps. Entries under the threshold found:
- * m 16 / efConstruction 64, 328/340 at 100 000 faces (threshold 0.40); the
- * defaults m 32 / efConstruction 128, 359/359 at 10 000 and 362/363 at
- * 100 000 (0.43), at about three times the build time; m 12 /
- * efConstruction 40, only 51/74 at 1 000 000. A query took 2.3-4 ms at every
- * size; exactSearch 20, 82 and 827 ms at 10 000, 100 000 and 1 000 000.
+ * The graph, measured (bench/fraud.bench.ts): the projection ranks well (at
+ * 30 000 faces each exact top-10 under 0.69 was within the 35 nearest
+ * projected points); the graph is what misses. Some faces, mostly early
+ * inserted ones whose incoming links were pruned, are never reached, and a
+ * larger efSearch barely helps: with the defaults (m 32, efConstruction
+ * 128) it found 362 of 363 entries under the threshold at 100 000 faces; at
+ * m 12 / efConstruction 40, 51 of 74 at 1 000 000.
  */
 import hnswlib, { type HierarchicalNSW } from 'hnswlib-node';
 import { FRAUD_MATCH_THRESHOLD } from '../config/fraud-threshold';
@@ -55,7 +63,24 @@ export type FaceIndexOptions = {
   initialCapacity?: number;
   /** Neighbours taken from the graph for the exact re-rank (at least 4 × limit). */
   candidates?: number;
+  /**
+   * Up to this many faces the search reads every one (exact, with early
+   * exit: see boundedDistance) and no graph is built; past it the graph is
+   * built from them and used (EXACT_SEARCH_UP_TO).
+   */
+  exactUpTo?: number;
 };
+
+/**
+ * Faces a search reads one by one before the graph takes over. Measured by
+ * bench/fraud.bench.ts: the early-exit scan reads a face in a few tens of
+ * nanoseconds (most impostors are ruled out on part of face-api's 128
+ * numbers), so a unit's 180-day window of 300 000 exams (1 600 a day) is
+ * searched in tens of milliseconds, every match found, with no graph to
+ * build at start; the graph finds matches in milliseconds at any size but
+ * misses some of them and takes minutes to build (see the header).
+ */
+export const EXACT_SEARCH_UP_TO = 300_000;
 
 export type FaceIndexHit = { key: string; distance: number };
 
@@ -92,6 +117,51 @@ function templateDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
     nb += y * y;
   }
   return fusedDistance(Math.sqrt(sum), 1 - dot / Math.sqrt(Math.max(na * nb, 1e-24)), FUSION);
+}
+
+/** The exact search's stored form: the template and the sum of squares of its MobileFaceNet part. */
+/** A face held: its graph label and its slot in the contiguous block the scan reads. */
+type Stored = { label: number; slot: number };
+
+function mobileSquares(template: ArrayLike<number>): number {
+  let squares = 0;
+  for (let i = FACE_API_DESCRIPTOR_LENGTH; i < DESCRIPTOR_LENGTH; i++) {
+    const x = template[i] ?? 0;
+    squares += x * x;
+  }
+  return squares;
+}
+
+/**
+ * templateDistance of the query and the face at `offset` of `block` when it
+ * is under `bound`, else Infinity: the face-api sum only grows, so once its
+ * part alone reaches the bound the rest is not read (an impostor's face-api
+ * part alone is about 0.57 on the fused scale, above any one-to-many
+ * threshold). The sums run in templateDistance's order: a distance returned
+ * is the same number.
+ */
+function boundedDistance(
+  query: Float32Array,
+  querySquares: number,
+  block: Float32Array,
+  offset: number,
+  storedSquares: number,
+  faceApiLimit: number,
+): number {
+  let sum = 0;
+  for (let start = 0; start < FACE_API_DESCRIPTOR_LENGTH; start += 32) {
+    for (let i = start; i < start + 32; i++) {
+      const d = query[i]! - block[offset + i]!;
+      sum += d * d;
+    }
+    if (sum >= faceApiLimit) return Number.POSITIVE_INFINITY;
+  }
+  let dot = 0;
+  for (let i = FACE_API_DESCRIPTOR_LENGTH; i < DESCRIPTOR_LENGTH; i++) {
+    dot += query[i]! * block[offset + i]!;
+  }
+  const cosine = 1 - dot / Math.sqrt(Math.max(querySquares * storedSquares, 1e-24));
+  return fusedDistance(Math.sqrt(sum), cosine, FUSION);
 }
 
 /** The point of a template in the graph's 'l2' space (see the header). */
@@ -133,102 +203,201 @@ export function exactSearch(
 }
 
 export class FaceIndex {
-  private readonly graph: HierarchicalNSW;
-  private readonly templates = new Map<string, { label: number; template: Float32Array }>();
+  /** Built once the index holds more than exactUpTo faces; until then every face is read. */
+  private graph: HierarchicalNSW | null = null;
+  private readonly stored = new Map<string, Stored>();
   private readonly keys = new Map<number, string>();
-  private readonly efSearch: number;
-  private readonly candidates: number;
+  /** Every face's template one after another (slot × DESCRIPTOR_LENGTH): what the scan reads. */
+  private block = new Float32Array(0);
+  /** The sum of squares of each slot's MobileFaceNet part. */
+  private squares = new Float64Array(0);
+  private readonly slotKeys: string[] = [];
+  private readonly options: Required<Omit<FaceIndexOptions, 'initialCapacity'>> & {
+    initialCapacity: number;
+  };
   private nextLabel = 0;
-  /** Slots marked deleted, which the next insertions reuse. */
+  /** Graph slots marked deleted, which the next insertions reuse. */
   private deleted = 0;
 
   constructor(options: FaceIndexOptions = {}) {
-    this.efSearch = options.efSearch ?? 256;
-    this.candidates = options.candidates ?? 64;
-    this.graph = new hnswlib.HierarchicalNSW('l2', DESCRIPTOR_LENGTH);
-    this.graph.initIndex({
-      maxElements: Math.max(16, options.initialCapacity ?? 1024),
+    this.options = {
       m: options.m ?? 32,
       efConstruction: options.efConstruction ?? 128,
-      randomSeed: 100,
-      allowReplaceDeleted: true,
-    });
-    this.graph.setEf(this.efSearch);
+      efSearch: options.efSearch ?? 256,
+      candidates: options.candidates ?? 64,
+      exactUpTo: options.exactUpTo ?? EXACT_SEARCH_UP_TO,
+      initialCapacity: Math.max(16, options.initialCapacity ?? 1024),
+    };
   }
 
   /** Live entries. */
   get size(): number {
-    return this.templates.size;
+    return this.slotKeys.length;
   }
 
-  /** Slots allocated in the graph (live, deleted and free). */
+  /** Slots allocated in the graph (live, deleted and free); 0 while no graph is built. */
   get capacity(): number {
-    return this.graph.getMaxElements();
+    return this.graph?.getMaxElements() ?? 0;
+  }
+
+  /** Whether searches go through the graph (more than exactUpTo faces) or read every face. */
+  get approximate(): boolean {
+    return this.graph !== null;
+  }
+
+  private templateAt(slot: number): Float32Array {
+    return this.block.subarray(slot * DESCRIPTOR_LENGTH, (slot + 1) * DESCRIPTOR_LENGTH);
   }
 
   /** The live entries and their stored templates. */
   *entries(): IterableIterator<readonly [string, Float32Array]> {
-    for (const [key, entry] of this.templates) yield [key, entry.template];
+    for (let slot = 0; slot < this.slotKeys.length; slot++) {
+      yield [this.slotKeys[slot]!, this.templateAt(slot)];
+    }
   }
 
   has(key: string): boolean {
-    return this.templates.has(key);
+    return this.stored.has(key);
+  }
+
+  /** The graph of every face held, built when the index outgrows exactUpTo. */
+  private buildGraph(): HierarchicalNSW {
+    const graph = new hnswlib.HierarchicalNSW('l2', DESCRIPTOR_LENGTH);
+    graph.initIndex({
+      maxElements: Math.max(this.options.initialCapacity, this.size * 2),
+      m: this.options.m,
+      efConstruction: this.options.efConstruction,
+      randomSeed: 100,
+      allowReplaceDeleted: true,
+    });
+    graph.setEf(this.options.efSearch);
+    for (const entry of this.stored.values()) {
+      graph.addPoint(projection(this.templateAt(entry.slot)), entry.label);
+    }
+    this.deleted = 0;
+    return graph;
+  }
+
+  /** Writes a template into a slot of the block, growing the block when full. */
+  private place(slot: number, template: Float32Array): void {
+    if ((slot + 1) * DESCRIPTOR_LENGTH > this.block.length) {
+      const slots = Math.max(this.options.initialCapacity, slot * 2);
+      const block = new Float32Array(slots * DESCRIPTOR_LENGTH);
+      block.set(this.block);
+      const squares = new Float64Array(slots);
+      squares.set(this.squares);
+      this.block = block;
+      this.squares = squares;
+    }
+    this.block.set(template, slot * DESCRIPTOR_LENGTH);
+    this.squares[slot] = mobileSquares(template);
   }
 
   /** Adds or replaces the face of `key` (a DESCRIPTOR_LENGTH combined template, checked with checkedDescriptor). */
   upsert(key: string, template: ArrayLike<number>): void {
-    const stored = Float32Array.from(checkedDescriptor(template));
-    const point = projection(stored);
-    const existing = this.templates.get(key);
-    if (existing) {
-      this.graph.addPoint(point, existing.label);
-      existing.template = stored;
+    const checked = Float32Array.from(checkedDescriptor(template));
+    const existing = this.stored.get(key);
+    const entry: Stored = existing ?? {
+      label: this.nextLabel++,
+      slot: this.slotKeys.length,
+    };
+    this.place(entry.slot, checked);
+    if (!existing) {
+      this.stored.set(key, entry);
+      this.keys.set(entry.label, key);
+      this.slotKeys.push(key);
+    }
+    if (!this.graph) {
+      if (this.size > this.options.exactUpTo) this.graph = this.buildGraph();
       return;
     }
-    const label = this.nextLabel++;
-    if (this.deleted > 0) {
-      this.graph.addPoint(point, label, true);
+    const point = projection(checked);
+    if (existing) {
+      this.graph.addPoint(point, entry.label);
+    } else if (this.deleted > 0) {
+      this.graph.addPoint(point, entry.label, true);
       this.deleted -= 1;
     } else {
       const max = this.graph.getMaxElements();
       if (this.graph.getCurrentCount() >= max) this.graph.resizeIndex(max * 2);
-      this.graph.addPoint(point, label);
+      this.graph.addPoint(point, entry.label);
     }
-    this.templates.set(key, { label, template: stored });
-    this.keys.set(label, key);
   }
 
   remove(key: string): boolean {
-    const entry = this.templates.get(key);
+    const entry = this.stored.get(key);
     if (!entry) return false;
-    this.graph.markDelete(entry.label);
-    this.templates.delete(key);
+    if (this.graph) {
+      this.graph.markDelete(entry.label);
+      this.deleted += 1;
+    }
+    // The last slot moves into the freed one: the block stays without holes.
+    const last = this.slotKeys.length - 1;
+    const movedKey = this.slotKeys[last]!;
+    if (entry.slot !== last) {
+      this.place(entry.slot, this.templateAt(last).slice());
+      this.slotKeys[entry.slot] = movedKey;
+      this.stored.get(movedKey)!.slot = entry.slot;
+    }
+    this.slotKeys.pop();
+    this.stored.delete(key);
     this.keys.delete(entry.label);
-    this.deleted += 1;
     return true;
   }
 
   /**
    * Entries whose faceDistance to `template` is below `maxDistance`, closest
    * first, at most `limit` (default 20); `exclude` drops keys (e.g. the
-   * query's own exam) before the limit. Candidates come from the HNSW graph
-   * on a projection of the template, then are re-ranked with the exact
-   * faceDistance on the stored templates.
+   * query's own exam) before the limit. Up to exactUpTo faces, every one is
+   * read (boundedDistance); past it, candidates come from the HNSW graph on
+   * a projection of the template and are re-ranked with the exact distance.
    */
   search(template: ArrayLike<number>, options: FaceSearchOptions): FaceIndexHit[] {
     const query = Float32Array.from(checkedDescriptor(template));
-    if (this.templates.size === 0) return [];
+    if (this.size === 0) return [];
+    return this.graph ? this.graphSearch(this.graph, query, options) : this.scan(query, options);
+  }
+
+  /** Every face read, most ruled out early; the same hits as exactSearch. */
+  private scan(query: Float32Array, options: FaceSearchOptions): FaceIndexHit[] {
+    const querySquares = mobileSquares(query);
+    // The squared face-api distance at which its part alone reaches maxDistance.
+    const faceApiLimit = ((options.maxDistance * K) / WA) ** 2;
+    const hits: FaceIndexHit[] = [];
+    const { block, squares, slotKeys } = this;
+    for (let slot = 0; slot < slotKeys.length; slot++) {
+      const distance = boundedDistance(
+        query,
+        querySquares,
+        block,
+        slot * DESCRIPTOR_LENGTH,
+        squares[slot]!,
+        faceApiLimit,
+      );
+      if (distance >= options.maxDistance) continue;
+      const key = slotKeys[slot]!;
+      if (!options.exclude?.(key)) hits.push({ key, distance });
+    }
+    hits.sort((a, b) => a.distance - b.distance || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return hits.slice(0, options.limit ?? 20);
+  }
+
+  private graphSearch(
+    graph: HierarchicalNSW,
+    query: Float32Array,
+    options: FaceSearchOptions,
+  ): FaceIndexHit[] {
     const point = projection(query);
     const limit = options.limit ?? 20;
-    let k = Math.min(this.templates.size, Math.max(this.candidates, 4 * limit));
+    let k = Math.min(this.size, Math.max(this.options.candidates, 4 * limit));
     for (;;) {
-      this.graph.setEf(Math.max(this.efSearch, k));
-      const { neighbors } = this.graph.searchKnn(point, k);
+      graph.setEf(Math.max(this.options.efSearch, k));
+      const { neighbors } = graph.searchKnn(point, k);
       const found: Array<readonly [string, Float32Array]> = [];
       for (const label of neighbors) {
         const key = this.keys.get(label);
-        const entry = key === undefined ? undefined : this.templates.get(key);
-        if (key !== undefined && entry) found.push([key, entry.template]);
+        const entry = key === undefined ? undefined : this.stored.get(key);
+        if (key !== undefined && entry) found.push([key, this.templateAt(entry.slot)]);
       }
       const hits = hitsOf(found, query, { ...options, limit });
       // While the farthest candidate is still closer than the hits kept, the
@@ -238,12 +407,12 @@ export class FaceIndex {
       if (
         !last ||
         neighbors.length < k ||
-        k >= this.templates.size ||
+        k >= this.size ||
         templateDistance(query, last[1]) >= bound
       ) {
         return hits;
       }
-      k = Math.min(this.templates.size, k * 4);
+      k = Math.min(this.size, k * 4);
     }
   }
 }
