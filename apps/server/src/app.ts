@@ -47,11 +47,7 @@ import {
 } from './modules/audits/face-read-queue.service';
 import { certificateRoutes } from './modules/certificates/certificates.routes';
 import { revokeForResult } from './modules/certificates/certificates.service';
-import {
-  createFraudDetection,
-  searchAfterRead,
-  type FraudDetection,
-} from './modules/fraud/fraud-detection.service';
+import { fraudSearch, type FraudSearch } from './modules/fraud/fraud-detection.service';
 import { fraudCaseRoutes } from './modules/fraud/fraud.routes';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { createFileStorage, resolveFileKey, type FileStorage } from './lib/file-storage';
@@ -100,7 +96,7 @@ declare module 'fastify' {
     /** Photos stored, to the `face-read` queue once the job queue started (jobs/scheduled-jobs.ts). */
     faceReads: FaceReadNotices;
     /** The search for the same face in other exams, told after each exam's reading. */
-    fraud: { detection: FraudDetection; afterExamRead: (examId: string) => Promise<void> };
+    fraud: FraudSearch;
   }
 }
 
@@ -339,36 +335,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (!options.faceService) await face.close();
   });
   app.decorate('face', face);
-  const fraudDetection = createFraudDetection({
+  const fraud = fraudSearch({
     db,
     descriptorVersion: face.descriptorVersion,
-    threshold: config.fraud.threshold,
-    windowDays: config.fraud.windowDays,
+    settings: config.fraud,
+    log: app.log,
   });
-  const afterExamRead = searchAfterRead(fraudDetection, app.log);
-  app.decorate('fraud', { detection: fraudDetection, afterExamRead });
-  await app.register(
-    auditRoutes({
-      db,
-      files,
-      face,
-      afterExamRead,
-      claimMs: config.auditClaimMs,
-      signedUrlTtlMs: config.signedUrlTtlMs,
-      twoPersonRule: config.audit.twoPersonRule,
-      recheckRate: config.audit.recheckRate,
-      // Certificates sit above audits: a disqualified or reopened result revokes them from here.
-      resultChanged: revokeForResult,
-    }),
-  );
-  await app.register(
-    fraudCaseRoutes({
-      db,
-      files,
-      signedUrlTtlMs: config.signedUrlTtlMs,
-      resultChanged: revokeForResult,
-    }),
-  );
+  app.decorate('fraud', fraud);
+  const audits = {
+    db,
+    files,
+    face,
+    afterExamRead: fraud.afterExamRead,
+    claimMs: config.auditClaimMs,
+    signedUrlTtlMs: config.signedUrlTtlMs,
+    twoPersonRule: config.audit.twoPersonRule,
+    recheckRate: config.audit.recheckRate,
+    // Certificates sit above audits: a disqualified or reopened result revokes them from here.
+    resultChanged: revokeForResult,
+  };
+  await app.register(auditRoutes(audits));
+  // The cases of possible fraud send exams back to audit the same way.
+  await app.register(fraudCaseRoutes(audits));
   const biopass = { db, files, face, signedUrlTtlMs: config.signedUrlTtlMs, limiter, pseudonym };
   const checkIns = { ...biopass, identity };
   await app.register(

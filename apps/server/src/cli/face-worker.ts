@@ -31,7 +31,7 @@ import {
   ensureFaceReadQueue,
   faceReadConcurrency,
 } from '../modules/audits/face-read-queue.service';
-import { createFraudDetection, searchAfterRead } from '../modules/fraud/fraud-detection.service';
+import { fraudSearch } from '../modules/fraud/fraud-detection.service';
 
 /** Nice value of the worker (0 normal, 19 lowest): below the API on a shared machine. */
 const WORKER_NICE = 10;
@@ -109,15 +109,15 @@ try {
 }
 
 const concurrency = faceReadConcurrency(face.threads);
-const fraud = createFraudDetection({
+const fraud = fraudSearch({
   db: database.db,
   descriptorVersion: face.descriptorVersion,
-  threshold: config.fraud.threshold,
-  windowDays: config.fraud.windowDays,
+  settings: config.fraud,
+  log,
 });
 await consumeFaceReads(
   boss,
-  { db: database.db, files, face, afterExamRead: searchAfterRead(fraud, log) },
+  { db: database.db, files, face, afterExamRead: fraud.afterExamRead },
   {
     concurrency,
     log,

@@ -184,6 +184,26 @@ export function searchAfterRead(
   };
 }
 
+/** The search as a process wires it: the detection, and what its readers call after each reading. */
+export type FraudSearch = {
+  detection: FraudDetection;
+  afterExamRead: (examId: string) => Promise<void>;
+};
+
+export function fraudSearch(options: {
+  db: Database;
+  descriptorVersion: string;
+  settings: { threshold: number; windowDays: number };
+  log: { error: (object: object, msg: string) => void };
+}): FraudSearch {
+  const detection = createFraudDetection({
+    db: options.db,
+    descriptorVersion: options.descriptorVersion,
+    ...options.settings,
+  });
+  return { detection, afterExamRead: searchAfterRead(detection, options.log) };
+}
+
 /**
  * Faces past the window, or past the unit's retention of exam photos when
  * that is shorter (a face never outlives the captures it was made of), are
