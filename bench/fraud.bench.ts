@@ -42,6 +42,7 @@ import {
   type FaceIndexHit,
   type FaceIndexOptions,
 } from '../apps/server/src/biometrics/face-index';
+import { createRandom } from '../apps/server/test/faces/mesh-warp';
 import { argument, percentile } from './bench-support';
 
 function sizesArgument(): number[] {
@@ -74,17 +75,6 @@ const FACE_API = { latent: 0.036, residual: 0.013, noise: 0.0155 };
 const MOBILE = { common: 0.46, latent: 0.066, residual: 0.022, noise: 0.03 };
 const QUALITY_SPREAD = 0.38;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Faces {
   private readonly random: () => number;
   private spare: number | undefined;
@@ -92,8 +82,8 @@ class Faces {
   private readonly z = new Float64Array(LATENT);
 
   constructor(seed: number) {
-    this.random = mulberry32(seed);
-    const direction = new Mulberry(mulberry32(1));
+    this.random = createRandom(seed);
+    const direction = new Mulberry(createRandom(1));
     let norm = 0;
     for (let j = 0; j < 192; j++) norm += (this.common[j] = direction.normal()) ** 2;
     for (let j = 0; j < 192; j++)
@@ -150,7 +140,7 @@ type Dataset = {
 
 function dataset(size: number, seed: number): Dataset {
   const generator = new Faces(seed);
-  const random = mulberry32(seed + 1);
+  const random = createRandom(seed + 1);
   const faces = new Float32Array(size * DESCRIPTOR_LENGTH);
   const template = (i: number) =>
     faces.subarray(i * DESCRIPTOR_LENGTH, (i + 1) * DESCRIPTOR_LENGTH);
@@ -264,7 +254,7 @@ for (const size of SIZES) {
   const scanTimes: number[] = [];
   let scanSame = 0;
 
-  const random = mulberry32(size + 2);
+  const random = createRandom(size + 2);
   const exactCount = size > 100_000 ? Math.min(QUERIES, EXACT_QUERIES_LARGE) : QUERIES;
   const annTimes: number[] = [];
   const exactTimes: number[] = [];
