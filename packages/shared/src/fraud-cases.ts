@@ -41,7 +41,8 @@ export const FRAUD_CASE_ERRORS = errorCatalogue({
   },
   FRAUD_CASE_NOTHING_TO_AUDIT: {
     status: 409,
-    message: 'Nenhum exame deste caso pode ir para a auditoria (todos cancelados ou já nela).',
+    message:
+      'Nenhum exame deste caso pode ir para a auditoria: os finalizados já estão nela ou têm resultado sem decisão de auditor, e os demais não terminaram.',
   },
 });
 export type FraudCaseErrorCode = keyof typeof FRAUD_CASE_ERRORS;

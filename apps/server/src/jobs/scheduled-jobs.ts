@@ -98,6 +98,8 @@ export function scheduledJobs(
           windowDays: app.config.fraud.windowDays,
           retention: app.config.retention,
         });
+        // This process's indexes drop the purged faces at their next search.
+        app.fraud.detection.indexes.reconcileNow();
         return { counts, demo, operational, browserEvents, examFaces };
       },
     },

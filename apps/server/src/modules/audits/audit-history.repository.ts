@@ -1,5 +1,5 @@
 /** The timeline of an exam as the audit page shows it: each change with who made it. */
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { examStatusHistory, fraudCaseExams, fraudCases, users } from '../../db/schema/index';
 
@@ -20,6 +20,13 @@ export function fraudCasesSentWith(db: Executor, examId: string) {
     .select({ id: fraudCases.id, number: fraudCases.number, status: fraudCases.status })
     .from(fraudCases)
     .innerJoin(fraudCaseExams, eq(fraudCaseExams.caseId, fraudCases.id))
-    .where(and(eq(fraudCaseExams.examId, examId), isNotNull(fraudCases.sentToAuditAt)))
+    .where(
+      and(
+        eq(fraudCaseExams.examId, examId),
+        isNotNull(fraudCases.sentToAuditAt),
+        // An exam that joined the case after it was sent was not sent with it.
+        lte(fraudCaseExams.addedAt, fraudCases.sentToAuditAt),
+      ),
+    )
     .orderBy(asc(fraudCases.number));
 }

@@ -111,6 +111,15 @@ export function examFacesSince(
     .limit(limit);
 }
 
+/** The exams of the unit with a face (an index drops what the table no longer holds). */
+export async function examFaceIdsOf(db: Executor, unit: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ examId: examFaces.examId })
+    .from(examFaces)
+    .where(eq(examFaces.federativeUnit, unit));
+  return new Set(rows.map((row) => row.examId));
+}
+
 /** Some faces of the unit, searchable since `from` (the window): the index's hits checked. */
 export function examFacesOf(
   db: Executor,

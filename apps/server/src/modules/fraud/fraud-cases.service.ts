@@ -48,6 +48,7 @@ import {
   type ExamRow,
   type FraudCaseRow,
 } from './fraud-cases.repository';
+import { lockUnitCases } from './fraud-matches.repository';
 
 export type FraudCaseDeps = {
   db: Database;
@@ -207,6 +208,8 @@ export async function sendCaseToAudit(
   caseId: string,
 ): Promise<FraudCaseSent> {
   return deps.db.transaction(async (tx) => {
+    // After any case formation of the unit under way (fraud-detection.service.ts).
+    await lockUnitCases(tx, actor.federativeUnit);
     const row = await findCase(tx, actor.federativeUnit, caseId, true);
     if (!row) throw fraudError('FRAUD_CASE_NOT_FOUND');
     if (row.status !== 'open') throw fraudError('FRAUD_CASE_CLOSED');
@@ -247,6 +250,8 @@ export async function closeCase(
   input: CloseFraudCaseInput,
 ): Promise<FraudCaseDetail> {
   const row = await deps.db.transaction(async (tx) => {
+    // A case formation under way ends before the case closes: a closed case gets no new pair.
+    await lockUnitCases(tx, actor.federativeUnit);
     const found = await findCase(tx, actor.federativeUnit, caseId, true);
     if (!found) throw fraudError('FRAUD_CASE_NOT_FOUND');
     if (found.status !== 'open') throw fraudError('FRAUD_CASE_CLOSED');

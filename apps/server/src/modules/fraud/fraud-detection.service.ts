@@ -29,6 +29,7 @@ import {
   insertCase,
   knownPairs,
   lockUnitCases,
+  lockUnitFaces,
   openCaseWithAny,
   type MatchPair,
 } from './fraud-matches.repository';
@@ -92,12 +93,16 @@ export function createFraudDetection(deps: FraudDetectionDeps): FraudDetection {
     const from = windowStart();
     if (!face || exam.schedulingDate < from) {
       await deleteExamFace(db, examId);
+      indexes.forget(exam.federativeUnit, [examId]);
       return { status: face ? 'outside-window' : 'no-face' };
     }
-    await saveExamFace(db, exam, {
-      descriptor: face.descriptor,
-      version,
-      captures: face.captureIds.length,
+    await db.transaction(async (tx) => {
+      await lockUnitFaces(tx, exam.federativeUnit);
+      await saveExamFace(tx, exam, {
+        descriptor: face.descriptor,
+        version,
+        captures: face.captureIds.length,
+      });
     });
 
     const index = await indexes.synced(db, exam.federativeUnit);

@@ -3,9 +3,18 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { fraudCaseExams, fraudCaseMatches, fraudCases } from '../../db/schema/index';
 
-/** Serialises the case work of one unit (two readers finding the same pair at once). */
+/** Serialises the case work of one unit (two readers finding the same pair at once, a close). */
 export async function lockUnitCases(tx: Executor, unit: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`fraud-cases:${unit}`}))`);
+}
+
+/**
+ * Serialises the face writes of one unit: each takes its `seq` and commits
+ * before the next takes one, so an index catching up by `seq` never passes a
+ * face still to be committed (unit-face-indexes.ts).
+ */
+export async function lockUnitFaces(tx: Executor, unit: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`exam-faces:${unit}`}))`);
 }
 
 export type MatchPair = {

@@ -3,19 +3,25 @@
  * ever searched among its own (tenant isolation holds in the index too).
  * Each index is a cache of the `exam_faces` table, the source of truth: before
  * a search it catches up with the faces written since the last `seq` it saw
- * (by this process or any other: the server, the face workers), and a hit
- * the table no longer holds (retention, a deleted exam) is dropped from it
- * when the search's hits are checked against the table. A process that
- * starts, or `npm run fraud:reindex`, builds it again from the table.
+ * (by this process or any other: the server, the face workers; the writes
+ * of a unit's faces are serialised, so `seq` order is commit order). A face
+ * the table no longer holds (retention, a deleted exam, a face no longer
+ * made) is dropped when a search's hits are checked against the table, and
+ * at the latest RECONCILE_MS later, when the index compares its faces with
+ * the table's (biometric templates leave memory with their rows). A process
+ * that starts, or `npm run fraud:reindex`, builds it again from the table.
  */
 import { FaceIndex } from '../../biometrics/face-index';
 import type { Executor } from '../../db/client';
-import { examFacesSince } from './exam-faces.repository';
+import { examFaceIdsOf, examFacesSince } from './exam-faces.repository';
 
 /** Faces read per round trip while an index catches up. */
 const CATCH_UP_BATCH = 2_000;
 
-type UnitIndex = { index: FaceIndex; seq: number; queue: Promise<unknown> };
+/** How often an index drops the faces the table no longer holds (deletions take no `seq`). */
+export const RECONCILE_MS = 10 * 60_000;
+
+type UnitIndex = { index: FaceIndex; seq: number; queue: Promise<unknown>; reconciledAt: number };
 
 export class UnitFaceIndexes {
   private readonly units = new Map<string, UnitIndex>();
@@ -26,7 +32,12 @@ export class UnitFaceIndexes {
   private unit(unit: string): UnitIndex {
     let entry = this.units.get(unit);
     if (!entry) {
-      entry = { index: new FaceIndex(), seq: 0, queue: Promise.resolve() };
+      entry = {
+        index: new FaceIndex(),
+        seq: 0,
+        queue: Promise.resolve(),
+        reconciledAt: Date.now(),
+      };
       this.units.set(unit, entry);
     }
     return entry;
@@ -44,8 +55,15 @@ export class UnitFaceIndexes {
           else entry.index.remove(row.examId);
           entry.seq = Math.max(entry.seq, row.seq);
         }
-        if (rows.length < CATCH_UP_BATCH) return entry.index;
+        if (rows.length < CATCH_UP_BATCH) break;
       }
+      if (Date.now() - entry.reconciledAt >= RECONCILE_MS) {
+        const held = await examFaceIdsOf(db, unit);
+        const gone = [...entry.index.entries()].map(([key]) => key).filter((key) => !held.has(key));
+        for (const key of gone) entry.index.remove(key);
+        entry.reconciledAt = Date.now();
+      }
+      return entry.index;
     });
     entry.queue = next.catch(() => undefined);
     return next;
@@ -61,6 +79,11 @@ export class UnitFaceIndexes {
   /** Forgets every index: the next search of each unit rebuilds it from the table. */
   clear(): void {
     this.units.clear();
+  }
+
+  /** Makes the next catch-up of every index also drop the faces the table no longer holds. */
+  reconcileNow(): void {
+    for (const entry of this.units.values()) entry.reconciledAt = 0;
   }
 
   /** Faces held per unit (the rebuild command prints them). */
