@@ -227,4 +227,26 @@ describe('FaceIndex', () => {
       exactSearch(index.entries(), probe, { maxDistance: FRAUD_MATCH_THRESHOLD }),
     );
   });
+
+  it('a yielding scan of a large index gives the event loop turns and answers as the scan does', async () => {
+    const synthetic = faces(7);
+    const index = new FaceIndex();
+    const person = synthetic.person();
+    index.upsert('proxy-a', synthetic.exam(person));
+    for (let n = 0; n < 40_000; n++) index.upsert(`other${n}`, synthetic.exam(synthetic.person()));
+    index.upsert('proxy-b', synthetic.exam(person));
+    expect(index.approximate).toBe(false);
+    const probe = synthetic.exam(person);
+    const options = { maxDistance: FRAUD_MATCH_THRESHOLD };
+    let turns = 0;
+    const tick = () => {
+      turns += 1;
+      if (turns < 1_000) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const yielded = await index.searchYielding(probe, options);
+    expect(turns).toBeGreaterThan(1);
+    expect(yielded.map((hit) => hit.key).sort()).toEqual(['proxy-a', 'proxy-b']);
+    expect(yielded).toEqual(index.search(probe, options));
+  });
 });

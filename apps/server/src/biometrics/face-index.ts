@@ -77,6 +77,9 @@ export type FaceIndexOptions = {
  */
 export const EXACT_SEARCH_UP_TO = 300_000;
 
+/** Faces a yielding scan reads between two turns of the event loop (a few milliseconds). */
+const SCAN_CHUNK = 16_384;
+
 /** A face held: its graph label and its slot in the contiguous block the scan reads. */
 type Stored = { label: number; slot: number };
 
@@ -236,28 +239,63 @@ export class FaceIndex {
     return this.graph ? this.graphSearch(this.graph, query, options) : this.scan(query, options);
   }
 
+  /**
+   * search() that gives the event loop a turn every SCAN_CHUNK faces while
+   * it reads them all (a large unit's scan takes tens of milliseconds; the
+   * API's requests of this process go on meanwhile). The caller keeps the
+   * index unchanged until it ends (UnitFaceIndexes runs it in the unit's queue).
+   */
+  async searchYielding(
+    template: ArrayLike<number>,
+    options: FaceSearchOptions,
+  ): Promise<FaceIndexHit[]> {
+    const query = Float32Array.from(checkedDescriptor(template));
+    if (this.graph || this.size <= SCAN_CHUNK) return this.search(query, options);
+    const scan = this.scanning(query, options);
+    for (let from = 0; from < this.size; from += SCAN_CHUNK) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      scan.read(from, Math.min(this.size, from + SCAN_CHUNK));
+    }
+    return scan.hits();
+  }
+
   /** Every face read, most ruled out early; the same hits as exactSearch. */
   private scan(query: Float32Array, options: FaceSearchOptions): FaceIndexHit[] {
+    const scan = this.scanning(query, options);
+    scan.read(0, this.size);
+    return scan.hits();
+  }
+
+  /** A scan in steps: `read` a range of slots, then the `hits`, closest first. */
+  private scanning(query: Float32Array, options: FaceSearchOptions) {
     const querySquares = mobileSquares(query);
     // The squared face-api distance at which its part alone reaches maxDistance.
     const faceApiLimit = faceApiLimitOf(options.maxDistance);
-    const hits: FaceIndexHit[] = [];
-    const { block, squares, slotKeys } = this;
-    for (let slot = 0; slot < slotKeys.length; slot++) {
-      const distance = boundedDistance(
-        query,
-        querySquares,
-        block,
-        slot * DESCRIPTOR_LENGTH,
-        squares[slot]!,
-        faceApiLimit,
-      );
-      if (distance >= options.maxDistance) continue;
-      const key = slotKeys[slot]!;
-      if (!options.exclude?.(key)) hits.push({ key, distance });
-    }
-    hits.sort((a, b) => a.distance - b.distance || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return hits.slice(0, options.limit ?? 20);
+    const found: FaceIndexHit[] = [];
+    return {
+      read: (from: number, to: number) => {
+        const { block, squares, slotKeys } = this;
+        for (let slot = from; slot < to; slot++) {
+          const distance = boundedDistance(
+            query,
+            querySquares,
+            block,
+            slot * DESCRIPTOR_LENGTH,
+            squares[slot]!,
+            faceApiLimit,
+          );
+          if (distance >= options.maxDistance) continue;
+          const key = slotKeys[slot]!;
+          if (!options.exclude?.(key)) found.push({ key, distance });
+        }
+      },
+      hits: () => {
+        found.sort(
+          (a, b) => a.distance - b.distance || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+        );
+        return found.slice(0, options.limit ?? 20);
+      },
+    };
   }
 
   private graphSearch(

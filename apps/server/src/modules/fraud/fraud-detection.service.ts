@@ -105,8 +105,7 @@ export function createFraudDetection(deps: FraudDetectionDeps): FraudDetection {
       });
     });
 
-    const index = await indexes.synced(db, exam.federativeUnit);
-    const hits = index.search(face.descriptor, {
+    const hits = await indexes.search(db, exam.federativeUnit, face.descriptor, {
       maxDistance: deps.threshold,
       limit: SEARCH_LIMIT,
       exclude: (key) => key === examId,

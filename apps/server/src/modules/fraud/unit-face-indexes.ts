@@ -11,7 +11,7 @@
  * the table's (biometric templates leave memory with their rows). A process
  * that starts, or `npm run fraud:reindex`, builds it again from the table.
  */
-import { FaceIndex } from '../../biometrics/face-index';
+import { FaceIndex, type FaceIndexHit, type FaceSearchOptions } from '../../biometrics/face-index';
 import type { Executor } from '../../db/client';
 import { examFaceIdsOf, examFacesSince } from './exam-faces.repository';
 
@@ -43,30 +43,48 @@ export class UnitFaceIndexes {
     return entry;
   }
 
-  /** The unit's index, caught up with the table (one catch-up at a time per unit). */
-  synced(db: Executor, unit: string): Promise<FaceIndex> {
+  /** Runs `work` on the unit's index once it caught up with the table, one at a time per unit. */
+  private queued<T>(db: Executor, unit: string, work: (index: FaceIndex) => Promise<T> | T) {
     const entry = this.unit(unit);
     const next = entry.queue.then(async () => {
-      for (;;) {
-        const rows = await examFacesSince(db, unit, entry.seq, CATCH_UP_BATCH);
-        for (const row of rows) {
-          if (row.descriptorVersion === this.version)
-            entry.index.upsert(row.examId, row.descriptor);
-          else entry.index.remove(row.examId);
-          entry.seq = Math.max(entry.seq, row.seq);
-        }
-        if (rows.length < CATCH_UP_BATCH) break;
-      }
-      if (Date.now() - entry.reconciledAt >= RECONCILE_MS) {
-        const held = await examFaceIdsOf(db, unit);
-        const gone = [...entry.index.entries()].map(([key]) => key).filter((key) => !held.has(key));
-        for (const key of gone) entry.index.remove(key);
-        entry.reconciledAt = Date.now();
-      }
-      return entry.index;
+      await this.catchUp(db, unit, entry);
+      return work(entry.index);
     });
     entry.queue = next.catch(() => undefined);
     return next;
+  }
+
+  private async catchUp(db: Executor, unit: string, entry: UnitIndex): Promise<void> {
+    for (;;) {
+      const rows = await examFacesSince(db, unit, entry.seq, CATCH_UP_BATCH);
+      for (const row of rows) {
+        if (row.descriptorVersion === this.version) entry.index.upsert(row.examId, row.descriptor);
+        else entry.index.remove(row.examId);
+        entry.seq = Math.max(entry.seq, row.seq);
+      }
+      if (rows.length < CATCH_UP_BATCH) break;
+    }
+    if (Date.now() - entry.reconciledAt >= RECONCILE_MS) {
+      const held = await examFaceIdsOf(db, unit);
+      const gone = [...entry.index.entries()].map(([key]) => key).filter((key) => !held.has(key));
+      for (const key of gone) entry.index.remove(key);
+      entry.reconciledAt = Date.now();
+    }
+  }
+
+  /** The unit's index, caught up with the table. */
+  synced(db: Executor, unit: string): Promise<FaceIndex> {
+    return this.queued(db, unit, (index) => index);
+  }
+
+  /** Searches the unit's faces, caught up with the table, nothing changing them meanwhile. */
+  search(
+    db: Executor,
+    unit: string,
+    template: ArrayLike<number>,
+    options: FaceSearchOptions,
+  ): Promise<FaceIndexHit[]> {
+    return this.queued(db, unit, (index) => index.searchYielding(template, options));
   }
 
   /** Drops faces the table no longer holds (found when a search's hits were checked). */
