@@ -70,7 +70,7 @@ describe('possible proxy test-takers in Chromium', () => {
         exams: [
           {
             schedulingId: exam.id,
-            candidate: { name: `Candidato ${exam.id.slice(-12)}`, cpf: exam.cpf },
+            candidate: { name: `Candidata ${exam.id.split('-')[2]}`, cpf: exam.cpf },
             schedulingDate: `${day}T09:00:00-03:00`,
             status: 'done',
             result: 'in_analysis',
