@@ -321,6 +321,22 @@ describe('possible proxy test-takers', () => {
     expect(detail.json()).toMatchObject({
       fraudCases: [{ id: spCase!.id, number: 1, status: 'open' }],
     });
+    // A fourth exam of the same face joins the open case after it was sent:
+    // it was not sent with it, and its audit screen does not say it was.
+    const d = await examWithCaptures('SP', 'PROXY-D', {
+      cpf: nextCpf(),
+      local: 'SP.POSTO01-S1',
+      days: 2,
+      captures: ['p01-1.jpg', 'p01-3.jpg'],
+    });
+    const joined = await selectRows<{ case_id: string }>(
+      t.database.db,
+      sql`select case_id from fraud_case_exams where exam_id = ${d}`,
+    );
+    expect(joined).toEqual([{ case_id: spCase!.id }]);
+    expect((await send('GET', `/api/Audit/${d}`, auditor)).json()).toMatchObject({
+      fraudCases: [],
+    });
     const logged = await selectRows<{ type: string }>(
       t.database.db,
       sql`select type from activity_log where type in ('fraud_case_send_audit', 'reopen_audit') order by created_at, type`,
@@ -372,12 +388,12 @@ describe('possible proxy test-takers', () => {
     await t.database.db.execute(sql`delete from exam_faces`);
     t.app.fraud.detection.indexes.clear();
     const progress = await reindexExamFaces(t.app.fraud.detection, t.database.db);
-    expect(progress).toEqual({ exams: 10, faces: 10, cases: 0 });
+    expect(progress).toEqual({ exams: 11, faces: 11, cases: 0 });
     const faces = await selectRows<{ n: number }>(
       t.database.db,
       sql`select count(*)::int as n from exam_faces`,
     );
-    expect(faces[0]!.n).toBe(10);
+    expect(faces[0]!.n).toBe(11);
     expect(await caseRows('SP')).toHaveLength(1);
   });
 
