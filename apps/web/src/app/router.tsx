@@ -7,6 +7,7 @@ import { LoginPage } from '../features/auth/components/login-page';
 import { AdminGuardLayout } from './layouts/admin-guard-layout';
 import { AdminOnly, RequireRole } from './layouts/admin-only';
 import { AppShellLayout } from './layouts/app-shell-layout';
+import { auditRoutes } from './audit-routes';
 import { fraudCaseRoutes } from './fraud-case-routes';
 import { RootLayout } from './layouts/root-layout';
 import { screenOfPath, type RouteHandle } from './route-handle';
@@ -128,34 +129,9 @@ const DisqualificationReasonsPage = lazy(() =>
     default: module.DisqualificationReasonsPage,
   })),
 );
-const AuditPage = lazy(() =>
-  import('../features/audits/components/audit-page').then((module) => ({
-    default: module.AuditPage,
-  })),
-);
 const CertificateCheckPage = lazy(() =>
   import('../features/certificates/components/certificate-check-page').then((module) => ({
     default: module.CertificateCheckPage,
-  })),
-);
-const AuditQueuePage = lazy(() =>
-  import('../features/audits/components/audit-queue-page').then((module) => ({
-    default: module.AuditQueuePage,
-  })),
-);
-const MyAuditPage = lazy(() =>
-  import('../features/audits/components/my-audit-page').then((module) => ({
-    default: module.MyAuditPage,
-  })),
-);
-const MyPhotoAuditPage = lazy(() =>
-  import('../features/audits/components/my-photo-audit-page').then((module) => ({
-    default: module.MyPhotoAuditPage,
-  })),
-);
-const PhotoAuditPage = lazy(() =>
-  import('../features/audits/components/photo-audit-page').then((module) => ({
-    default: module.PhotoAuditPage,
   })),
 );
 const ActivityPage = lazy(() =>
@@ -269,51 +245,7 @@ export const routes: RouteObject[] = [
               </AdminOnly>
             ),
           },
-          {
-            path: 'auditoria',
-            handle: handle({ documentTitle: 'Fila de auditoria' }),
-            element: (
-              <RequireRole roles={['ADMIN', 'auditor']}>
-                <AuditQueuePage />
-              </RequireRole>
-            ),
-          },
-          {
-            path: 'auditoria/:id',
-            handle: handle({ documentTitle: 'Auditoria do exame' }),
-            element: (
-              <RequireRole roles={['ADMIN', 'auditor']}>
-                <AuditPage />
-              </RequireRole>
-            ),
-          },
-          {
-            path: 'photo-audit/:examId',
-            handle: handle({ documentTitle: 'Auditoria de fotos' }),
-            element: (
-              <RequireRole roles={['ADMIN', 'auditor']}>
-                <PhotoAuditPage />
-              </RequireRole>
-            ),
-          },
-          {
-            path: 'minha-auditoria',
-            handle: handle({ documentTitle: 'Minha auditoria' }),
-            element: (
-              <RequireRole roles={['auditor']}>
-                <MyAuditPage />
-              </RequireRole>
-            ),
-          },
-          {
-            path: 'minha-auditoria-de-fotos',
-            handle: handle({ documentTitle: 'Minha auditoria de fotos' }),
-            element: (
-              <RequireRole roles={['auditor']}>
-                <MyPhotoAuditPage />
-              </RequireRole>
-            ),
-          },
+          ...auditRoutes,
           ...fraudCaseRoutes,
           {
             path: 'viewer-checkin',
