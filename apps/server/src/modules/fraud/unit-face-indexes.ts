@@ -87,11 +87,17 @@ export class UnitFaceIndexes {
     return this.queued(db, unit, (index) => index.searchYielding(template, options));
   }
 
-  /** Drops faces the table no longer holds (found when a search's hits were checked). */
+  /**
+   * Drops faces the table no longer holds (found when a search's hits were
+   * checked), in the unit's queue: never under a scan that is reading them.
+   */
   forget(unit: string, examIds: Iterable<string>): void {
     const entry = this.units.get(unit);
     if (!entry) return;
-    for (const examId of examIds) entry.index.remove(examId);
+    const gone = [...examIds];
+    entry.queue = entry.queue.then(() => {
+      for (const examId of gone) entry.index.remove(examId);
+    });
   }
 
   /** Forgets every index: the next search of each unit rebuilds it from the table. */

@@ -6,6 +6,7 @@
  * in the dialog, the send to audit only after a confirmation, and a closed
  * case with who closed it and no actions.
  */
+import { FRAUD_CASE_ERRORS } from '@exame/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -191,7 +192,7 @@ describe('a possible-fraud case', () => {
       [`GET ${CASE_PATH}`]: () => json(200, caseDetailOf()),
       [`POST ${CASE_PATH}/send-to-audit`]: () =>
         json(409, {
-          Error: 'Nenhum exame deste caso pode ir para a auditoria (todos cancelados ou já nela).',
+          Error: FRAUD_CASE_ERRORS.FRAUD_CASE_NOTHING_TO_AUDIT.message,
           code: 'FRAUD_CASE_NOTHING_TO_AUDIT',
         }),
     });
