@@ -16,7 +16,8 @@
  * change sent to its arrival on each open stream); the CPU per request of the
  * server process and, on PostgreSQL, of its database backends; and the
  * statements the database was running most (pg_stat_activity sampled every
- * 20 ms). Then the growth table of the main reads (day/growth.ts).
+ * 20 ms). Then the growth table of the main reads (day/growth.ts) and of the
+ * activity and check-in searches (day/growth-searches.ts).
  *
  *   npm run bench:day -w bench [-- --levels 20,50,100 --seconds 45 --exams 100000
  *     --baseline d529d4b --growth 10000,100000,1000000]
@@ -36,6 +37,7 @@ import { createPasswordHasher } from '../apps/server/src/lib/password-hash';
 import { productionEnv } from './bench-support';
 import { POSTS, seedBusyUnit, simulatedUsers, type SimulatedUser } from './day/data';
 import { runGrowth } from './day/growth';
+import { runSearchGrowth } from './day/growth-searches';
 import { cpuMs, ms, postgresProbe, summarize, percentile, type ClientResult } from './day/measure';
 import {
   baselineTree,
@@ -269,7 +271,9 @@ for (const engine of LEVELS.length > 0 ? engines : []) {
   for (const ready of prepared) await ready.drop();
 }
 
-if (GROWTH !== 'none')
+if (GROWTH !== 'none') {
   await runGrowth({ sizes: numbers(GROWTH), variants, postgresUrl: POSTGRES_URL });
+  await runSearchGrowth({ sizes: numbers(GROWTH), postgresUrl: POSTGRES_URL });
+}
 fs.rmSync(folder, { recursive: true, force: true });
 process.exit(0);

@@ -99,7 +99,7 @@ function casesOf(code: Code, db: Database['db']): Array<[string, () => Promise<u
   ];
 }
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
+export async function timedMedian(work: () => Promise<unknown>): Promise<number> {
   for (let warm = 0; warm < 2; warm += 1) await work();
   const times: number[] = [];
   for (let run = 0; run < 9; run += 1) {
@@ -163,7 +163,7 @@ export async function runGrowth(options: {
       await database.db.execute(sql`vacuum analyze`);
       for (const [name, work] of casesOf(code, database.db)) {
         const row = table.get(name) ?? new Map<string, number[]>();
-        row.set(variant.name, [...(row.get(variant.name) ?? []), await timed(work)]);
+        row.set(variant.name, [...(row.get(variant.name) ?? []), await timedMedian(work)]);
         table.set(name, row);
       }
       process.stdout.write(`\r  ${variant.name}: ${size} exames medidos`);

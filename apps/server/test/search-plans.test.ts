@@ -7,7 +7,7 @@
  * run), and the answers are checked too: the text searches ignore case and
  * accents, the activity total stops at the cap.
  */
-import { cappedTotal, TOTAL_COUNT_CAP } from '@exame/shared';
+import { cappedTotal, SEARCH_COUNT_LIMIT, TOTAL_COUNT_CAP } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../src/db/select-rows';
@@ -19,8 +19,12 @@ import {
   findActivitySlice,
   type ActivitySearch,
 } from '../src/modules/activity/activity.repository';
-import { searchCheckIns, type CheckInSearch } from '../src/modules/check-ins/check-ins.repository';
+import {
+  searchCheckIns,
+  type CheckInSearch,
+} from '../src/modules/check-ins/check-in-search.repository';
 import { createPlanDatabase, indexesRead, sequentialScans, type PlanDatabase } from './plans';
+import { seedActivity, seedCheckIns, seedPeople } from './search-volume';
 
 const DAY = 86_400_000;
 const BIG_TABLES = ['exams', 'occurrences', 'activity_log', 'check_ins', 'check_in_viewers'];
@@ -33,8 +37,7 @@ const UNITS: Array<[unit: string, events: number, checkIns: number]> = [
 /** The person found by CPF in the activity search (their pseudonym is made up here). */
 const PERSON = { digits: '52998224725', target: 'cpf:pseudo-52998224725' };
 const ACCENTED_ACTOR = 'Anaïs Conceição Lima';
-const SLICE = 1_000;
-const PEOPLE = 300;
+const YEAR_SECONDS = 365 * 86_400;
 
 describe('the activity and check-in searches read through indexes at volume', () => {
   let database: PlanDatabase;
@@ -49,15 +52,7 @@ describe('the activity and check-in searches read through indexes at volume', ()
     for (const [unit, events, records] of UNITS) {
       await seedDemoLocals(db, unit);
       // The unit's people: actors of the log, openers and examiners of the records.
-      await db.execute(sql`insert into users (name, email, cpf, federative_unit, role)
-        select case when ${unit} = 'DEMO' and i = 1 then ${ACCENTED_ACTOR}
-                    else (array['Bruno','Carla','Diego','João','Larissa','Otávio','Natália','Rafael'])[1 + i % 8]
-                      || ' ' || (array['Souza','Lima','Araújo','Pereira','Gonçalves','Ribeiro'])[1 + i % 6]
-                      || ' ' || i end,
-               lower(${unit}) || '.pessoa' || i || '@exemplo.gov.br',
-               lpad((hashtext(${unit}) & 65535)::text, 5, '0') || lpad(i::text, 6, '0'),
-               ${unit}, case when i % 5 = 0 then 'ADMIN' else 'VIEWER' end
-        from generate_series(1, ${PEOPLE}::int) i`);
+      await seedPeople(db, unit, { accentedActor: ACCENTED_ACTOR });
       // Exams (the CPF's alternatives look for the person's exams too).
       await seedDemoExams(db, {
         unit,
@@ -66,64 +61,9 @@ describe('the activity and check-in searches read through indexes at volume', ()
         from: new Date(now.getTime() - 330 * DAY),
         to: new Date(now.getTime() + 35 * DAY),
       });
-      // A year of events, newest first by i: the server's, the browser's (their own
-      // chain), views of biometric data about people by pseudonym. The chain's
-      // trigger writes every row's place and hash, as it does for the app; in
-      // slices, since each row moves its chain's head (one statement holds every
-      // version of the head it wrote).
-      for (let from = 1; from <= events; from += SLICE) {
-        const to = Math.min(from + SLICE - 1, events);
-        await db.execute(sql`with actors as (
-          select array_agg(id order by email) ids from users where federative_unit = ${unit})
-        insert into activity_log (type, actor_id, federative_unit, target, payload, client_id, created_at, occurred_at)
-        select t.type, a.ids[1 + i % ${PEOPLE}::int], ${unit},
-               case when t.type = 'page_view' then '/exames'
-                    when t.type in ('face_image_view', 'photo_view', 'cpf_view') then 'cpf:pseudo-' || (i % 400)
-                    when t.type = 'user_role_change' then 'user:' || a.ids[1 + (i * 7) % ${PEOPLE}::int]
-                    else 'exam:' || ${unit} || '-' || lpad((i % 9000)::text, 9, '0') end,
-               case when t.type = 'page_view' then jsonb_build_object('path', '/exames', 'ms', i % 900)
-                    when t.type = 'user_role_change' then jsonb_build_object('userId', a.ids[1 + (i * 7) % ${PEOPLE}::int], 'role', 'ADMIN')
-                    else jsonb_build_object('candidateName',
-                      (array['Maria','José','Antônio','Francisca','Paulo','Luíza'])[1 + i % 6] || ' '
-                        || (array['Silva','Santos','Oliveira','Ferreira','Alves','Rodrigues'])[1 + (i / 6) % 6],
-                      'status', 'done') end,
-               case when t.type = 'page_view' then gen_random_uuid() end,
-               now() - (i * interval '1 second' * (365 * 86400 / ${events})),
-               now() - (i * interval '1 second' * (365 * 86400 / ${events}))
-        from generate_series(${from}::int, ${to}::int) i cross join actors a
-        cross join lateral (select (array['page_view','page_view','page_view','page_view','load_exam',
-          'send_result','load_audit','checkin_open','face_image_view','user_role_change','page_view',
-          'load_exam','photo_view','send_result','page_view','cpf_view','load_exam','checkin_close',
-          'page_view','exam_import'])[1 + i % 20] as type) t`);
-      }
-      // A year of check-ins at the unit's posts, one in a hundred still open, one
-      // or two examiners each.
-      await db.execute(sql`with posts as (
-          select array_agg(id order by identifier) ids, array_agg(identifier order by identifier) names
-          from scheduling_locals where federative_unit = ${unit}),
-        people as (select array_agg(id order by email) ids from users where federative_unit = ${unit})
-        insert into check_ins (federative_unit, scheduling_local_id, scheduling_local, status,
-          opened_by, opened_at, closed_at, face_validation_required)
-        select ${unit}, p.ids[1 + i % array_length(p.ids, 1)], p.names[1 + i % array_length(p.ids, 1)],
-               case when i % 100 = 0 then 'open' when i % 13 = 0 then 'force_closed' else 'closed' end,
-               u.ids[1 + i % ${PEOPLE}::int],
-               now() - (i * interval '1 second' * (365 * 86400 / ${records})),
-               case when i % 100 <> 0 then now() - (i * interval '1 second' * (365 * 86400 / ${records})) + interval '6 hours' end,
-               true
-        from generate_series(1, ${records}) i cross join posts p cross join people u`);
-      await db.execute(sql`with people as (
-          select array_agg(id order by email) ids, array_agg(name order by email) names,
-                 array_agg(cpf order by email) cpfs
-          from users where federative_unit = ${unit})
-        insert into check_in_viewers (check_in_id, federative_unit, user_id, name, cpf,
-          check_in_date, active)
-        select c.id, ${unit}, p.ids[k], p.names[k], p.cpfs[k],
-               c.opened_at + (n - 1) * interval '1 minute', false
-        from (select id, opened_at, row_number() over (order by opened_at) r
-              from check_ins where federative_unit = ${unit}) c
-        cross join generate_series(1, 2) n cross join people p
-        cross join lateral (select (1 + (c.r * 7 + n * 131) % ${PEOPLE}::int)::int k) pick
-        where n = 1 or c.r % 3 = 0`);
+      // A year of events and of check-ins at the unit's posts.
+      await seedActivity(db, unit, { events, spacingSeconds: YEAR_SECONDS / events });
+      await seedCheckIns(db, unit, { records, spacingSeconds: YEAR_SECONDS / records });
     }
     // The person by CPF: a user account in DEMO, and events naming them.
     await db.execute(sql`insert into users (name, email, cpf, federative_unit, role)
@@ -287,6 +227,33 @@ describe('the activity and check-in searches read through indexes at volume', ()
     const statements = await database.explain((db) => searchCheckIns(db, unit, search));
     expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
     expect(indexesRead(statements).some((name) => name.startsWith(index))).toBe(true);
+  });
+
+  it('the check-in search: a text many examiners share is read in the list order, its total estimated', async () => {
+    const [shared] = await selectRows<{ n: number }>(
+      database.db,
+      sql`select count(distinct check_in_id)::int as n from check_in_viewers
+        where federative_unit = ${unit} and name like '%a%'`,
+    );
+    expect(shared!.n).toBeGreaterThan(SEARCH_COUNT_LIMIT);
+    const statements = await database.explain((db) =>
+      searchCheckIns(db, unit, { ...page, examiner: 'a' }),
+    );
+    expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+    const found = await searchCheckIns(database.db, unit, { ...page, examiner: 'A' });
+    expect(found.estimated).toBe(true);
+    // The planner's estimate, from a sample: of the right size, not exact.
+    expect(found.counted).toBeGreaterThan(shared!.n / 3);
+    expect(found.counted).toBeLessThan(shared!.n * 3);
+    expect(found.items).toHaveLength(20);
+    const opened = found.items.map((item) => item.openedAt.getTime());
+    expect(opened).toEqual([...opened].sort((a, b) => b - a));
+    for (const item of found.items) {
+      expect(item.examiners.some((examiner) => /a/i.test(examiner.name))).toBe(true);
+    }
+    // One examiner's records are counted, not estimated.
+    const one = await searchCheckIns(database.db, unit, { ...page, examiner: 'conceicao' });
+    expect(one.estimated).toBeUndefined();
   });
 
   it('the check-in search ignores case and accents in the name; the total is exact below the cap', async () => {

@@ -8,6 +8,7 @@
 import {
   ADMITTED_BY,
   cappedTotal,
+  roundedEstimate,
   dayInZone,
   maskCpf,
   pageReply,
@@ -28,10 +29,9 @@ import {
   listEvents,
   listExamsOfPost,
   listExaminers,
-  searchCheckIns,
-  type CheckInSearch,
   type CheckInWithNames,
 } from './check-ins.repository';
+import { searchCheckIns, type CheckInSearch } from './check-in-search.repository';
 import { checkInError, SEES_EVERY_RECORD, type CheckInDeps } from './check-in-rules';
 
 /** A record as the API shows it: CPFs masked, captures by signed address, the history in words. */
@@ -137,7 +137,9 @@ export async function searchRecords(
     endExclusive: period.endExclusive,
   });
   return pageReply(query, {
-    ...cappedTotal(found.counted),
+    ...(found.estimated
+      ? { total: roundedEstimate(found.counted), totalEstimated: true }
+      : cappedTotal(found.counted)),
     items: found.items.map((record) => ({
       id: record.id,
       schedulingLocal: record.schedulingLocal,

@@ -1,6 +1,8 @@
-/** The SQL of the check-in records: records, their examiners, their history and the post's exams. */
-import { TOTAL_COUNT_CAP } from '@exame/shared';
-import { and, asc, count, desc, eq, gte, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
+/**
+ * The SQL of the check-in records: records, their examiners, their history and
+ * the post's exams (the unit's search: check-in-search.repository.ts).
+ */
+import { and, asc, count, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import {
@@ -10,10 +12,8 @@ import {
   examRooms,
   exams,
   schedulingLocals,
-  searchable,
   users,
 } from '../../db/schema/index';
-import { containing } from '../../db/sql-text';
 
 export type CheckInRow = typeof checkIns.$inferSelect;
 export type CheckInExaminerRow = typeof checkInViewers.$inferSelect;
@@ -29,7 +29,7 @@ export type CheckInWithNames = CheckInRow & {
 const openers = alias(users, 'openers');
 
 /** Records with their post's name and who opened them (where and order are the caller's). */
-function selectWithNames(db: Executor) {
+export function selectWithNames(db: Executor) {
   return db
     .select({
       record: checkIns,
@@ -46,7 +46,7 @@ function selectWithNames(db: Executor) {
 
 type RowWithNames = Awaited<ReturnType<ReturnType<typeof selectWithNames>['execute']>>[number];
 
-function withNames(row: RowWithNames): CheckInWithNames {
+export function withNames(row: RowWithNames): CheckInWithNames {
   return {
     ...row.record,
     schedulingLocalDescription: row.schedulingLocalDescription,
@@ -245,83 +245,6 @@ export async function closeCheckIn(
       closeReason: values.reason,
     })
     .where(eq(checkIns.id, id));
-}
-
-export type CheckInSearch = {
-  page: number;
-  pageSize: number;
-  schedulingLocal?: string;
-  examiner?: string;
-  status?: 'open' | 'closed';
-  start?: Date;
-  endExclusive?: Date;
-};
-
-/**
- * Records of the unit, newest first, with their examiners, filtered and
- * paginated. Each filter reads an index in the list's order (migration 0029):
- * the unit's, the post's, the open ones'; the examiner by name through the
- * trigram index (without case or accents), by CPF through (unit, cpf). The
- * records grow by the day, so the total is counted up to TOTAL_COUNT_CAP + 1
- * (`cappedTotal` says "more than").
- */
-export async function searchCheckIns(
-  db: Executor,
-  unit: string,
-  search: CheckInSearch,
-): Promise<{
-  items: Array<CheckInWithNames & { examiners: CheckInExaminerRow[] }>;
-  /** Up to TOTAL_COUNT_CAP + 1. */
-  counted: number;
-}> {
-  const conditions: Array<SQL | undefined> = [eq(checkIns.federativeUnit, unit)];
-  if (search.schedulingLocal) conditions.push(eq(checkIns.schedulingLocal, search.schedulingLocal));
-  if (search.status === 'open') conditions.push(eq(checkIns.status, 'open'));
-  if (search.status === 'closed') conditions.push(sql`${checkIns.status} <> 'open'`);
-  if (search.start) conditions.push(gte(checkIns.openedAt, search.start));
-  if (search.endExclusive) conditions.push(lt(checkIns.openedAt, search.endExclusive));
-  const examiner = search.examiner?.trim();
-  if (examiner) {
-    const digits = examiner.replace(/\D/g, '');
-    const byName = like(searchable(checkInViewers.name), containing(examiner));
-    const matches = digits.length === 11 ? or(byName, eq(checkInViewers.cpf, digits)) : byName;
-    // The examiners of a record are of its unit: the unit leads both indexes of the match.
-    conditions.push(
-      sql`exists (select 1 from ${checkInViewers} where ${checkInViewers.checkInId} = ${checkIns.id} and ${checkInViewers.federativeUnit} = ${unit} and ${matches})`,
-    );
-  }
-  const where = and(...conditions);
-  const [rows, totals] = await Promise.all([
-    selectWithNames(db)
-      .where(where)
-      .orderBy(desc(checkIns.openedAt), desc(checkIns.id))
-      .limit(search.pageSize)
-      .offset((search.page - 1) * search.pageSize),
-    db.select({ total: count() }).from(
-      db
-        .select({ one: sql`1`.as('one') })
-        .from(checkIns)
-        .where(where)
-        .limit(TOTAL_COUNT_CAP + 1)
-        .as('found'),
-    ),
-  ]);
-  const ids = rows.map((row) => row.record.id);
-  const examiners =
-    ids.length === 0
-      ? []
-      : await db
-          .select()
-          .from(checkInViewers)
-          .where(sql`${checkInViewers.checkInId} in ${ids}`)
-          .orderBy(asc(checkInViewers.checkInDate), asc(checkInViewers.seq));
-  return {
-    items: rows.map((row) => ({
-      ...withNames(row),
-      examiners: examiners.filter((examiner) => examiner.checkInId === row.record.id),
-    })),
-    counted: totals[0]?.total ?? 0,
-  };
 }
 
 /**
