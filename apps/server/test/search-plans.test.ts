@@ -10,6 +10,7 @@
 import { cappedTotal, SEARCH_COUNT_LIMIT, TOTAL_COUNT_CAP } from '@exame/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANNED_PER_CALL } from '../src/db/prepared-statements';
 import { selectRows } from '../src/db/select-rows';
 import { seedDemoExams, seedDemoLocals } from '../src/db/seed/demo-exams';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
@@ -132,6 +133,12 @@ describe('the activity and check-in searches read through indexes at volume', ()
     );
     expect(statements.length).toBe(2);
     expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+    // A text is planned with its values on every call, never by a prepared generic plan.
+    for (const statement of statements) {
+      expect(statement.query.includes(PLANNED_PER_CALL)).toBe(
+        Boolean(search.actorText || search.targetText),
+      );
+    }
     const read = indexesRead(statements);
     expect(
       index.split('|').some((name) => read.includes(name)),

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, engineName, type TestDatabase } from '../../test/helper';
 import { uniqueViolation } from './errors';
-import { openDatabase, type DatabaseHandle } from './client';
+import { openDatabase, plannedPerCall, type DatabaseHandle } from './client';
 import { selectRows } from './select-rows';
 
 /** The longest the event loop went without running a 5 ms timer while `run` ran. */
@@ -164,6 +164,34 @@ describe.skipIf(engineName === 'postgres')('PGlite on its worker thread', () => 
     const [first] = await selectRows<{ n: number }>(db.db, sql`select ${1}::int + 0 as n`);
     expect(first?.n).toBe(1);
   });
+
+  it('a statement marked planned per call is never prepared', async () => {
+    // A database of its own: the test above filled the worker's prepared statements.
+    const own = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
+    try {
+      const names = async () =>
+        (
+          await selectRows<{ name: string }>(
+            own.db,
+            sql`select name from pg_prepared_statements order by name`,
+          )
+        ).map((row) => row.name);
+      const before = await names();
+      for (let index = 0; index < 3; index += 1) {
+        const [row] = await selectRows<{ n: number }>(
+          own.db,
+          sql`select ${index}::int as n where ${plannedPerCall()}`,
+        );
+        expect(row?.n).toBe(index);
+      }
+      expect(await names()).toEqual(before);
+      // Unmarked, the same statement is prepared.
+      await selectRows(own.db, sql`select ${7}::int as n where true`);
+      expect((await names()).length).toBe(before.length + 1);
+    } finally {
+      await own.close();
+    }
+  });
 });
 
 describe.skipIf(engineName !== 'postgres')('PostgreSQL prepared statements', () => {
@@ -195,6 +223,12 @@ describe.skipIf(engineName !== 'postgres')('PostgreSQL prepared statements', () 
         else expect(names).toEqual([]);
         // Statements without values keep the simple protocol: several at once still run.
         await handle.db.execute(sql.raw('select 1; select 2'));
+        // A statement marked planned per call is sent unnamed: planned with its values each time.
+        const kept = await prepared(handle);
+        for (let index = 0; index < 3; index += 1) {
+          await handle.db.execute(sql`select ${index}::int as n where ${plannedPerCall()}`);
+        }
+        expect(await prepared(handle)).toEqual(kept);
       } finally {
         await handle.close();
       }

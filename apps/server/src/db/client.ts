@@ -26,6 +26,7 @@ import { runtimePath } from '../config/runtime-paths';
 export type { ListenOptions, Unlisten } from './pg-listener';
 export {
   literal,
+  plannedPerCall,
   placeholders,
   preparedQueries,
   preparedRawQueries,

@@ -14,6 +14,7 @@
 import { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { runtimePath } from '../config/runtime-paths';
+import { PLANNED_PER_CALL } from './prepared-statements';
 
 type Request = { op: string; tx?: number } & Record<string, unknown>;
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
@@ -128,6 +129,7 @@ export async function openThreadedPglite(
           tx,
           sql,
           params: params ?? [],
+          plannedPerCall: sql.includes(PLANNED_PER_CALL),
           rowMode: options?.rowMode,
           rawTypes: rawTypesOf(options),
         }),

@@ -163,7 +163,8 @@ async function handle(message, /** @type {PGlite} */ db) {
       const target = message.tx ? transactions.get(message.tx)?.tx : db;
       if (!target) throw new Error('transação encerrada');
       const queryOptions = { rowMode: message.rowMode, parsers: parsersFor(message.rawTypes) };
-      if (options.prepare && message.params.length > 0) {
+      // A statement marked PLANNED_PER_CALL (prepared-statements.ts) runs unnamed.
+      if (options.prepare && message.params.length > 0 && !message.plannedPerCall) {
         return preparedQuery(db, message.sql, message.params, queryOptions, Boolean(message.tx));
       }
       return target.query(message.sql, message.params, queryOptions);

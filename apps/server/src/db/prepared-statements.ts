@@ -8,6 +8,20 @@ import { createHash } from 'node:crypto';
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 
+/**
+ * In a statement's text: plan it with its values on every call (sent
+ * unnamed, never prepared). For a search whose best plan depends on how many
+ * rows its text matches (a trigram pattern): a prepared statement's generic
+ * plan cannot know that, and after five calls PostgreSQL may keep one that
+ * walks the whole unit for a text only a few rows hold.
+ */
+export const PLANNED_PER_CALL = '/* planned per call */';
+
+/** A condition (always true) that marks its statement PLANNED_PER_CALL. */
+export function plannedPerCall(): SQL {
+  return sql.raw(`${PLANNED_PER_CALL} true`);
+}
+
 /** Named statements a connection keeps at most; statements beyond run unnamed. */
 const MAX_PREPARED_PER_CONNECTION = 256;
 const statementNames = new Map<string, string>();
@@ -27,7 +41,8 @@ function statementName(text: string): string {
  * A pool connection that prepares each parameterised statement once (a
  * named statement, as node-postgres keeps them per connection) and then only
  * binds and executes it. Statements without parameters keep the simple
- * protocol, which also runs several statements at once (migrations).
+ * protocol, which also runs several statements at once (migrations);
+ * statements marked PLANNED_PER_CALL run unnamed.
  */
 export class PreparingClient extends pg.Client {
   readonly #prepared = new Set<string>();
@@ -42,7 +57,8 @@ export class PreparingClient extends pg.Client {
       // drizzle's `.prepare('')` leaves the name empty: named here like the rest.
       !(config as { name?: unknown }).name &&
       Array.isArray(values ?? (config as { values?: unknown }).values) &&
-      ((values ?? (config as { values: unknown[] }).values) as unknown[]).length > 0
+      ((values ?? (config as { values: unknown[] }).values) as unknown[]).length > 0 &&
+      !(config as { text: string }).text.includes(PLANNED_PER_CALL)
     ) {
       const name = statementName((config as { text: string }).text);
       if (this.#prepared.has(name) || this.#prepared.size < MAX_PREPARED_PER_CONNECTION) {

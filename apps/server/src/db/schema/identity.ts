@@ -49,18 +49,18 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     isDemo: boolean('is_demo').notNull().default(false),
     createdBy: uuid('created_by'),
+    /** Name and e-mail in the search's form, one line each (migration 0031). */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`${searchable(sql`name`)} || E'\\n' || ${searchable(sql`email`)}`,
+    ),
     ...timestamps,
   },
   (table) => [
     uniqueIndex('users_email_key').on(table.email),
     uniqueIndex('users_cpf_key').on(table.cpf),
     index('users_unit_name_idx').on(table.federativeUnit, table.name),
-    // The activity search's actor: part of the name or e-mail (migration 0029).
-    index('users_search_idx').using(
-      'gin',
-      sql`${searchable(table.name)} gin_trgm_ops`,
-      sql`${searchable(table.email)} gin_trgm_ops`,
-    ),
+    // The activity search's actor: part of the name or e-mail (migration 0031).
+    index('users_search_text_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
   ],
 );
 

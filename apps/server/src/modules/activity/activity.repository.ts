@@ -7,7 +7,7 @@
 import type { ActivityType } from '@exame/shared';
 import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Database, Executor } from '../../db/client';
+import { plannedPerCall, type Database, type Executor } from '../../db/client';
 import { activityLog, searchable, users } from '../../db/schema/index';
 import { containing } from '../../db/sql-text';
 
@@ -173,13 +173,12 @@ function searchConditions(search: ActivitySearch): SQL | undefined {
     search.start ? gte(activityLog.createdAt, search.start) : undefined,
     search.endExclusive ? lt(activityLog.createdAt, search.endExclusive) : undefined,
   ];
+  // A text's plan depends on how many rows it matches: planned with the text on every call.
+  if (search.actorText || search.targetText) conditions.push(plannedPerCall());
   if (search.actorText) {
     const pattern = containing(search.actorText);
     conditions.push(
-      sql`${activityLog.actorId} in (select ${actors.id} from ${users} ${sql.identifier('actors')} where ${or(
-        like(searchable(actors.name), pattern),
-        like(searchable(actors.email), pattern),
-      )})`,
+      sql`${activityLog.actorId} in (select ${actors.id} from ${users} ${sql.identifier('actors')} where ${like(actors.searchText, pattern)})`,
     );
   }
   if (search.targetText) {

@@ -1,7 +1,7 @@
 /** The SQL of the check-in records' search: the unit's records, filtered, newest first. */
 import { SEARCH_COUNT_LIMIT, TOTAL_COUNT_CAP } from '@exame/shared';
 import { and, asc, count, desc, eq, gte, like, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import { plannedPerCall, type Executor } from '../../db/client';
 import { estimatedRows } from '../../db/select-rows';
 import { checkIns, checkInViewers, searchable } from '../../db/schema/index';
 import { containing } from '../../db/sql-text';
@@ -78,6 +78,8 @@ export async function searchCheckIns(
     const byName = like(searchable(checkInViewers.name), containing(examiner));
     const matches = digits.length === 11 ? or(byName, eq(checkInViewers.cpf, digits)) : byName;
     const others = conditions.slice(1);
+    // A text's plan depends on how many examiners it matches: planned with it on every call.
+    conditions.push(plannedPerCall());
     // The examiners of a record are of its unit: the unit leads both indexes of the match.
     const examinersFound = sql`select ${checkInViewers.checkInId} from ${checkInViewers}
       where ${checkInViewers.federativeUnit} = ${unit} and ${matches}`;
