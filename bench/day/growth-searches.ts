@@ -34,7 +34,7 @@ import {
   seedCheckIns,
   seedPeople,
 } from '../../apps/server/test/search-volume';
-import { timedMedian } from './growth';
+import { printGrowth, timedMedian } from './growth';
 import { databaseFor } from './servers';
 
 const DAY = 86_400_000;
@@ -134,13 +134,6 @@ export async function runSearchGrowth(options: {
   process.stdout.write('\n');
   await database.close();
   if (place.kind === 'postgres') await place.drop();
-  const header = sizes.map((size) => String(size).padStart(9)).join('');
-  console.log(`  ${''.padEnd(64)}${header}   razão ${sizes.at(-1)}/${sizes[0]}`);
-  for (const [name, values] of table) {
-    const growth = (values.at(-1) ?? 0) / Math.max(0.01, values[0] ?? 0);
-    console.log(
-      `  ${name.padEnd(64)}${values.map((value) => value.toFixed(1).padStart(9)).join('')}   ${growth.toFixed(1)}×`,
-    );
-  }
+  printGrowth(sizes, [...table]);
   fs.rmSync(folder, { recursive: true, force: true });
 }

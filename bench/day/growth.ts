@@ -99,6 +99,17 @@ function casesOf(code: Code, db: Database['db']): Array<[string, () => Promise<u
   ];
 }
 
+/** A growth table: a line per read with its time at each size and the ratio of the last to the first. */
+export function printGrowth(sizes: number[], rows: Array<[string, number[]]>): void {
+  const header = sizes.map((size) => String(size).padStart(9)).join('');
+  console.log(`  ${''.padEnd(64)}${header}   razão ${sizes.at(-1)}/${sizes[0]}`);
+  for (const [name, values] of rows) {
+    const growth = (values.at(-1) ?? 0) / Math.max(0.01, values[0] ?? 0);
+    const cells = values.map((value) => value.toFixed(1).padStart(9)).join('');
+    console.log(`  ${name.padEnd(64)}${cells}   ${growth.toFixed(1)}×`);
+  }
+}
+
 export async function timedMedian(work: () => Promise<unknown>): Promise<number> {
   for (let warm = 0; warm < 2; warm += 1) await work();
   const times: number[] = [];
@@ -172,15 +183,14 @@ export async function runGrowth(options: {
     await database.close();
     if (place.kind === 'postgres') await place.drop();
   }
-  const header = sizes.map((size) => String(size).padStart(9)).join('');
-  console.log(`  ${''.padEnd(64)}${header}   razão ${sizes.at(-1)}/${sizes[0]}`);
-  for (const [name, byVariant] of table) {
-    for (const [variant, values] of byVariant) {
-      const growth = (values.at(-1) ?? 0) / Math.max(0.01, values[0] ?? 0);
-      console.log(
-        `  ${`${name} — ${variant}`.padEnd(64)}${values.map((value) => value.toFixed(1).padStart(9)).join('')}   ${growth.toFixed(1)}×`,
-      );
-    }
-  }
+  printGrowth(
+    sizes,
+    [...table].flatMap(([name, byVariant]) =>
+      [...byVariant].map(([variant, values]): [string, number[]] => [
+        `${name} — ${variant}`,
+        values,
+      ]),
+    ),
+  );
   fs.rmSync(folder, { recursive: true, force: true });
 }
