@@ -39,7 +39,7 @@ export async function seedPeople(
 }
 
 /**
- * `events` events of the unit numbered from `first` (the server's, the
+ * `events` events of the unit, numbered from 1 (the server's, the
  * browser's page views with their own chain, views of biometric data about
  * people by pseudonym), each `spacingSeconds` before the next. The chain's
  * trigger writes every row's place and hash, as it does for the app.
@@ -47,12 +47,10 @@ export async function seedPeople(
 export async function seedActivity(
   db: Executor,
   unit: string,
-  options: { events: number; first?: number; spacingSeconds: number },
+  options: { events: number; spacingSeconds: number },
 ) {
-  const first = options.first ?? 1;
-  const last = first + options.events - 1;
-  for (let from = first; from <= last; from += SLICE) {
-    const to = Math.min(from + SLICE - 1, last);
+  for (let from = 1; from <= options.events; from += SLICE) {
+    const to = Math.min(from + SLICE - 1, options.events);
     await db.execute(sql`with actors as (
       select array_agg(id order by email) ids from users where federative_unit = ${unit})
     insert into activity_log (type, actor_id, federative_unit, target, payload, client_id, created_at, occurred_at)
@@ -79,17 +77,15 @@ export async function seedActivity(
 }
 
 /**
- * `records` check-ins at the unit's posts numbered from `first`, each
+ * `records` check-ins at the unit's posts, numbered from 1, each
  * `spacingSeconds` before the next; one in a hundred still open, one or two
  * examiners each (given to every record of the unit that has none yet).
  */
 export async function seedCheckIns(
   db: Executor,
   unit: string,
-  options: { records: number; first?: number; spacingSeconds: number },
+  options: { records: number; spacingSeconds: number },
 ) {
-  const first = options.first ?? 1;
-  const last = first + options.records - 1;
   await db.execute(sql`with posts as (
       select array_agg(id order by identifier) ids, array_agg(identifier order by identifier) names
       from scheduling_locals where federative_unit = ${unit}),
@@ -102,7 +98,7 @@ export async function seedCheckIns(
            now() - (i * interval '1 second' * ${options.spacingSeconds}::float8),
            case when i % 100 <> 0 then now() - (i * interval '1 second' * ${options.spacingSeconds}::float8) + interval '6 hours' end,
            true
-    from generate_series(${first}::int, ${last}::int) i cross join posts p cross join people u`);
+    from generate_series(1, ${options.records}::int) i cross join posts p cross join people u`);
   await db.execute(sql`with people as (
       select array_agg(id order by email) ids, array_agg(name order by email) names,
              array_agg(cpf order by email) cpfs

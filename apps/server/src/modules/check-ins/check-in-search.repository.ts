@@ -90,7 +90,7 @@ export async function searchCheckIns(
       conditions.push(sql`${checkIns.id} = any(array(${examinersFound}))`);
     } else {
       conditions.push(
-        sql`exists (select 1 from ${checkInViewers} where ${checkInViewers.checkInId} = ${checkIns.id} and ${checkInViewers.federativeUnit} = ${unit} and ${matches})`,
+        sql`exists (${examinersFound} and ${checkInViewers.checkInId} = ${checkIns.id})`,
       );
       estimated = await estimatedRecords(db, unit, examinersFound, others);
     }
