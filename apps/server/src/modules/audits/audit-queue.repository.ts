@@ -34,6 +34,8 @@ export type QueueFilter = {
   now: Date;
   /** The running engine's descriptor version: a lowest similarity of another engine ranks as unread. */
   faceVersion: string;
+  /** The total when the caller has it already (the day counters): nothing is counted here. */
+  knownTotal?: number | null;
 };
 
 const awaitingOf = sql`exists (select 1 from audit_decisions d where d.exam_id = ${exams.id}
@@ -46,7 +48,11 @@ export type QueueRow = ExamRow & {
   localName: string | null;
 };
 
-/** The unit's exams waiting for audit, oldest exam first, with their counts. */
+/**
+ * The unit's exams waiting for audit, oldest exam first, with their counts;
+ * the total is the caller's (`knownTotal`), the page's own when it is a short
+ * first page, or counted up to the cap.
+ */
 export async function listQueue(
   db: Executor,
   unit: string,
@@ -81,40 +87,39 @@ export async function listQueue(
         ]
       : // Oldest exam first: the candidate who has waited longest for the result.
         [asc(exams.schedulingDate), asc(exams.schedulingId)];
-  const [rows, totals] = await Promise.all([
+  const rows = await db
+    .select({
+      exam: exams,
+      occurrenceCount: sql<number>`(select count(*)::int from occurrences o where o.exam_id = "exams"."id")`,
+      photoCount: sql<number>`(select count(*)::int from exam_photos p where p.exam_id = "exams"."id" and p.kind = 'capture')`,
+      // The same rule as the exam list: the identifier is the local up to its room suffix.
+      localName: sql<string | null>`(select l.description from scheduling_locals l
+        where l.federative_unit = "exams"."federative_unit"
+          and l.identifier = split_part("exams"."scheduling_local", '-', 1) limit 1)`,
+    })
+    .from(exams)
+    .where(where)
+    .orderBy(...order)
+    .limit(filter.pageSize)
+    .offset((filter.page - 1) * filter.pageSize);
+  const items = rows.map((row) => ({
+    ...row.exam,
+    occurrenceCount: row.occurrenceCount,
+    photoCount: row.photoCount,
+    localName: row.localName,
+  }));
+  if (typeof filter.knownTotal === 'number') return { items, total: filter.knownTotal };
+  // A first page that is not full is the whole queue: nothing to count.
+  if (filter.page === 1 && rows.length < filter.pageSize) return { items, total: rows.length };
+  const [counted] = await db.select({ total: count() }).from(
     db
-      .select({
-        exam: exams,
-        occurrenceCount: sql<number>`(select count(*)::int from occurrences o where o.exam_id = "exams"."id")`,
-        photoCount: sql<number>`(select count(*)::int from exam_photos p where p.exam_id = "exams"."id" and p.kind = 'capture')`,
-        // The same rule as the exam list: the identifier is the local up to its room suffix.
-        localName: sql<string | null>`(select l.description from scheduling_locals l
-          where l.federative_unit = "exams"."federative_unit"
-            and l.identifier = split_part("exams"."scheduling_local", '-', 1) limit 1)`,
-      })
+      .select({ one: sql`1` })
       .from(exams)
       .where(where)
-      .orderBy(...order)
-      .limit(filter.pageSize)
-      .offset((filter.page - 1) * filter.pageSize),
-    db.select({ total: count() }).from(
-      db
-        .select({ one: sql`1` })
-        .from(exams)
-        .where(where)
-        .limit(TOTAL_COUNT_CAP + 1)
-        .as('capped'),
-    ),
-  ]);
-  return {
-    items: rows.map((row) => ({
-      ...row.exam,
-      occurrenceCount: row.occurrenceCount,
-      photoCount: row.photoCount,
-      localName: row.localName,
-    })),
-    ...cappedTotal(totals[0]?.total ?? 0),
-  };
+      .limit(TOTAL_COUNT_CAP + 1)
+      .as('capped'),
+  );
+  return { items, ...cappedTotal(counted?.total ?? 0) };
 }
 
 /**

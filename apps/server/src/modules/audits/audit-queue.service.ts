@@ -21,6 +21,7 @@ import { faceSummariesOf, listQueue, type FaceSummary } from './audit-queue.repo
 import { findLiveClaims } from './audit-claims.repository';
 import { findAwaitingDecisions } from './audit-decisions.repository';
 import { toClaim, type AuditDeps } from './audit-claims.service';
+import { examTotalFromCounters } from '../exams/exams.service';
 
 /**
  * Why an exam has no lowest similarity, as its page shows it: no capture, no
@@ -60,12 +61,28 @@ export async function searchQueue(
   if (!period.ok) throw AppError.badRequest(period.code, period.message);
   const now = deps.now ? deps.now() : new Date();
   const faceVersion = deps.face.descriptorVersion;
+  // Waiting for an auditor is a status and a result of the exam: without the
+  // filters the counters do not hold (occurrences, claims, the stage), the
+  // total is theirs, exact at any size.
+  const knownTotal =
+    query.withOccurrences || query.onlyFree || (query.stage ?? 'all') !== 'all'
+      ? null
+      : await examTotalFromCounters(deps.db, actor.federativeUnit, {
+          start: period.start,
+          endExclusive: period.endExclusive,
+          statuses: ['done'],
+          results: ['in_analysis'],
+          posts: query.schedulingLocal
+            ? { identifiers: [query.schedulingLocal], rule: 'first-part' }
+            : undefined,
+        });
   const found = await listQueue(deps.db, actor.federativeUnit, {
     ...query,
     start: period.start,
     endExclusive: period.endExclusive,
     now,
     faceVersion,
+    knownTotal,
   });
   const ids = found.items.map((exam) => exam.id);
   const [claims, awaiting, faces] = await Promise.all([

@@ -102,6 +102,13 @@ describe('audit queue and claims', () => {
       (await queue(admin, '?schedulingLocal=SP.POSTO01')).items.map((i) => i.schedulingId),
     ).toEqual(['AUD-NOVO']);
     expect((await queue(ana, '?startDate=2026-11-19&endDate=2026-11-21')).total).toBe(1);
+    // Past a full first page the total comes from the day counters, or is
+    // counted when a filter is not theirs (occurrences, claims).
+    const paged = await queue(ana, '?pageSize=1&page=2');
+    expect(paged).toMatchObject({ total: 2, items: [{ schedulingId: 'AUD-NOVO' }] });
+    expect((await queue(ana, '?pageSize=1&schedulingLocal=SP.POSTO01')).total).toBe(1);
+    expect((await queue(ana, '?pageSize=1&withOccurrences=true')).total).toBe(1);
+    expect((await queue(ana, '?pageSize=1&onlyFree=true')).total).toBe(2);
   });
 
   it('one auditor at a time: the other gets the auditor alert; the holder keeps it longer', async () => {

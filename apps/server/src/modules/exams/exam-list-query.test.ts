@@ -1,7 +1,8 @@
 /**
  * The exam and user lists are one prepared statement per filter shape, with
- * the total beside the page: the same answers as counting apart, whatever
- * values come through a shape already prepared, and past the last page too.
+ * the total beside the page (or, for an exam list the day counters answer,
+ * their sum): the same answers as counting apart, whatever values come
+ * through a shape already prepared, and past the last page too.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,10 +90,18 @@ describe('exam list: page and total in one prepared statement', () => {
       expect(found.items).toHaveLength(expected);
       expect(found.items.every((exam) => exam.federativeUnit === 'DEMO')).toBe(true);
     }
-    // One statement per list (no separate count) once past the last page is not asked.
-    const from = statements.length;
-    await listExams(database.db, 'DEMO', { statuses: ['done'] }, page(2));
+    // A period not in São Paulo's days: one statement, the total beside the page.
+    let from = statements.length;
+    await listExams(database.db, 'DEMO', { start: new Date(Date.now() - 15 * DAY) }, page(2, 2));
     expect(statements.slice(from)).toHaveLength(1);
+    expect(statements[from]).toMatch(/count\(/);
+    // Filters the counters hold: their sum, and a page that counts nothing.
+    from = statements.length;
+    await listExams(database.db, 'DEMO', { statuses: ['done'] }, page(2));
+    const [total, rows] = statements.slice(from);
+    expect(statements.slice(from)).toHaveLength(2);
+    expect(total).toMatch(/from exam_day_counts/);
+    expect(rows).not.toMatch(/count\(/);
   });
 
   it('the user list too: page and total together, any values through one shape', async () => {

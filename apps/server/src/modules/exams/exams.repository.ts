@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
 import { literal, placeholders, preparedQueries, type Bind, type Executor } from '../../db/client';
 import { estimatedRows } from '../../db/select-rows';
+import { totalFromDayCounts } from './exam-day-totals.repository';
 import { escapeLike, searchForm } from '../../db/sql-text';
 import {
   auditDecisions,
@@ -120,9 +121,15 @@ function listSearch(text: string | undefined): { kind: 'cpf' | 'name'; value: st
 type ExamListPage = { page: number; pageSize: number; sort: ExamSort; order: 'asc' | 'desc' };
 
 /** What decides the text of the list's query (not the values). */
-function examListShape(filter: ExamListFilter, page: ExamListPage, nameRead: NameRead): string {
+function examListShape(
+  filter: ExamListFilter,
+  page: ExamListPage,
+  nameRead: NameRead,
+  withTotal: boolean,
+): string {
   return [
     nameRead,
+    withTotal ? 't' : '',
     filter.start ? 's' : '',
     filter.endExclusive ? 'e' : '',
     filter.statuses?.length ?? 0,
@@ -186,15 +193,21 @@ async function countCapped(db: Executor, where: SQL | undefined): Promise<ListTo
 }
 
 /**
- * One page of the exam list with the total. One statement: the total is an
- * uncorrelated scalar subquery (computed once, not per row) next to the
- * page's columns, instead of a second round trip; a page past the end has no
- * row to carry it, so only then is the total counted apart. A name search
- * asks the planner how many exams it matches: a few are read through the
- * trigram index and counted; many (a common first name: tens of thousands at
- * a million exams) are read along the list's order and their total is the
- * estimate, said as such (`totalEstimated`). The query is prepared once per filter shape (see `preparedQueries`
- * in db/client.ts).
+ * One page of the exam list with the total.
+ * - Without a name search every filter is a column of the day counters, so
+ *   the total is their exact sum (exam-day-totals.repository.ts), whatever
+ *   the number of exams; only a period given with another offset than São
+ *   Paulo's falls back to the count below.
+ * - Otherwise one statement: the total is an uncorrelated scalar subquery
+ *   (computed once, not per row), counted up to the cap, next to the page's
+ *   columns, instead of a second round trip; a page past the end has no row
+ *   to carry it, so only then is the total counted apart.
+ * - A name search asks the planner how many exams it matches: a few are read
+ *   through the trigram index and counted; many (a common first name: tens
+ *   of thousands at a million exams) are read along the list's order and
+ *   their total is the estimate, said as such (`totalEstimated`).
+ * The query is prepared once per filter shape (see `preparedQueries` in
+ * db/client.ts).
  */
 export async function listExams(
   db: Executor,
@@ -202,16 +215,33 @@ export async function listExams(
   filter: ExamListFilter,
   page: ExamListPage,
 ): Promise<{ items: Array<ExamRow & { schedulingLocalName: string | null }> } & ListTotal> {
-  const byName = listSearch(filter.search)?.kind === 'name';
+  const byName = listSearch(filter.search) !== undefined;
+  const counted = byName
+    ? null
+    : await totalFromDayCounts(db, unit, {
+        start: filter.start,
+        endExclusive: filter.endExclusive,
+        statuses: filter.statuses,
+        results: filter.results,
+        posts: filter.schedulingLocals && {
+          identifiers: filter.schedulingLocals,
+          rule: 'room-suffix',
+        },
+      });
   // A name search asks the planner first how many exams it matches.
-  const expected = byName
-    ? await estimatedRows(db, sql`select 1 from ${exams} where ${examListConditions(unit, filter)}`)
-    : 0;
+  const expected =
+    listSearch(filter.search)?.kind === 'name'
+      ? await estimatedRows(
+          db,
+          sql`select 1 from ${exams} where ${examListConditions(unit, filter)}`,
+        )
+      : 0;
   const nameRead: NameRead = expected > SEARCH_COUNT_LIMIT ? 'scanned' : 'indexed';
+  const withTotal = counted === null && nameRead === 'indexed';
   const { bind, values } = placeholders();
   const where = examListConditions(unit, filter, bind, nameRead);
-  const query = examListQueries(db, examListShape(filter, page, nameRead), () =>
-    buildExamListQuery(db, where, page, nameRead === 'indexed'),
+  const query = examListQueries(db, examListShape(filter, page, nameRead, withTotal), () =>
+    buildExamListQuery(db, where, page, withTotal),
   );
   const rows = await query.execute({
     ...values,
@@ -219,6 +249,7 @@ export async function listExams(
     offset: (page.page - 1) * page.pageSize,
   });
   const items = rows.map((row) => ({ ...row.exam, schedulingLocalName: row.schedulingLocalName }));
+  if (counted !== null) return { items, total: counted };
   if (page.page === 1 && rows.length < page.pageSize) return { items, total: rows.length };
   // A common name is not counted (that would read every match): its total is the estimate.
   if (nameRead === 'scanned')
