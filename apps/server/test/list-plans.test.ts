@@ -21,6 +21,7 @@ import { ensureReferenceData } from '../src/db/seed/reference-data';
 import { listQueue } from '../src/modules/audits/audit-queue.repository';
 import { listOccurrences } from '../src/modules/exam-report/exam-report.repository';
 import { listExams, type ExamListFilter } from '../src/modules/exams/exams.repository';
+import { listExamsOfPost } from '../src/modules/check-ins/check-ins.repository';
 import { createPlanDatabase, indexesRead, sequentialScans, type PlanDatabase } from './plans';
 
 const DAY = 86_400_000;
@@ -168,10 +169,38 @@ describe('exam lists read through indexes at volume', () => {
     expect(period.totalCapped).toBeUndefined();
   });
 
+  it('the room board: its post’s day through the post index, rooms included', async () => {
+    const day = { start: new Date(now.getTime() - DAY), endExclusive: now };
+    const post = { identifier: 'DEMO.POSTO03', ...day };
+    const statements = await database.explain((db) =>
+      listExamsOfPost(db, 'DEMO', post, { page: 2, pageSize: 5 }),
+    );
+    expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+    expect(indexesRead(statements)).toContain('exams_unit_post_date_idx');
+    const [counted] = await selectRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from exams where federative_unit = 'DEMO'
+        and split_part(scheduling_local, '-', 1) = 'DEMO.POSTO03'
+        and scheduling_date >= ${day.start.toISOString()}::timestamptz
+        and scheduling_date < ${day.endExclusive.toISOString()}::timestamptz`,
+    );
+    expect(counted?.n).toBeGreaterThan(0);
+    const whole = await listExamsOfPost(database.db, 'DEMO', post, { page: 1, pageSize: 500 });
+    expect(whole.total).toBe(counted?.n);
+    expect(whole.items).toHaveLength(counted?.n ?? -1);
+    const paged = await listExamsOfPost(database.db, 'DEMO', post, { page: 2, pageSize: 1 });
+    expect(paged.total).toBe(counted?.n);
+  });
+
   // The queue's pending rows of the unit come from the partial index, or at
-  // one post from the status and result index, which holds the same rows (the
-  // planner picks either, by the sample its statistics drew); never a scan.
-  const pendingIndexes = ['exams_audit_queue_idx', 'exams_unit_status_result_date_idx'];
+  // one post from the status and result index, which holds the same rows, or
+  // from the post's own index (migration 0032) with the pending kept (the
+  // planner picks by the sample its statistics drew); never a scan.
+  const pendingIndexes = [
+    'exams_audit_queue_idx',
+    'exams_unit_status_result_date_idx',
+    'exams_unit_post_date_idx',
+  ];
   it.each([
     ['oldest first', {}, ['exams_audit_queue_idx']],
     ['at one post', { schedulingLocal: 'DEMO.POSTO03' }, pendingIndexes],

@@ -112,6 +112,13 @@ export const exams = pgTable(
       table.schedulingLocal,
       table.schedulingDate,
     ),
+    // A post's exams whatever their room (DEMO.POSTO01-S2 is DEMO.POSTO01's): the room board
+    // polls its post's day.
+    index('exams_unit_post_date_idx').on(
+      table.federativeUnit,
+      sql`split_part(${table.schedulingLocal}, '-', 1)`,
+      table.schedulingDate,
+    ),
     index('exams_unit_cpf_idx').on(table.federativeUnit, table.candidateCpf),
     index('exams_unit_search_name_idx').using(
       'gin',

@@ -122,11 +122,16 @@ export async function findChainsWithoutHead(db: Executor): Promise<string[]> {
 
 /**
  * Takes the lock of `chain`'s head (the one each append takes) for the rest
- * of the transaction, creating the head of a new chain.
+ * of the transaction, creating the head of a new chain. A chain's head is
+ * there from its first event on: one statement locks it; only a new chain
+ * adds it first (and waits, through ON CONFLICT, for another transaction
+ * adding the same).
  */
 export async function lockChain(db: Executor, chain: string): Promise<void> {
+  const lock = sql`select 1 as locked from activity_chain_heads where chain = ${chain} for update`;
+  if ((await selectRows(db, lock)).length > 0) return;
   await db.insert(activityChainHeads).values({ chain, seq: 0, hash: '' }).onConflictDoNothing();
-  await db.execute(sql`select 1 from activity_chain_heads where chain = ${chain} for update`);
+  await db.execute(lock);
 }
 
 /**
