@@ -31,25 +31,42 @@ export type DatabaseProbe = {
   close: () => Promise<void>;
 };
 
-/** A probe of one PostgreSQL database (its backends' CPU, its running statements). */
+/**
+ * A probe of one PostgreSQL database: its backends' CPU and its running
+ * statements. The server's connections come and go (a pool closes idle
+ * ones), so every 100 ms the probe lists them and reads each one's CPU: a
+ * backend counts from its CPU at the start (or from zero when it was born
+ * during the run) to the last reading taken of it (a backend that exits
+ * keeps what it spent until then).
+ */
 export async function postgresProbe(url: string): Promise<DatabaseProbe> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const name = new URL(url).pathname.slice(1);
-  let timer: NodeJS.Timeout | undefined;
+  let timers: NodeJS.Timeout[] = [];
   let samples = 0;
   const counts = new Map<string, number>();
-  const before = new Map<number, number>();
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  let running = false;
+  // The server's connections only: an autovacuum worker busy with the seeded
+  // table would charge one variant for work the load did not ask.
   const backends = async () =>
     (
       await client.query<{ pid: number }>(
-        // The server's connections only: an autovacuum worker busy with the
-        // seeded table would charge one variant for work the load did not ask.
         `select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()
            and backend_type = 'client backend'`,
         [name],
       )
     ).rows.map((row) => row.pid);
+  const readCpu = async (born: boolean) => {
+    for (const pid of await backends()) {
+      const now = cpuMs(pid);
+      if (now === 0) continue;
+      if (!first.has(pid)) first.set(pid, born ? 0 : now);
+      last.set(pid, now);
+    }
+  };
   let sampling = false;
   const sample = async () => {
     if (sampling) return;
@@ -65,6 +82,7 @@ export async function postgresProbe(url: string): Promise<DatabaseProbe> {
         const key = row.query.replace(/\s+/g, ' ').trim().slice(0, 140);
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
+      if (samples % 5 === 0) await readCpu(true);
     } finally {
       sampling = false;
     }
@@ -73,18 +91,20 @@ export async function postgresProbe(url: string): Promise<DatabaseProbe> {
     start: () => {
       samples = 0;
       counts.clear();
-      before.clear();
-      void backends().then((pids) => {
-        for (const pid of pids) before.set(pid, cpuMs(pid));
+      first.clear();
+      last.clear();
+      running = true;
+      void readCpu(false).then(() => {
+        if (running) timers = [setInterval(() => void sample(), 20)];
       });
-      timer = setInterval(() => void sample(), 20);
     },
     stop: async () => {
-      clearInterval(timer);
+      running = false;
+      for (const timer of timers) clearInterval(timer);
+      while (sampling) await new Promise((resolve) => setTimeout(resolve, 5));
+      await readCpu(true);
       let total = 0;
-      for (const pid of new Set([...before.keys(), ...(await backends())])) {
-        total += cpuMs(pid) - (before.get(pid) ?? 0);
-      }
+      for (const [pid, end] of last) total += end - (first.get(pid) ?? 0);
       const statements = [...counts.entries()]
         .map(([query, count]) => ({ query, running: count / Math.max(1, samples) }))
         .sort((a, b) => b.running - a.running)
