@@ -2,7 +2,12 @@
 import { and, asc, count, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
 import { literal, placeholders, preparedQueries, type Bind, type Executor } from '../../db/client';
 import { estimatedRows } from '../../db/select-rows';
-import { totalFromDayCounts } from './exam-day-totals.repository';
+import {
+  dayCountsCondition,
+  dayCountsSum,
+  totalFromDayCounts,
+  type CounterFilter,
+} from './exam-day-totals.repository';
 import { escapeLike, searchForm } from '../../db/sql-text';
 import {
   auditDecisions,
@@ -125,11 +130,11 @@ function examListShape(
   filter: ExamListFilter,
   page: ExamListPage,
   nameRead: NameRead,
-  withTotal: boolean,
+  total: ListTotalKind,
 ): string {
   return [
     nameRead,
-    withTotal ? 't' : '',
+    total,
     filter.start ? 's' : '',
     filter.endExclusive ? 'e' : '',
     filter.statuses?.length ?? 0,
@@ -145,7 +150,7 @@ function buildExamListQuery(
   db: Executor,
   where: SQL | undefined,
   page: ExamListPage,
-  withTotal: boolean,
+  total: SQL<number> | null,
 ) {
   const column = SORT_COLUMNS[page.sort];
   const direction = page.order === 'asc' ? asc : desc;
@@ -153,12 +158,7 @@ function buildExamListQuery(
     .select({
       exam: exams,
       schedulingLocalName: schedulingLocals.description,
-      // Counted up to the cap: past it the list says "more than" (cappedTotal).
-      total: (withTotal
-        ? sql<number>`(select count(*) from (select 1 from ${exams} where ${where}
-        limit ${TOTAL_COUNT_CAP + 1}) capped)`
-        : sql<number>`null`
-      ).mapWith(Number),
+      total: (total ?? sql<number>`null`).mapWith(Number),
     })
     .from(exams)
     .leftJoin(
@@ -177,6 +177,25 @@ function buildExamListQuery(
 
 const examListQueries = preparedQueries<ReturnType<typeof buildExamListQuery>>();
 
+/**
+ * How the list's total is got: `counters`, the exact sum of the day counters
+ * (exam-day-totals.repository.ts); `capped`, the exams counted up to the cap
+ * (past it the list says "more than", cappedTotal); `estimated`, none in the
+ * statement (a common name: the planner's estimate).
+ */
+type ListTotalKind = 'counters' | 'capped' | 'estimated';
+
+/** The list's filter as the day counters hold it (the name search aside). */
+function counterFilterOf(filter: ExamListFilter): CounterFilter {
+  return {
+    start: filter.start,
+    endExclusive: filter.endExclusive,
+    statuses: filter.statuses,
+    results: filter.results,
+    posts: filter.schedulingLocals && { identifiers: filter.schedulingLocals, rule: 'room-suffix' },
+  };
+}
+
 type ListTotal = { total: number; totalCapped?: boolean; totalEstimated?: boolean };
 
 /** The rows `where` selects, counted up to the cap. */
@@ -193,19 +212,17 @@ async function countCapped(db: Executor, where: SQL | undefined): Promise<ListTo
 }
 
 /**
- * One page of the exam list with the total.
- * - Without a name search every filter is a column of the day counters, so
- *   the total is their exact sum (exam-day-totals.repository.ts), whatever
- *   the number of exams; only a period given with another offset than São
- *   Paulo's falls back to the count below.
- * - Otherwise one statement: the total is an uncorrelated scalar subquery
- *   (computed once, not per row), counted up to the cap, next to the page's
- *   columns, instead of a second round trip; a page past the end has no row
- *   to carry it, so only then is the total counted apart.
- * - A name search asks the planner how many exams it matches: a few are read
- *   through the trigram index and counted; many (a common first name: tens
- *   of thousands at a million exams) are read along the list's order and
- *   their total is the estimate, said as such (`totalEstimated`).
+ * One page of the exam list with its total, in one statement: the total is
+ * an uncorrelated scalar subquery (computed once, not per row) next to the
+ * page's columns, instead of a second round trip; a page past the end has no
+ * row to carry it, so only then is the total got apart.
+ * - Without a search every filter is a column of the day counters, so the
+ *   total is their exact sum, whatever the number of exams; only a period
+ *   given with another offset than São Paulo's is counted instead.
+ * - A CPF, or a name the planner expects few of, is counted up to the cap
+ *   (read through the trigram index); a common name (tens of thousands at a
+ *   million exams) is read along the list's order and its total is the
+ *   planner's estimate, said as such (`totalEstimated`).
  * The query is prepared once per filter shape (see `preparedQueries` in
  * db/client.ts).
  */
@@ -215,33 +232,36 @@ export async function listExams(
   filter: ExamListFilter,
   page: ExamListPage,
 ): Promise<{ items: Array<ExamRow & { schedulingLocalName: string | null }> } & ListTotal> {
-  const byName = listSearch(filter.search) !== undefined;
-  const counted = byName
-    ? null
-    : await totalFromDayCounts(db, unit, {
-        start: filter.start,
-        endExclusive: filter.endExclusive,
-        statuses: filter.statuses,
-        results: filter.results,
-        posts: filter.schedulingLocals && {
-          identifiers: filter.schedulingLocals,
-          rule: 'room-suffix',
-        },
-      });
+  const search = listSearch(filter.search);
   // A name search asks the planner first how many exams it matches.
   const expected =
-    listSearch(filter.search)?.kind === 'name'
+    search?.kind === 'name'
       ? await estimatedRows(
           db,
           sql`select 1 from ${exams} where ${examListConditions(unit, filter)}`,
         )
       : 0;
   const nameRead: NameRead = expected > SEARCH_COUNT_LIMIT ? 'scanned' : 'indexed';
-  const withTotal = counted === null && nameRead === 'indexed';
   const { bind, values } = placeholders();
   const where = examListConditions(unit, filter, bind, nameRead);
-  const query = examListQueries(db, examListShape(filter, page, nameRead, withTotal), () =>
-    buildExamListQuery(db, where, page, withTotal),
+  const counters = search ? null : dayCountsCondition(unit, counterFilterOf(filter), bind);
+  const kind: ListTotalKind = counters
+    ? 'counters'
+    : nameRead === 'scanned'
+      ? 'estimated'
+      : 'capped';
+  const query = examListQueries(db, examListShape(filter, page, nameRead, kind), () =>
+    buildExamListQuery(
+      db,
+      where,
+      page,
+      counters
+        ? dayCountsSum(counters)
+        : kind === 'capped'
+          ? sql<number>`(select count(*) from (select 1 from ${exams} where ${where}
+              limit ${TOTAL_COUNT_CAP + 1}) capped)`
+          : null,
+    ),
   );
   const rows = await query.execute({
     ...values,
@@ -249,10 +269,16 @@ export async function listExams(
     offset: (page.page - 1) * page.pageSize,
   });
   const items = rows.map((row) => ({ ...row.exam, schedulingLocalName: row.schedulingLocalName }));
-  if (counted !== null) return { items, total: counted };
   if (page.page === 1 && rows.length < page.pageSize) return { items, total: rows.length };
+  if (kind === 'counters') {
+    const total =
+      rows.length > 0
+        ? rows[0]?.total
+        : await totalFromDayCounts(db, unit, counterFilterOf(filter));
+    return { items, total: Number(total ?? 0) };
+  }
   // A common name is not counted (that would read every match): its total is the estimate.
-  if (nameRead === 'scanned')
+  if (kind === 'estimated')
     return { items, total: roundedEstimate(expected), totalEstimated: true };
   if (rows.length === 0)
     return { items, ...(await countCapped(db, examListConditions(unit, filter))) };
