@@ -34,8 +34,11 @@ export type QueueFilter = {
   now: Date;
   /** The running engine's descriptor version: a lowest similarity of another engine ranks as unread. */
   faceVersion: string;
-  /** The total when the caller has it already (the day counters): nothing is counted here. */
-  knownTotal?: number | null;
+  /**
+   * How the caller gets the total when the page does not tell it (the day
+   * counters); null from it, or none given: the rows are counted here.
+   */
+  countTotal?: () => Promise<number | null>;
 };
 
 const awaitingOf = sql`exists (select 1 from audit_decisions d where d.exam_id = ${exams.id}
@@ -50,8 +53,8 @@ export type QueueRow = ExamRow & {
 
 /**
  * The unit's exams waiting for audit, oldest exam first, with their counts;
- * the total is the caller's (`knownTotal`), the page's own when it is a short
- * first page, or counted up to the cap.
+ * the total is the page's own when it is a short first page, else the
+ * caller's (`countTotal`), else counted up to the cap.
  */
 export async function listQueue(
   db: Executor,
@@ -108,9 +111,10 @@ export async function listQueue(
     photoCount: row.photoCount,
     localName: row.localName,
   }));
-  if (typeof filter.knownTotal === 'number') return { items, total: filter.knownTotal };
   // A first page that is not full is the whole queue: nothing to count.
   if (filter.page === 1 && rows.length < filter.pageSize) return { items, total: rows.length };
+  const given = filter.countTotal ? await filter.countTotal() : null;
+  if (given !== null) return { items, total: given };
   const [counted] = await db.select({ total: count() }).from(
     db
       .select({ one: sql`1` })

@@ -63,26 +63,27 @@ export async function searchQueue(
   const faceVersion = deps.face.descriptorVersion;
   // Waiting for an auditor is a status and a result of the exam: without the
   // filters the counters do not hold (occurrences, claims, the stage), the
-  // total is theirs, exact at any size.
-  const knownTotal =
+  // total is theirs, exact at any size (read only when the page does not tell it).
+  const countTotal =
     query.withOccurrences || query.onlyFree || (query.stage ?? 'all') !== 'all'
-      ? null
-      : await examTotalFromCounters(deps.db, actor.federativeUnit, {
-          start: period.start,
-          endExclusive: period.endExclusive,
-          statuses: ['done'],
-          results: ['in_analysis'],
-          posts: query.schedulingLocal
-            ? { identifiers: [query.schedulingLocal], rule: 'first-part' }
-            : undefined,
-        });
+      ? undefined
+      : () =>
+          examTotalFromCounters(deps.db, actor.federativeUnit, {
+            start: period.start,
+            endExclusive: period.endExclusive,
+            statuses: ['done'],
+            results: ['in_analysis'],
+            posts: query.schedulingLocal
+              ? { identifiers: [query.schedulingLocal], rule: 'first-part' }
+              : undefined,
+          });
   const found = await listQueue(deps.db, actor.federativeUnit, {
     ...query,
     start: period.start,
     endExclusive: period.endExclusive,
     now,
     faceVersion,
-    knownTotal,
+    countTotal,
   });
   const ids = found.items.map((exam) => exam.id);
   const [claims, awaiting, faces] = await Promise.all([

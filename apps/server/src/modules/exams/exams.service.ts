@@ -91,10 +91,10 @@ export function toExam(
   };
 }
 
-/** `GET api/Exam`: one page of the unit's exams; the period follows the API's period contract. */
 /** Exact totals of exam lists from the day counters, for the lists of other modules (the audit queue). */
 export { totalFromDayCounts as examTotalFromCounters } from './exam-day-totals.repository';
 
+/** `GET api/Exam`: one page of the unit's exams; the period follows the API's period contract. */
 export async function searchExams(
   deps: Pick<ExamDeps, 'db'>,
   actor: SessionUser,
