@@ -38,7 +38,8 @@ import { productionEnv } from './bench-support';
 import { POSTS, seedBusyUnit, simulatedUsers, type SimulatedUser } from './day/data';
 import { runGrowth } from './day/growth';
 import { runSearchGrowth } from './day/growth-searches';
-import { cpuMs, ms, postgresProbe, summarize, percentile, type ClientResult } from './day/measure';
+import { cpuMs, waitAtRest } from '../apps/server/test/spawn-server';
+import { ms, postgresProbe, summarize, percentile, type ClientResult } from './day/measure';
 import {
   baselineTree,
   databaseFor,
@@ -114,22 +115,6 @@ async function post(base: string, token: string, url: string, body: unknown) {
   return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
 }
 
-/**
- * Waits (up to 5 minutes) until the server is at rest: under a tenth of a
- * core over 5 s. After a start it reads the demo's exam photos (the face-read
- * queue) for half a minute or so: background work no simulated user asked,
- * which would be charged to whichever variant is measured first.
- */
-async function settle(pid: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const before = cpuMs(pid);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    if (cpuMs(pid) - before < 500 || Date.now() - started > 300_000) break;
-  }
-  return Math.round((Date.now() - started) / 1000);
-}
-
 /** A variant's server on its own database with the busy unit, its users signed in. */
 async function prepare(variant: Variant, url: string | undefined): Promise<Ready> {
   const place = await databaseFor(variant.name.split(' ')[0]!, folder, url);
@@ -159,7 +144,10 @@ async function prepare(variant: Variant, url: string | undefined): Promise<Ready
     signed.push({ ...user, token, checkInId });
   }
   const examiners = users.filter((user) => user.role === 'examiner').length;
-  const settled = await settle(server.pid);
+  // After a start it reads the demo's exam photos (the face-read queue) for half a
+  // minute or so: background work no simulated user asked, which would be charged
+  // to whichever variant is measured first.
+  const settled = await waitAtRest(server.pid, { windowMs: 5000, timeoutMs: 300_000 });
   console.log(
     `  ${variant.name}: pronto, ${rooms} de ${examiners} examinadores com registro aberto; ` +
       `servidor em repouso após ${settled} s`,

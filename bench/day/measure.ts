@@ -6,23 +6,8 @@
  * number of each statement running at any moment is its share of database
  * time). Plus the per-class summary of the load client's answers.
  */
-import fs from 'node:fs';
 import pg from 'pg';
-
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-/** CPU time of a process (all its threads), in ms; 0 when it is gone. */
-export function cpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 of stat (utime, stime), counted after the command name.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
+import { cpuMs } from '../../apps/server/test/spawn-server';
 
 export type DatabaseProbe = {
   /** Starts sampling; `stop` answers the CPU of the backends and the top statements. */

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { SERVER_DIST_ENTRY } from '../../apps/server/build/server-build.mjs';
-import { spawnServer, type SpawnedServer } from '../../apps/server/test/spawn-server';
+import { spawnServer, waitAtRest, type SpawnedServer } from '../../apps/server/test/spawn-server';
 
 export { freePort } from '../../apps/server/test/spawn-server';
 
@@ -78,6 +78,30 @@ async function stopped(child: SpawnedServer): Promise<number | null> {
 }
 
 /**
+ * Waits until the server has read the faces of the stored photos: its first
+ * `face-sweep` run has sent them to the `face-read` queue (the job-run
+ * counter of GET /metrics), and the process has come to rest. A copy of the
+ * folder then starts with them read, instead of every spec's server reading
+ * the demonstration's photos again (about half a minute of a core each).
+ */
+async function demoPhotosRead(child: SpawnedServer, metricsToken: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const response = await fetch(`${child.baseUrl}/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`GET /metrics respondeu ${response.status}: ${text}`);
+    if (/^exame_job_runs_total\{job="face-sweep",outcome="completed"\} [1-9]/m.test(text)) break;
+    if (Date.now() > deadline) {
+      throw new Error(`A varredura facial não rodou em 120 s:\n${child.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await waitAtRest(child.pid, { windowMs: 3000, timeoutMs: 180_000 });
+}
+
+/**
  * The seeded data folder for `env`, made on first use: a server started on an
  * empty folder migrates and seeds, stops, and its folder is kept for the next
  * specs of the run with the same first-start settings.
@@ -86,12 +110,14 @@ async function seededTemplate(name: string, env: Record<string, string>): Promis
   const template = path.join(inject('dataTemplates'), name);
   if (fs.existsSync(template)) return template;
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-e2e-seed-'));
+  const metricsToken = randomBytes(24).toString('hex');
   const child = await spawnServer({
-    env: { ...env, DATA_DIR: folder },
+    env: { ...env, DATA_DIR: folder, METRICS_TOKEN: metricsToken },
     readyTimeoutMs: 90_000,
     build: 'dist',
   });
   assertCompiled(child);
+  await demoPhotosRead(child, metricsToken);
   const code = await stopped(child);
   if (code !== 0)
     throw new Error(`O servidor que semeia os dados não parou bem:\n${child.output()}`);

@@ -115,3 +115,36 @@ export async function spawnServer(options: {
     },
   };
 }
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time of a process (all its threads, PGlite's worker included), in ms; 0 when it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat (utime, stime), counted after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Waits until the process is at rest: under a tenth of a core over
+ * `windowMs` (or `timeoutMs` passed). Answers the seconds waited.
+ */
+export async function waitAtRest(
+  pid: number,
+  options: { windowMs: number; timeoutMs: number },
+): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const before = cpuMs(pid);
+    await new Promise((resolve) => setTimeout(resolve, options.windowMs));
+    if (cpuMs(pid) - before < options.windowMs / 10) break;
+    if (Date.now() - started > options.timeoutMs) break;
+  }
+  return Math.round((Date.now() - started) / 1000);
+}
