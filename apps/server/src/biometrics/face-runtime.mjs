@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadMobileFaceNet, MOBILEFACENET_SIZE } from './mobilefacenet.mjs';
+import { registerNarrowConcat } from './wasm-concat.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -133,6 +134,7 @@ export function loadFaceModels(warmInputSizes = [416]) {
     const ok = await tf.setBackend('wasm');
     if (!ok) throw new Error('O backend wasm do TensorFlow.js não pôde ser iniciado.');
     await tf.ready();
+    registerNarrowConcat(tf);
     loadNet(faceapi.nets.tinyFaceDetector, 'tiny_face_detector_model');
     loadNet(faceapi.nets.faceLandmark68Net, 'face_landmark_68_model');
     loadNet(faceapi.nets.faceRecognitionNet, 'face_recognition_model');
