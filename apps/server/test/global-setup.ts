@@ -1,6 +1,7 @@
 /**
  * Once per test run: one migrated database that every test file's database
- * starts from, instead of running the migrations again for each file. On
+ * starts from, instead of running the migrations again for each file, and a
+ * folder where the face takes the check accepted are noted (test/faces/takes.ts). On
  * PGlite a dump of its data folder (a tar) that each file loads; on
  * PostgreSQL a template database that each file's `CREATE DATABASE` copies.
  * Dropped when the run ends.
@@ -22,6 +23,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const takes = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-test-takes-'));
+  project.provide('faceTakeCache', takes);
+  const removeTakes = () => fs.rmSync(takes, { recursive: true, force: true });
   const url = process.env.TEST_DATABASE_URL?.trim();
   if (!url) {
     const database = await openDatabase({ kind: 'pglite', dataDir: 'memory' });
@@ -33,7 +37,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const file = path.join(folder, 'migrated.tar');
     fs.writeFileSync(file, dump);
     project.provide('migratedTemplate', file);
-    return async () => fs.rmSync(folder, { recursive: true, force: true });
+    return async () => {
+      fs.rmSync(folder, { recursive: true, force: true });
+      removeTakes();
+    };
   }
   const name = `test_template_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -49,5 +56,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
+    removeTakes();
   };
 }

@@ -1506,9 +1506,12 @@ describe('tenant isolation of writes', () => {
       const allowed = access as readonly string[];
       // The face engine's routes: the allowed roles ran them above; here only the refusals.
       const isFaceRoute = FACE_ROUTES.some((part) => route.includes(part));
+      // A face route's request carries a live take (seconds of the engine's work): made
+      // once and sent by each refused caller; a refusal by the policy consumes nothing.
+      let faceRequest: InjectOptions | undefined;
       for (const caller of callers) {
         if (isFaceRoute && allowed.includes(caller)) continue;
-        const request = await write.own(a());
+        const request = isFaceRoute ? (faceRequest ??= await write.own(a())) : await write.own(a());
         const { authorization: _dropped, ...rest } = (request.headers ?? {}) as Record<
           string,
           string
