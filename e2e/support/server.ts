@@ -108,11 +108,40 @@ async function demoPhotosRead(child: SpawnedServer, metricsToken: string): Promi
  */
 async function seededTemplate(name: string, env: Record<string, string>): Promise<string> {
   const template = path.join(inject('dataTemplates'), name);
-  if (fs.existsSync(template)) return template;
+  // Specs run two at a time: the first to take the lock seeds, the other waits for its folder.
+  const lock = `${template}.lock`;
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    if (fs.existsSync(template)) return template;
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() > deadline) throw new Error(`Os dados semeados ${name} não ficaram prontos.`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    if (fs.existsSync(template)) return template;
+    return await seedTemplate(template, env);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function seedTemplate(template: string, env: Record<string, string>): Promise<string> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'exame-e2e-seed-'));
   const metricsToken = randomBytes(24).toString('hex');
   const child = await spawnServer({
-    env: { ...env, DATA_DIR: folder, METRICS_TOKEN: metricsToken },
+    // It reads the photos whatever the first spec of its kind asks of its own server.
+    env: {
+      ...env,
+      DATA_DIR: folder,
+      METRICS_TOKEN: metricsToken,
+      FACE_ANALYSIS_SWEEP_SECONDS: '30',
+      FACE_READ_IN_SERVER: 'true',
+    },
     readyTimeoutMs: 90_000,
     build: 'dist',
   });
