@@ -36,15 +36,9 @@ export function registerNarrowConcat(tf) {
     /** @type {number[]} */
     const widths = present.map((t) => tf.util.sizeFromShape(t.shape.slice(axis)));
     if (Math.min(...widths) >= NARROW_SLICE) return backendKernel(args);
-    tf.backend_util.assertParamsConsistent(
-      inputs.map((/** @type {any} */ t) => t.shape),
-      axis,
-    );
-    const outShape = tf.backend_util.computeOutShape(
-      inputs.map((/** @type {any} */ t) => t.shape),
-      axis,
-    );
-    const out = backend.makeOutput(outShape, inputs[0].dtype);
+    const shapes = inputs.map((/** @type {any} */ t) => t.shape);
+    tf.backend_util.assertParamsConsistent(shapes, axis);
+    const out = backend.makeOutput(tf.backend_util.computeOutShape(shapes, axis), inputs[0].dtype);
     const rows = tf.util.sizeFromShape(present[0].shape.slice(0, axis));
     const rowWidth = widths.reduce((sum, width) => sum + width, 0);
     const target = backend.typedArrayFromHeap(out);
