@@ -8,12 +8,12 @@
  * screen and dialog is axe-clean, titled, and fits a phone.
  */
 import { dayInZone } from '@exame/shared';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devPhoto } from '../../apps/server/test/faces/captures';
 import { ADMIN, ADMIN_ENV, signIn } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { launchBrowser, screenshot, watchPageErrors } from '../support/browser';
+import { expectFitsWidth, launchBrowser, screenshot, watchPageErrors } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 import { apiOf, RELEASE_AT_ONCE_ENV } from '../support/api';
 
@@ -111,11 +111,6 @@ describe('possible proxy test-takers in Chromium', () => {
     return (await call(token, 'GET', `/api/FraudCase/${found.items[0]!.id}`)).body as CaseDetail;
   }
 
-  const fitsWidth = (page: Page) =>
-    page.evaluate(
-      () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
-    );
-
   it('shows the case, sends its exams to audit and closes it', async () => {
     const auditorToken = await tokenOf(AUDITOR);
     const detail = await caseOnceRead(auditorToken);
@@ -205,10 +200,10 @@ describe('possible proxy test-takers in Chromium', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.baseUrl}/possiveis-fraudes`);
     await page.getByRole('heading', { name: 'Possíveis fraudes' }).first().waitFor();
-    expect(await fitsWidth(page)).toBe(true);
+    await expectFitsWidth(page, 390);
     await page.goto(`${server.baseUrl}/possiveis-fraudes/${detail.id}`);
     await expect.poll(() => page.getByTestId('fraud-case-exam').count()).toBe(3);
-    expect(await fitsWidth(page)).toBe(true);
+    await expectFitsWidth(page, 390);
     expect(await seriousViolations(page, 'caso de possível fraude (390 px)')).toEqual([]);
     expect(errors).toEqual([]);
 

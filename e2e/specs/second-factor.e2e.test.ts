@@ -12,7 +12,7 @@ import { totpCode } from '../../apps/server/src/lib/totp';
 import { apiOf } from '../support/api';
 import { ADMIN, ADMIN_ENV } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { expectFitsWidth, screenshot, useBrowser, watchPageErrors } from '../support/browser';
 import { freePort, useServer } from '../support/server';
 
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
@@ -26,10 +26,6 @@ async function passwordSignIn(page: Page, who: { email: string; password: string
   await page.getByRole('textbox', { name: 'E-mail' }).fill(who.email);
   await page.getByRole('textbox', { name: 'Senha' }).fill(who.password);
   await page.getByRole('button', { name: 'Entrar' }).click();
-}
-
-async function fitsWidth(page: Page, width: number) {
-  return page.evaluate((limit) => document.documentElement.scrollWidth <= limit, width);
 }
 
 describe('second factor in Chromium', () => {
@@ -90,7 +86,7 @@ describe('second factor in Chromium', () => {
     await passwordSignIn(phone, ADMIN);
     const step = phone.getByTestId('second-factor-step');
     await step.getByRole('heading', { name: 'Verificação em duas etapas' }).waitFor();
-    expect(await fitsWidth(phone, 390)).toBe(true);
+    await expectFitsWidth(phone, 390);
     expect(await seriousViolations(phone, 'verificação em duas etapas')).toEqual([]);
     await screenshot(phone, 'mfa-step-390');
     const stepCode = step.getByRole('textbox', { name: 'Código do aplicativo autenticador' });
@@ -108,7 +104,7 @@ describe('second factor in Chromium', () => {
     await phone.getByText('Celular da coordenação').waitFor();
     expect(await phone.title()).toContain('Segurança da conta');
     await phone.getByText('Obrigatória para o seu perfil').waitFor();
-    expect(await fitsWidth(phone, 390)).toBe(true);
+    await expectFitsWidth(phone, 390);
     expect(await seriousViolations(phone, 'segurança da conta')).toEqual([]);
     await screenshot(phone, 'mfa-security-390');
     // The room inspector of the demonstration has an app and lost it: the ADMIN resets it from the list.
@@ -124,7 +120,7 @@ describe('second factor in Chromium', () => {
     const reset = phone.getByRole('button', { name: 'Redefinir 2º fator' });
     // Only the user with a factor offers it.
     await expect.poll(() => reset.count()).toBe(1);
-    expect(await fitsWidth(phone, 390)).toBe(true);
+    await expectFitsWidth(phone, 390);
     await reset.click();
     const confirm = phone.getByRole('dialog');
     await confirm.getByText('Redefinir segundo fator').waitFor();
@@ -186,7 +182,7 @@ describe('second factor in Chromium', () => {
     // The page fits a tablet and a phone too.
     for (const width of [768, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      expect(await fitsWidth(page, width), `${width}px`).toBe(true);
+      await expectFitsWidth(page, width);
       await screenshot(page, `mfa-security-passkey-${width}`);
     }
     expect(errors).toEqual([]);

@@ -13,7 +13,7 @@ import { startTestOidcProvider, type TestOidcProvider } from '../../apps/server/
 import { apiOf, RELEASE_AT_ONCE_ENV } from '../support/api';
 import { ADMIN, ADMIN_ENV, signedInPage } from '../support/auth';
 import { seriousViolations } from '../support/axe';
-import { screenshot, useBrowser, watchPageErrors } from '../support/browser';
+import { expectFitsWidth, screenshot, useBrowser, watchPageErrors } from '../support/browser';
 import { freePort, useServer } from '../support/server';
 
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
@@ -70,13 +70,7 @@ describe('single sign-on and re-authentication in Chromium', () => {
         .getByRole('list', { name: 'Provedores de identidade' })
         .getByText('Provedor do Estado')
         .waitFor();
-      const wide = await narrow.page.evaluate((limit) => {
-        const out = Array.from(document.querySelectorAll('body *'))
-          .filter((element) => element.getBoundingClientRect().right > limit + 1)
-          .map((element) => `${element.tagName}.${String(element.className).split(' ')[0]}`);
-        return { scroll: document.documentElement.scrollWidth, out: out.slice(0, 5) };
-      }, width);
-      expect(wide.scroll, `${width}px: ${wide.out.join(', ')}`).toBeLessThanOrEqual(width);
+      await expectFitsWidth(narrow.page, width);
       await screenshot(narrow.page, `sso-providers-${width}`);
       expect(narrow.errors).toEqual([]);
       await narrow.page.close();
@@ -123,9 +117,7 @@ describe('single sign-on and re-authentication in Chromium', () => {
     await expect
       .poll(() => page.getByTestId('login-error').textContent())
       .toContain('não corresponde a nenhum usuário desta unidade');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    await expectFitsWidth(page, 390);
     await screenshot(page, 'sso-refused-390');
     await page.close();
   });

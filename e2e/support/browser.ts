@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const artifactsDir = path.resolve(import.meta.dirname, '../artifacts');
@@ -65,4 +65,27 @@ export function watchPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
+}
+
+/** The page's width beyond `width` and the first elements that reach past it (empty when it fits). */
+export async function overflowOf(page: Page, width: number): Promise<string[]> {
+  return page.evaluate((limit) => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= limit) return [];
+    const wide = Array.from(document.querySelectorAll('body *'))
+      .filter((element) => element.getBoundingClientRect().right > limit + 1)
+      .slice(0, 5)
+      .map((element) => `${element.tagName}.${String(element.className).split(' ')[0]}`);
+    return [`página: ${root.scrollWidth} > ${limit}`, ...wide];
+  }, width);
+}
+
+/**
+ * Waits until the page fits `width` without sideways scrolling. A viewport
+ * change animates the shell (the side bar's padding), so the layout is read
+ * until it settles; a page that still overflows after that fails with the
+ * elements that reach past the edge.
+ */
+export async function expectFitsWidth(page: Page, width: number): Promise<void> {
+  await expect.poll(() => overflowOf(page, width), { timeout: 5_000 }).toEqual([]);
 }
