@@ -145,6 +145,7 @@ async function resetAndEnqueue(): Promise<number> {
   );
   await sendFaceReads(
     boss,
+    database.db,
     ids.map((row) => row.id),
   );
   return Date.now();

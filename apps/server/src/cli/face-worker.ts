@@ -122,6 +122,8 @@ await consumeFaceReads(
     concurrency,
     log,
     onRead: (reading) => line('info', reading, 'foto lida'),
+    // The API's sends wake this process at once (its poll is only the fallback).
+    listen: database.listen,
   },
 );
 line('info', { threads: face.threads, concurrency, nice: WORKER_NICE }, 'leitor de fotos pronto');

@@ -163,6 +163,7 @@ async function startFaceReads(
   await ensureFaceReadQueue(boss);
   holder.boss = boss;
   let wake = () => undefined as void;
+  let unlisten = async () => undefined as void;
   if (app.config.audit.faceReadInServer) {
     const threads = app.config.face.workers ?? defaultThreadCount();
     const consumption = await consumeFaceReads(
@@ -173,16 +174,25 @@ async function startFaceReads(
         face: app.face,
         afterExamRead: app.fraud.afterExamRead,
       },
-      { concurrency: faceReadConcurrency(threads), log: app.log },
+      {
+        concurrency: faceReadConcurrency(threads),
+        log: app.log,
+        // Other instances' uploads wake this one's readers too.
+        listen: app.database.listen,
+      },
     );
     wake = consumption.notify;
+    unlisten = consumption.unlisten;
   }
   app.faceReads.attach(async (photoIds) => {
-    await sendFaceReads(boss, photoIds);
+    await sendFaceReads(boss, app.database.db, photoIds);
     wake();
   });
   return () => {
     app.faceReads.detach();
     holder.boss = undefined;
+    unlisten().catch((error: unknown) =>
+      app.log.error({ err: error }, 'falha ao deixar de ouvir a fila de leitura facial'),
+    );
   };
 }

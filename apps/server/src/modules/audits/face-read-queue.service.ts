@@ -15,8 +15,10 @@
  * a person waiting, on the request path.
  */
 import type PgBoss from 'pg-boss';
+import type { DatabaseHandle, Executor } from '../../db/client';
 import { consumeQueue, type JobBossLog } from '../../db/job-boss';
 import { retryingDeadlocks } from '../../db/errors';
+import { announceFaceReads, FACE_READ_CHANNEL } from './face-read-queue.repository';
 import { listBacklogToRead, readQueuedPhoto, type PhotoFaceDeps } from './photo-faces.service';
 
 export const FACE_READ_QUEUE = 'face-read';
@@ -47,8 +49,16 @@ export async function ensureFaceReadQueue(boss: PgBoss): Promise<void> {
   await retryingDeadlocks(() => boss.updateQueue(FACE_READ_QUEUE, QUEUE_OPTIONS));
 }
 
-/** Sends one job per photo, in one statement; a photo whose job still waits gets none. */
-export async function sendFaceReads(boss: PgBoss, photoIds: readonly string[]): Promise<void> {
+/**
+ * Sends one job per photo, in one statement (a photo whose job still waits
+ * gets none), then wakes the idle consumers of every process listening on
+ * the database (`consumeFaceReads` with `listen`).
+ */
+export async function sendFaceReads(
+  boss: PgBoss,
+  db: Executor,
+  photoIds: readonly string[],
+): Promise<void> {
   if (photoIds.length === 0) return;
   await boss.insert(
     photoIds.map((photoId) => ({
@@ -57,6 +67,7 @@ export async function sendFaceReads(boss: PgBoss, photoIds: readonly string[]): 
       singletonKey: photoId,
     })),
   );
+  await announceFaceReads(db);
 }
 
 /**
@@ -97,6 +108,7 @@ export async function enqueueUnreadPhotos(
   const photos = await listBacklogToRead(deps, limit, FACE_READ_QUEUE);
   await sendFaceReads(
     boss,
+    deps.db,
     photos.map((photo) => photo.id),
   );
   return photos.length;
@@ -108,15 +120,36 @@ export type FaceReadConsumerOptions = {
   pollingSeconds?: number;
   /** Each photo this process read (the worker prints them; the server counts them). */
   onRead?: (reading: { photoId: string; examId: string; ms: number }) => void;
+  /**
+   * The database's LISTEN: the consumers wake when any process sends jobs
+   * (`sendFaceReads`), not at their next poll (a photo is read up to
+   * `pollingSeconds` sooner). Without it they wake on `notify` and poll.
+   */
+  listen?: DatabaseHandle['listen'];
   log: JobBossLog;
 };
 
+export type FaceReadConsumption = {
+  /** Wakes this process's idle consumers (after a send of its own). */
+  notify: () => void;
+  /** Stops listening for other processes' sends (the consumers stop with pg-boss). */
+  unlisten: () => Promise<void>;
+};
+
 /** Consumes the queue in this process; `notify` wakes it after a local send. */
-export function consumeFaceReads(
+export async function consumeFaceReads(
   boss: PgBoss,
   deps: PhotoFaceDeps,
   options: FaceReadConsumerOptions,
-) {
+): Promise<FaceReadConsumption> {
+  const consumption = await consumeFaceReadJobs(boss, deps, options);
+  const unlisten = options.listen
+    ? await options.listen(FACE_READ_CHANNEL, () => consumption.notify())
+    : async () => undefined;
+  return { notify: consumption.notify, unlisten };
+}
+
+function consumeFaceReadJobs(boss: PgBoss, deps: PhotoFaceDeps, options: FaceReadConsumerOptions) {
   return consumeQueue<FaceReadJob>(boss, {
     name: FACE_READ_QUEUE,
     concurrency: options.concurrency,

@@ -2,7 +2,8 @@
  * The `face-read` queue on both database tiers, with the real face engine
  * and the dev photos: a photo stored through the integration API sends its
  * job after the commit and the instance's consumer reads it (the exam gets
- * its lowest similarity); a job delivered twice reads once; the sweep
+ * its lowest similarity); a job delivered twice reads once; a send wakes
+ * an idle consumer through the database's notification; the sweep
  * enqueues the unread photos without a job, and only those.
  */
 import fs from 'node:fs';
@@ -147,7 +148,7 @@ describe.skipIf(!hasFaceFixtures('dev'))(`the face-read queue (${engineName})`, 
     queue = undefined;
     boss = await startJobBoss(t.database, { log: quiet, schedule: false });
     await ensureFaceReadQueue(boss);
-    await sendFaceReads(boss, exam.ids);
+    await sendFaceReads(boss, db(), exam.ids);
     const handled: string[] = [];
     await consumeFaceReads(
       boss,
@@ -164,6 +165,37 @@ describe.skipIf(!hasFaceFixtures('dev'))(`the face-read queue (${engineName})`, 
     expect(handled).toEqual([]);
     expect(counting.passes.analysed).toEqual([]);
     expect(await photoRows(exam.ids)).toEqual(before);
+  });
+
+  it("another process's send wakes an idle consumer at once, long before its next poll", async () => {
+    // Stored with no job queue running: nothing is sent yet.
+    const exam = await examWithPhotos('p06-1.jpg', ['p07-1.jpg']);
+    boss = await startJobBoss(t.database, { log: quiet, schedule: false });
+    await ensureFaceReadQueue(boss);
+    const handled: string[] = [];
+    // A consumer that, once idle, would look again only after a minute.
+    const consumption = await consumeFaceReads(
+      boss,
+      { db: db(), files: t.app.files, face: counting.service },
+      {
+        concurrency: 2,
+        pollingSeconds: 60,
+        log: quiet,
+        listen: t.database.listen,
+        onRead: (r) => handled.push(r.photoId),
+      },
+    );
+    try {
+      // Its first look found nothing; the send does not call its notify: only the database's notification reaches it.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(handled).toEqual([]);
+      await sendFaceReads(boss, db(), exam.ids);
+      await expect
+        .poll(() => [...handled].sort(), { timeout: 20_000, interval: 200 })
+        .toEqual([...exam.ids].sort());
+    } finally {
+      await consumption.unlisten();
+    }
   });
 
   it('the sweep enqueues the unread photos without a job, and only those', async () => {
