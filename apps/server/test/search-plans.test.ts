@@ -11,6 +11,7 @@ import { cappedTotal, SEARCH_COUNT_LIMIT, TOTAL_COUNT_CAP } from '@exame/shared'
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANNED_PER_CALL } from '../src/db/prepared-statements';
+import { searchable } from '../src/db/schema/index';
 import { selectRows } from '../src/db/select-rows';
 import { seedDemoExams, seedDemoLocals } from '../src/db/seed/demo-exams';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
@@ -79,6 +80,10 @@ describe('the activity and check-in searches read through indexes at volume', ()
       union all
       select 'load_exam', null, 'DEMO', 'exam:DEMO-ESPECIAL',
              jsonb_build_object('candidateName', 'Conceicao Araujo')`);
+    // A key inside other targets: after a longer kind, and after the target's first colon.
+    await db.execute(sql`insert into activity_log (type, actor_id, federative_unit, target, payload)
+      values ('load_exam', null, 'DEMO', 'reexam:DEMO-000000124', '{}'::jsonb),
+             ('load_exam', null, 'DEMO', 'exam:DEMO-ESPECIAL:exam:Demo-000000124', '{}'::jsonb)`);
     const [actor] = await selectRows<{ id: string }>(
       db,
       sql`select id from users where name = ${ACCENTED_ACTOR}`,
@@ -102,7 +107,9 @@ describe('the activity and check-in searches read through indexes at volume', ()
     ],
     ['an actor by id', { actorId: '' }, 'activity_log_unit_actor_newest_idx'],
     ['an actor by name', { actorText: 'anais conceicao' }, 'activity_log_unit_actor_newest_idx'],
-    ['a target', { targetText: 'exam:demo-000000123' }, 'activity_log_unit_text_search_idx'],
+    ['part of a target', { targetText: 'demo-000000123' }, 'activity_log_unit_text_search_idx'],
+    // A key shares the trigrams of every key of its kind: read by its part after the colon.
+    ['a target key', { targetText: 'exam:demo-000000124' }, 'activity_log_unit_target_key_idx'],
     ['a text of the details', { targetText: 'conceição' }, 'activity_log_unit_text_search_idx'],
     [
       'the biometric accesses about a person by CPF',
@@ -169,6 +176,20 @@ describe('the activity and check-in searches read through indexes at volume', ()
     expect(await ids({ actorText: 'PESSOA1@exemplo' })).toEqual(
       await ids({ actorText: 'pessoa1@EXEMPLO' }),
     );
+
+    // A key (a text with a colon) finds the events whose target or details hold it, newest first.
+    const holding = await selectRows<{ id: string }>(
+      database.db,
+      sql`select id from activity_log where federative_unit = ${unit}
+        and (${searchable(sql`target`)} like ${'%exam:demo-000000124%'}
+          or ${searchable(sql`payload::text`)} like ${'%exam:demo-000000124%'})
+        order by created_at desc, chain desc, seq desc`,
+    );
+    expect(holding.length).toBeGreaterThan(2);
+    expect(await ids({ targetText: 'EXAM:Demo-000000124' })).toEqual(holding.map((row) => row.id));
+    expect(
+      await countActivity(database.db, { unit, targetText: 'exam:demo-000000124' }, 100_000),
+    ).toBe(holding.length);
 
     const special = async (text: string) =>
       (await findActivityPage(database.db, { unit, targetText: text }, 200, 0))

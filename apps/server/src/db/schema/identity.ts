@@ -253,6 +253,15 @@ export const activityLog = pgTable(
       sql`${searchable(table.target)} gin_trgm_ops`,
       sql`${searchable(sql`${table.payload}::text`)} gin_trgm_ops`,
     ),
+    // A text with a colon, as a key (`exam:<id>`), by what follows the target's first colon (migration 0033).
+    index('activity_log_unit_target_key_idx').on(
+      table.federativeUnit,
+      sql`substring(${searchable(table.target)} from '^[^:]*:(.*)$') text_pattern_ops`,
+      sql`split_part(${searchable(table.target)}, ':', 1)`,
+    ),
+    index('activity_log_unit_target_colons_idx')
+      .using('gin', table.federativeUnit, sql`${searchable(table.target)} gin_trgm_ops`)
+      .where(sql`${table.target} like '%:%:%'`),
     // A CPF as the target: the details that name the person.
     index('activity_log_cpf_pseudonym_idx')
       .on(sql`(${table.payload} ->> 'cpfPseudonym')`)

@@ -9,7 +9,7 @@ import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzl
 import { alias } from 'drizzle-orm/pg-core';
 import { plannedPerCall, type Database, type Executor } from '../../db/client';
 import { activityLog, searchable, users } from '../../db/schema/index';
-import { containing } from '../../db/sql-text';
+import { containing, escapeLike, searchForm } from '../../db/sql-text';
 
 /** The types are the shared contract's (the web filters by them). */
 export type { ActivityType };
@@ -158,6 +158,28 @@ export type ActivityRow = {
 /** The actors the actor filter looks for (a name of its own: the page joins `users` too). */
 const actors = alias(users, 'actors');
 
+/**
+ * The targets that hold `text` (in the searchable form). A text with a colon,
+ * as a key (`exam:<id>`), shares its trigrams with every key of its kind: it
+ * is found by what follows its colon instead (migration 0033). It lies either
+ * across the target's first colon (the target's part after that colon starts
+ * with the text's part after its own, the part before ends with the text's),
+ * or wholly after that colon, in a target with a second one.
+ */
+function targetCondition(text: string): SQL {
+  const target = searchable(activityLog.target);
+  const form = searchForm(text);
+  const colon = form.indexOf(':');
+  if (colon < 0 || colon === form.length - 1) return like(target, containing(text));
+  const before = form.slice(0, colon);
+  const across = and(
+    like(sql`substring(${target} from '^[^:]*:(.*)$')`, `${escapeLike(form.slice(colon + 1))}%`),
+    before ? like(sql`split_part(${target}, ':', 1)`, `%${escapeLike(before)}`) : undefined,
+  );
+  const within = and(sql`${activityLog.target} like '%:%:%'`, like(target, containing(text)));
+  return or(across, within)!;
+}
+
 /*
  * Each filter has an index in the search's order (migration 0029): the unit's
  * events, by type, by actor, and the trigram index of the target and details
@@ -184,7 +206,7 @@ function searchConditions(search: ActivitySearch): SQL | undefined {
   if (search.targetText) {
     const pattern = containing(search.targetText);
     const byText = or(
-      like(searchable(activityLog.target), pattern),
+      targetCondition(search.targetText),
       like(searchable(sql`${activityLog.payload}::text`), pattern),
     );
     if (search.cpf) {
