@@ -13,11 +13,14 @@
  *    each stored photo's job and reads none) receives the burst through the
  *    integration API: P photos (exams of one reference and four captures,
  *    from the dev faces), each sent to the queue after its commit.
- * 2. For one worker, then two (FACE_WORKERS=1 each, so a worker is one
+ * 2. The machine's ceiling: the dev photos analysed by one process, then by
+ *    two at once (face-analysis-process.ts: a face pool of one thread, no
+ *    queue, database or file store); the ratio two readers can reach here.
+ * 3. For one worker, then two (FACE_WORKERS=1 each, so a worker is one
  *    inference thread): the workers start and load their models, then every
  *    photo is set unread again and re-enqueued through the product's send;
  *    photos/s = P / (last reading - enqueue), from the workers' own lines.
- * 3. p95 of GET api/Exam (autocannon, in a process of its own) for N seconds
+ * 4. p95 of GET api/Exam (autocannon, in a process of its own) for N seconds
  *    with the queue idle, then N seconds right after the burst is enqueued
  *    again for the two workers.
  */
@@ -237,14 +240,45 @@ console.log(
       .join(' ')}`,
 );
 
-// 2. One worker, then two side by side.
+// 2. The machine's own ceiling: the same analyses in one process, then in two
+// at once, with no queue, database or file store (face-analysis-process.ts).
+async function analysingProcesses(count: number): Promise<number> {
+  const runs = Array.from(
+    { length: count },
+    () =>
+      new Promise<{ photos: number; ms: number }>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', path.join(repoRoot, 'bench/face-analysis-process.ts')],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, ROUNDS: '3' },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.once('error', reject);
+        child.once('exit', () => resolve(JSON.parse(output) as { photos: number; ms: number }));
+      }),
+  );
+  const done = await Promise.all(runs);
+  // Photos per second of all of them together: their photos over the slowest one's time.
+  return (
+    done.reduce((sum, run) => sum + run.photos, 0) / (Math.max(...done.map((run) => run.ms)) / 1000)
+  );
+}
+const ceilingOne = await analysingProcesses(1);
+const ceilingTwo = await analysingProcesses(2);
+
+// 3. One worker, then two side by side.
 const one = [spawnWorker()];
 const single = await drain(one);
 await stopAll(one);
 const two = [spawnWorker(), spawnWorker()];
 const double = await drain(two);
 
-// 3. The API's p95 with the queue idle, then during a drain by the two workers.
+// 4. The API's p95 with the queue idle, then during a drain by the two workers.
 // The client is a process of its own (the API's event loop is the API's alone):
 // CLIENTS loops of sequential requests for SECONDS, each latency kept.
 const CLIENTS = 4;
@@ -326,6 +360,10 @@ console.table([
 ]);
 console.log(
   `Razão 2 leitores / 1 leitor: ${fmt(double.perSecond / single.perSecond)}x (meta: >= 1.8x)`,
+);
+console.log(
+  `Teto da máquina, as mesmas análises sem fila nem banco: 1 processo ${fmt(ceilingOne)} fotos/s, ` +
+    `2 processos ${fmt(ceilingTwo)} fotos/s: ${fmt(ceilingTwo / ceilingOne)}x`,
 );
 const row = (name: string, result: Load | undefined) => ({
   'GET api/Exam': name,
