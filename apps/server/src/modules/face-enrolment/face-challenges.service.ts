@@ -38,7 +38,12 @@ export type SubjectResolver = (actor: SessionUser, subject: ChallengeSubject) =>
 const challengeError = (code: keyof typeof FACE_CHALLENGE_ERRORS, message?: string) =>
   AppError.from(FACE_CHALLENGE_ERRORS, code, message);
 
-/** Two or three different movements in a random order (crypto-random: the order must not be guessed). */
+/**
+ * Two or three different movements in a random order (crypto-random: the
+ * order must not be guessed), from all four: forcing one sideways and one
+ * up-or-down move into every challenge let more bent pages through on dev
+ * (docs/biometrics.md, attack model).
+ */
 export function drawSteps(random: (max: number) => number = randomInt): FaceMove[] {
   const count =
     FACE_CHALLENGE_MIN_STEPS + random(FACE_CHALLENGE_MAX_STEPS - FACE_CHALLENGE_MIN_STEPS + 1);
