@@ -186,6 +186,7 @@ async function startFaceReads(
   }
   app.faceReads.attach(async (photoIds) => {
     await sendFaceReads(boss, app.database.db, photoIds);
+    // This instance's own readers at once, even while its listening connection reconnects.
     wake();
   });
   return () => {

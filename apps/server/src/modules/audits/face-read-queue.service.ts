@@ -142,15 +142,7 @@ export async function consumeFaceReads(
   deps: PhotoFaceDeps,
   options: FaceReadConsumerOptions,
 ): Promise<FaceReadConsumption> {
-  const consumption = await consumeFaceReadJobs(boss, deps, options);
-  const unlisten = options.listen
-    ? await options.listen(FACE_READ_CHANNEL, () => consumption.notify())
-    : async () => undefined;
-  return { notify: consumption.notify, unlisten };
-}
-
-function consumeFaceReadJobs(boss: PgBoss, deps: PhotoFaceDeps, options: FaceReadConsumerOptions) {
-  return consumeQueue<FaceReadJob>(boss, {
+  const consumption = await consumeQueue<FaceReadJob>(boss, {
     name: FACE_READ_QUEUE,
     concurrency: options.concurrency,
     pollingSeconds: options.pollingSeconds ?? POLLING_SECONDS,
@@ -172,6 +164,10 @@ function consumeFaceReadJobs(boss: PgBoss, deps: PhotoFaceDeps, options: FaceRea
       }
     },
   });
+  const unlisten = options.listen
+    ? await options.listen(FACE_READ_CHANNEL, () => consumption.notify())
+    : async () => undefined;
+  return { notify: consumption.notify, unlisten };
 }
 
 /** The consumers of a face pool with `threads` worker threads (0: in process). */
