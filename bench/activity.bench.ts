@@ -22,8 +22,8 @@ import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { DatabaseHandle, Executor } from '../apps/server/src/db/client';
 import { verifyChain } from '../apps/server/src/modules/activity/activity-chain';
 import {
+  appendWebEvents,
   insertActivity,
-  insertWebEvents,
   type WebEventRow,
 } from '../apps/server/src/modules/activity/activity.repository';
 import { argument, openBenchDatabase } from './bench-support';
@@ -119,7 +119,7 @@ function shapes(kind: DatabaseHandle['kind']): Shape[] {
       chained: async ({ db }) => {
         for (let i = 0; i < BATCHES; i += 1)
           await db.transaction((tx) =>
-            insertWebEvents(tx, { id: actorId, federativeUnit: UNIT }, webBatch()),
+            appendWebEvents(tx, { id: actorId, federativeUnit: UNIT }, webBatch()),
           );
       },
       plain: async ({ db }) => {

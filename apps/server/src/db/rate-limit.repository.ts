@@ -2,33 +2,49 @@
 import { lt, sql } from 'drizzle-orm';
 import { deleteRows, type Executor } from './client';
 import { rateLimits } from './schema/index';
+import { selectRows } from './select-rows';
+
+export type Hit = { key: string; windowMs: number; weight?: number };
 
 /**
- * Counts `weight` hits of `key` (one by default) in one atomic upsert: a
- * window that started `windowMs` or more before `now` starts over at `now`
- * with these. Returns the hits of the current window and when it started.
+ * Counts each hit's `weight` (one by default) on its key, all in one
+ * statement (an atomic upsert per key, each in a statement part of its own):
+ * a window that started `windowMs` or more before `now` starts over at `now`
+ * with these. Returns, in the order given, the hits of each key's current
+ * window and when it started. The keys must differ.
  */
-export async function countHit(
+export async function countHits(
   db: Executor,
-  key: string,
+  hits: readonly Hit[],
   now: Date,
-  windowMs: number,
-  weight = 1,
-): Promise<{ hits: number; windowStart: Date } | undefined> {
-  const expired = new Date(now.getTime() - windowMs).toISOString();
-  const stale = sql`${rateLimits.windowStart} <= ${expired}::timestamptz`;
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ key, windowStart: now, hits: weight })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        windowStart: sql`case when ${stale} then ${now.toISOString()}::timestamptz else ${rateLimits.windowStart} end`,
-        hits: sql`case when ${stale} then ${weight}::int else ${rateLimits.hits} + ${weight}::int end`,
-      },
-    })
-    .returning({ hits: rateLimits.hits, windowStart: rateLimits.windowStart });
-  return row;
+): Promise<Array<{ hits: number; windowStart: Date } | undefined>> {
+  if (hits.length === 0) return [];
+  const at = now.toISOString();
+  const parts = hits.map((hit, index) => {
+    const weight = hit.weight ?? 1;
+    const expired = new Date(now.getTime() - hit.windowMs).toISOString();
+    const stale = sql`rate_limits.window_start <= ${expired}::timestamptz`;
+    return sql`${sql.raw(`hit${index}`)} as (
+      insert into rate_limits (key, window_start, hits)
+      values (${hit.key}, ${at}::timestamptz, ${weight}::int)
+      on conflict (key) do update set
+        window_start = case when ${stale} then ${at}::timestamptz else rate_limits.window_start end,
+        hits = case when ${stale} then ${weight}::int else rate_limits.hits + ${weight}::int end
+      returning ${index}::int as place, hits, window_start)`;
+  });
+  const rows = await selectRows<{ place: number; hits: number; window_start: string | Date }>(
+    db,
+    sql`with ${sql.join(parts, sql`, `)}
+        ${sql.join(
+          hits.map((_, index) => sql.raw(`select * from hit${index}`)),
+          sql` union all `,
+        )}`,
+  );
+  const counted = new Map(rows.map((row) => [Number(row.place), row]));
+  return hits.map((_, index) => {
+    const row = counted.get(index);
+    return row ? { hits: Number(row.hits), windowStart: new Date(row.window_start) } : undefined;
+  });
 }
 
 /** Retention: counters whose window started before `before`. */

@@ -10,7 +10,7 @@
 import type { Executor } from './client';
 import { AppError } from '../lib/app-error';
 import type { Pseudonymizer } from '../lib/pseudonym';
-import { countHit } from './rate-limit.repository';
+import { countHits } from './rate-limit.repository';
 
 export type RateLimitRule = {
   /** Part of the stored key; rules with different names never share a counter. */
@@ -72,9 +72,18 @@ export type HitOptions = {
   weight?: number;
 };
 
+/** One of the hits `hitAll` counts together. */
+export type NamedHit = { name: RateLimitName; subject: string; weight?: number };
+
 export type RateLimiter = {
   /** Counts one hit of `subject` under the named rule; throws 429 RATE_LIMITED past the limit. */
   hit(name: RateLimitName, subject: string, options?: HitOptions): Promise<void>;
+  /**
+   * Counts every hit, under rules of different names, in one statement (each
+   * counts even when another is past its limit); throws 429 RATE_LIMITED
+   * when any is past its limit, with the longest wait.
+   */
+  hitAll(hits: readonly NamedHit[], options?: Omit<HitOptions, 'weight'>): Promise<void>;
   /** Counts one hit and tells whether it was within the limit (for work with no one to answer). */
   tryHit(
     name: RateLimitName,
@@ -89,26 +98,49 @@ export function createRateLimiter(
   pseudonym: Pseudonymizer,
   overrides: RateLimitOverrides = {},
 ): RateLimiter {
-  const tryHit: RateLimiter['tryHit'] = async (name, subject, options = {}) => {
+  /** Counts the hits; the wait before the next allowed one of each past its limit, in seconds. */
+  async function count(
+    hits: readonly NamedHit[],
+    options: Omit<HitOptions, 'weight'>,
+  ): Promise<number[]> {
     const now = options.now ?? new Date();
-    const rule = { ...RATE_LIMITS[name], ...overrides[name] };
-    const key = `${rule.name}:${pseudonym(subject)}`;
-    const row = await countHit(options.db ?? db, key, now, rule.windowMs, options.weight);
-    if (!row || row.hits <= rule.limit) return { allowed: true };
-    const retryAfter = Math.ceil(
-      (row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000,
+    const rules = hits.map((hit) => ({ ...RATE_LIMITS[hit.name], ...overrides[hit.name] }));
+    const rows = await countHits(
+      options.db ?? db,
+      hits.map((hit, index) => ({
+        key: `${rules[index]!.name}:${pseudonym(hit.subject)}`,
+        windowMs: rules[index]!.windowMs,
+        weight: hit.weight,
+      })),
+      now,
     );
-    return { allowed: false, retryAfterSeconds: Math.max(1, retryAfter) };
+    const waits: number[] = [];
+    rows.forEach((row, index) => {
+      const rule = rules[index]!;
+      if (!row || row.hits <= rule.limit) return;
+      const retryAfter = Math.ceil(
+        (row.windowStart.getTime() + rule.windowMs - now.getTime()) / 1000,
+      );
+      waits.push(Math.max(1, retryAfter));
+    });
+    return waits;
+  }
+  function limited(waits: number[]): never {
+    throw AppError.of('RATE_LIMITED', 429).withHeader('retry-after', String(Math.max(...waits)));
+  }
+  const tryHit: RateLimiter['tryHit'] = async (name, subject, options = {}) => {
+    const [wait] = await count([{ name, subject, weight: options.weight }], options);
+    return wait === undefined ? { allowed: true } : { allowed: false, retryAfterSeconds: wait };
   };
   return {
     tryHit,
-    async hit(name, subject, options) {
-      const result = await tryHit(name, subject, options);
-      if (result.allowed) return;
-      throw AppError.of('RATE_LIMITED', 429).withHeader(
-        'retry-after',
-        String(result.retryAfterSeconds),
-      );
+    async hit(name, subject, options = {}) {
+      const waits = await count([{ name, subject, weight: options.weight }], options);
+      if (waits.length > 0) limited(waits);
+    },
+    async hitAll(hits, options = {}) {
+      const waits = await count(hits, options);
+      if (waits.length > 0) limited(waits);
     },
   };
 }

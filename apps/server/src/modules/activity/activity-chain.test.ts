@@ -1,11 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, engineName, type TestDatabase } from '../../../test/helper';
+import { randomUUID } from 'node:crypto';
+import {
+  createTestDatabase,
+  engineName,
+  testDatabaseUrl,
+  type TestDatabase,
+} from '../../../test/helper';
 import { selectRows } from '../../db/select-rows';
 import { activityLog } from '../../db/schema/index';
 import { replaceEventCpf } from '../retention/retention.repository';
 import { verifyAllChains, verifyChain } from './activity-chain';
-import { insertActivity } from './activity.repository';
+import { appendWebEvents, insertActivity, type WebEventRow } from './activity.repository';
 import { chainAnchors, logChainAnchors } from './chain-upkeep.service';
 
 /** The guard's refusal, wrapped by drizzle ("Failed query") around the driver's error. */
@@ -212,4 +218,59 @@ describe(`activity log hash chain on ${engineName}`, () => {
     const [rewritten] = (await verifyAllChains(db, [pi])).filter((r) => r.chain === 'PI');
     expect(rewritten!.firstBroken!.reason).toMatch(/reescrita/);
   });
+
+  it.skipIf(!testDatabaseUrl)(
+    'a web event another request stores while this one waits is stored once, and the chain has no gap (PostgreSQL)',
+    async () => {
+      const db = database.db;
+      const actor = { id: randomUUID(), federativeUnit: 'AP' };
+      const event = (): WebEventRow => ({
+        clientId: randomUUID(),
+        type: 'page_view',
+        occurredAt: new Date().toISOString(),
+        target: '/sala',
+        deviceId: 'dispositivo',
+        appVersion: '1',
+      });
+      const shared = event();
+      const own = event();
+      // The first request has written the event and has not committed yet.
+      let written!: () => void;
+      let commit!: () => void;
+      const wrote = new Promise<void>((resolve) => (written = resolve));
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      const first = db.transaction(async (tx) => {
+        await appendWebEvents(tx, actor, [shared]);
+        written();
+        await committing;
+      });
+      await wrote;
+      // The second sends it again with one of its own: its statement does not see the first's
+      // row and waits on the chain's head; after the commit it breaks the unique index and is
+      // sent again.
+      const second = appendWebEvents(db, actor, [shared, own]);
+      await expect
+        .poll(async () => {
+          const [row] = await selectRows<{ n: number }>(
+            db,
+            sql`select count(*)::int as n from pg_stat_activity
+                where wait_event_type = 'Lock' and query like '%jsonb_to_recordset%'`,
+          );
+          return row?.n;
+        })
+        .toBe(1);
+      commit();
+      await first;
+      expect(await second).toEqual([own.clientId]);
+      const web = await selectRows<{ client_id: string; seq: string }>(
+        db,
+        sql`select client_id, seq from activity_log where chain = 'AP/web' order by seq`,
+      );
+      expect(web.map((row) => [row.client_id, Number(row.seq)])).toEqual([
+        [shared.clientId, 1],
+        [own.clientId, 2],
+      ]);
+      expect(await verifyChain(db, 'AP/web')).toEqual({ ok: true, checked: 2, firstBroken: null });
+    },
+  );
 });

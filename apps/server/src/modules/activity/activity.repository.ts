@@ -9,6 +9,8 @@ import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzl
 import { alias } from 'drizzle-orm/pg-core';
 import { plannedPerCall, type Database, type Executor } from '../../db/client';
 import { activityLog, searchable, users } from '../../db/schema/index';
+import { uniqueViolation } from '../../db/errors';
+import { selectRows } from '../../db/select-rows';
 import { containing, escapeLike, searchForm } from '../../db/sql-text';
 
 /** The types are the shared contract's (the web filters by them). */
@@ -67,28 +69,6 @@ export async function changeWithActivity<T>(
 /* The web client's events                                                  */
 /* ------------------------------------------------------------------------ */
 
-/** Which of `clientIds` the actor's events already have (lower-case). */
-export async function findStoredClientIds(
-  db: Executor,
-  actorId: string,
-  clientIds: string[],
-): Promise<Set<string>> {
-  if (clientIds.length === 0) return new Set();
-  const rows = await db
-    .select({ clientId: activityLog.clientId })
-    .from(activityLog)
-    .where(
-      and(
-        eq(activityLog.actorId, actorId),
-        inArray(
-          activityLog.clientId,
-          clientIds.map((id) => id.toLowerCase()),
-        ),
-      ),
-    );
-  return new Set(rows.map((row) => String(row.clientId).toLowerCase()));
-}
-
 export type WebEventRow = {
   clientId: string;
   type: 'page_view' | 'error' | 'stream_log';
@@ -99,25 +79,63 @@ export type WebEventRow = {
   appVersion: string;
 };
 
-export async function insertWebEvents(
+/** Tries of appendWebEvents when another request stores one of its events at the same time. */
+const APPEND_TRIES = 3;
+
+/**
+ * Appends the web client's events of `actor` that the actor's log does not
+ * have yet (by client id), in the order given, in one statement with no
+ * transaction around it: the trigger appends each to the unit's web chain.
+ * The events must have different client ids. Returns the client ids stored.
+ *
+ * Two requests with the same event at once: both statements may miss the
+ * other's row, and the second then breaks the unique index of actor and
+ * client id (migration 0017) once the first commits; the whole statement is
+ * undone (the chain's head with it, so the chain has no gap) and sent again,
+ * now seeing the first one's row. Inside a caller's transaction that retry
+ * cannot happen: call it on the database, not in a transaction, where two
+ * senders may meet.
+ */
+export async function appendWebEvents(
   db: Executor,
   actor: { id: string; federativeUnit: string },
-  events: WebEventRow[],
-): Promise<void> {
-  if (events.length === 0) return;
-  await db.insert(activityLog).values(
-    events.map((event) => ({
+  events: readonly WebEventRow[],
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = JSON.stringify(
+    events.map((event, place) => ({
+      place,
       type: event.type,
-      actorId: actor.id,
-      federativeUnit: actor.federativeUnit,
       payload: event.details ?? {},
       target: event.target ?? null,
-      deviceId: event.deviceId,
-      appVersion: event.appVersion,
-      clientId: event.clientId,
-      occurredAt: new Date(event.occurredAt),
+      device_id: event.deviceId,
+      app_version: event.appVersion,
+      client_id: event.clientId,
+      occurred_at: new Date(event.occurredAt).toISOString(),
     })),
   );
+  const statement = sql`
+    insert into activity_log
+      (type, actor_id, federative_unit, payload, target, device_id, app_version, client_id, occurred_at)
+    select e.type, ${actor.id}::uuid, ${actor.federativeUnit}, e.payload, e.target, e.device_id,
+           e.app_version, e.client_id, e.occurred_at
+    from jsonb_to_recordset(${rows}::jsonb) as e(
+      place int, type text, payload jsonb, target text, device_id text, app_version text,
+      client_id uuid, occurred_at timestamptz)
+    where not exists (
+      select 1 from activity_log a where a.actor_id = ${actor.id}::uuid and a.client_id = e.client_id)
+    order by e.place
+    returning client_id`;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const stored = await selectRows<{ client_id: string }>(db, statement);
+      return stored.map((row) => String(row.client_id));
+    } catch (error) {
+      if (attempt >= APPEND_TRIES || uniqueViolation(error) !== 'activity_log_actor_client_idx') {
+        throw error;
+      }
+    }
+  }
 }
 
 /* ------------------------------------------------------------------------ */

@@ -36,13 +36,11 @@ import type { Pseudonymizer } from '../../lib/pseudonym';
 import type { RateLimiter } from '../../db/rate-limit';
 import { csvField } from './activity-csv';
 import { verifyUnitChains } from './activity-chain';
-import { lockChain, webChainOf } from './activity-chain.repository';
 import {
   countActivity,
   findActivityPage,
   findActivitySlice,
-  findStoredClientIds,
-  insertWebEvents,
+  appendWebEvents,
   type ActivityRow,
   type ActivitySearch,
 } from './activity.repository';
@@ -50,7 +48,7 @@ import {
 export type ActivityDeps = {
   db: Database;
   pseudonym: Pseudonymizer;
-  limiter: Pick<RateLimiter, 'hit'>;
+  limiter: Pick<RateLimiter, 'hitAll'>;
 };
 
 /** `target` of an event about a person known by CPF: the keyed pseudonym, never the CPF. */
@@ -63,27 +61,19 @@ export async function ingestWebEvents(
   actor: SessionUser,
   batch: ActivityBatch,
 ): Promise<ActivityBatchResult> {
-  await deps.limiter.hit('activityPerUser', actor.id);
   // Every event counts, stored or not: a resent batch cannot be used to go round the bound.
-  await deps.limiter.hit('activityEventsPerUser', actor.id, { weight: batch.events.length });
-  return deps.db.transaction(async (tx) => {
-    // The chain's lock first: a batch sent twice at once is checked by one after the other's commit.
-    await lockChain(tx, webChainOf(actor.federativeUnit));
-    const stored = await findStoredClientIds(
-      tx,
-      actor.id,
-      batch.events.map((event) => event.clientId),
-    );
-    const fresh = [];
-    for (const event of batch.events) {
-      const clientId = event.clientId.toLowerCase();
-      if (stored.has(clientId)) continue;
-      stored.add(clientId);
-      fresh.push({ ...event, clientId });
-    }
-    await insertWebEvents(tx, actor, fresh);
-    return { accepted: fresh.length, duplicates: batch.events.length - fresh.length };
-  });
+  await deps.limiter.hitAll([
+    { name: 'activityPerUser', subject: actor.id },
+    { name: 'activityEventsPerUser', subject: actor.id, weight: batch.events.length },
+  ]);
+  // The batch's own repeats go once; the log's, not at all (appendWebEvents).
+  const unique = new Map<string, ActivityBatch['events'][number]>();
+  for (const event of batch.events) {
+    const clientId = event.clientId.toLowerCase();
+    if (!unique.has(clientId)) unique.set(clientId, { ...event, clientId });
+  }
+  const stored = await appendWebEvents(deps.db, actor, [...unique.values()]);
+  return { accepted: stored.length, duplicates: batch.events.length - stored.length };
 }
 
 function searchOf(deps: ActivityDeps, actor: SessionUser, filter: ActivityFilter): ActivitySearch {

@@ -24,8 +24,7 @@ import { AppError } from '../../lib/app-error';
 import { faceUrl } from './check-in-face-images';
 import {
   findCheckIn,
-  findOpenRecordByExaminer,
-  isExaminerOf,
+  findRecordFor,
   listEvents,
   listExamsOfPost,
   listExaminers,
@@ -89,12 +88,10 @@ export async function toRecord(
 export async function visibleRecord(
   deps: CheckInDeps,
   actor: SessionUser,
-  id: string,
+  which: { id: string } | { examinerCpf: string; post: string },
 ): Promise<CheckInWithNames> {
-  const record = await findCheckIn(deps.db, actor.federativeUnit, id);
-  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
-  if (SEES_EVERY_RECORD.includes(actor.role)) return record;
-  if (record.openedBy === actor.id || (await isExaminerOf(deps.db, id, actor.id))) return record;
+  const found = await findRecordFor(deps.db, actor.federativeUnit, which, actor.id);
+  if (found && (SEES_EVERY_RECORD.includes(actor.role) || found.actorInRecord)) return found.record;
   throw checkInError('CHECKIN_NOT_FOUND');
 }
 
@@ -104,7 +101,7 @@ export async function getCheckIn(
   actor: SessionUser,
   input: { id: string },
 ): Promise<CheckInRecord> {
-  return toRecord(deps, actor, await visibleRecord(deps, actor, input.id));
+  return toRecord(deps, actor, await visibleRecord(deps, actor, { id: input.id }));
 }
 
 /** `GET findCheckIn?viewerCpf&schedulingLocal`: the open record of that examiner at that post. */
@@ -113,14 +110,11 @@ export async function findOpenCheckIn(
   actor: SessionUser,
   input: { viewerCpf: string; schedulingLocal: string },
 ): Promise<CheckInRecord> {
-  const id = await findOpenRecordByExaminer(
-    deps.db,
-    actor.federativeUnit,
-    input.viewerCpf,
-    input.schedulingLocal,
-  );
-  if (!id) throw checkInError('CHECKIN_NOT_FOUND');
-  return getCheckIn(deps, actor, { id });
+  const record = await visibleRecord(deps, actor, {
+    examinerCpf: input.viewerCpf,
+    post: input.schedulingLocal,
+  });
+  return toRecord(deps, actor, record);
 }
 
 /** `GET searchCheckIn`: the records of the unit (ADMIN and AUDITOR), newest first. */
@@ -164,7 +158,7 @@ export async function listRecordExams(
   actor: SessionUser,
   query: { checkInId: string; page: number; pageSize: number },
 ): Promise<Page<CheckInExam>> {
-  const record = await visibleRecord(deps, actor, query.checkInId);
+  const record = await visibleRecord(deps, actor, { id: query.checkInId });
   const day = dayInZone(record.openedAt);
   const period = resolvePeriod(day, day);
   if (!period.ok) throw AppError.badRequest(period.code, period.message);

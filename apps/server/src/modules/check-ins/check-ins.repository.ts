@@ -28,8 +28,16 @@ export type CheckInWithNames = CheckInRow & {
 
 const openers = alias(users, 'openers');
 
-/** Records with their post's name and who opened them (where and order are the caller's). */
-export function selectWithNames(db: Executor) {
+/**
+ * Records with their post's name and who opened them (where and order are the
+ * caller's); `actorInRecord` says whether `actorId` opened the record or is or
+ * was one of its examiners (false without an actor).
+ */
+export function selectWithNames(db: Executor, actorId?: string) {
+  const actorInRecord = actorId
+    ? sql<boolean>`(${checkIns.openedBy} = ${actorId} or exists (
+        select 1 from check_in_viewers v where v.check_in_id = ${checkIns.id} and v.user_id = ${actorId}))`
+    : sql<boolean>`false`;
   return db
     .select({
       record: checkIns,
@@ -37,6 +45,7 @@ export function selectWithNames(db: Executor) {
       openedByName: openers.name,
       examRoomName: examRooms.name,
       examRoomCode: examRooms.code,
+      actorInRecord,
     })
     .from(checkIns)
     .innerJoin(schedulingLocals, eq(schedulingLocals.id, checkIns.schedulingLocalId))
@@ -64,10 +73,48 @@ export async function findCheckIn(
   unit: string,
   id: string,
 ): Promise<CheckInWithNames | undefined> {
-  const [row] = await selectWithNames(db)
-    .where(and(eq(checkIns.federativeUnit, unit), eq(checkIns.id, id)))
+  return (await findRecordFor(db, unit, { id }))?.record;
+}
+
+/** A record found for an actor, and whether the actor opened it or is or was one of its examiners. */
+export type RecordFor = { record: CheckInWithNames; actorInRecord: boolean };
+
+/**
+ * One statement: a record of the unit, named by id or as the open record of
+ * the examiner with `cpf` at `post` (the newest, if the data had two), with
+ * its names and, for `actorId`, whether the actor is in it.
+ */
+export async function findRecordFor(
+  db: Executor,
+  unit: string,
+  which: { id: string } | { examinerCpf: string; post: string },
+  actorId?: string,
+): Promise<RecordFor | undefined> {
+  const id =
+    'id' in which
+      ? eq(checkIns.id, which.id)
+      : eq(
+          checkIns.id,
+          sql`(${db
+            .select({ id: checkIns.id })
+            .from(checkIns)
+            .innerJoin(checkInViewers, eq(checkInViewers.checkInId, checkIns.id))
+            .where(
+              and(
+                eq(checkIns.federativeUnit, unit),
+                eq(checkIns.schedulingLocal, which.post),
+                eq(checkIns.status, 'open'),
+                eq(checkInViewers.cpf, which.examinerCpf),
+                isNull(checkInViewers.removedAt),
+              ),
+            )
+            .orderBy(desc(checkIns.openedAt))
+            .limit(1)})`,
+        );
+  const [row] = await selectWithNames(db, actorId)
+    .where(and(eq(checkIns.federativeUnit, unit), id))
     .limit(1);
-  return row ? withNames(row) : undefined;
+  return row ? { record: withNames(row), actorInRecord: row.actorInRecord } : undefined;
 }
 
 /** Locks a record of the unit until the transaction ends (changes to one record go one at a time). */
@@ -142,35 +189,6 @@ export async function listEvents(db: Executor, checkInId: string): Promise<Check
     .leftJoin(checkInViewers, eq(checkInViewers.id, checkInEvents.viewerId))
     .where(eq(checkInEvents.checkInId, checkInId))
     .orderBy(asc(checkInEvents.seq));
-}
-
-/**
- * The open record of the unit at a post that has this CPF among its
- * examiners (in the room, or already out while the other is still in: the
- * room's device keeps showing it until the last one leaves).
- */
-export async function findOpenRecordByExaminer(
-  db: Executor,
-  unit: string,
-  cpf: string,
-  post: string,
-): Promise<string | undefined> {
-  const [row] = await db
-    .select({ id: checkIns.id })
-    .from(checkIns)
-    .innerJoin(checkInViewers, eq(checkInViewers.checkInId, checkIns.id))
-    .where(
-      and(
-        eq(checkIns.federativeUnit, unit),
-        eq(checkIns.schedulingLocal, post),
-        eq(checkIns.status, 'open'),
-        eq(checkInViewers.cpf, cpf),
-        isNull(checkInViewers.removedAt),
-      ),
-    )
-    .orderBy(desc(checkIns.openedAt))
-    .limit(1);
-  return row?.id;
 }
 
 /** Whether the user is or was an examiner of the record. */

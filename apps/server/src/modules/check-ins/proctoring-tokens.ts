@@ -15,7 +15,7 @@ import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import { hashToken, randomToken } from '../../lib/crypto';
 import { findLocalByIdentifier } from '../scheduling-locals/scheduling-locals.service';
-import { findCheckIn, isExaminerOf } from './check-ins.repository';
+import { findRecordFor } from './check-ins.repository';
 import {
   consumeProctoringToken,
   deleteExpiredProctoringTokens,
@@ -44,11 +44,9 @@ export async function targetOf(
   input: { schedulingLocal?: string; checkInId?: string },
 ): Promise<ProctoringTarget> {
   if (input.checkInId) {
-    const record = await findCheckIn(db, actor.federativeUnit, input.checkInId);
-    const member =
-      record !== undefined &&
-      (record.openedBy === actor.id || (await isExaminerOf(db, record.id, actor.id)));
-    if (!record || !member) throw checkInError('CHECKIN_NOT_FOUND');
+    const found = await findRecordFor(db, actor.federativeUnit, { id: input.checkInId }, actor.id);
+    if (!found?.actorInRecord) throw checkInError('CHECKIN_NOT_FOUND');
+    const record = found.record;
     if (record.status !== 'open') throw checkInError('CHECKIN_CLOSED');
     if (input.schedulingLocal && input.schedulingLocal !== record.schedulingLocal) {
       throw checkInError('CHECKIN_NOT_FOUND');

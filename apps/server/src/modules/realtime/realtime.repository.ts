@@ -5,6 +5,7 @@
 import type { RealtimeEvent, RealtimeKind } from '@exame/shared';
 import { and, eq, gt, lt, max, sql } from 'drizzle-orm';
 import { deleteRows, type Executor } from '../../db/client';
+import { selectRows } from '../../db/select-rows';
 import { realtimeEvents } from '../../db/schema/index';
 
 /** The channel every instance listens to; the payload names the event (id, unit, local). */
@@ -50,9 +51,12 @@ export async function publishRealtimeAll(
 ): Promise<number[]> {
   if (events.length === 0) return [];
   const units = [...new Set(events.map((event) => event.federativeUnit))].sort();
+  if (units.length === 1 && events.length <= INSERT_BATCH) {
+    return publishUnitEvents(tx, units[0]!, events);
+  }
   // In a fixed order, so that two transactions locking the same units cannot wait on each other.
   for (const unit of units) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`realtime:${unit}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lockKey(unit)}))`);
   }
   const ids: number[] = [];
   for (let start = 0; start < events.length; start += INSERT_BATCH) {
@@ -82,6 +86,47 @@ export async function publishRealtimeAll(
     await tx.execute(sql`select pg_notify(${REALTIME_CHANNEL}, ${JSON.stringify(notice)})`);
   }
   return ids;
+}
+
+const lockKey = (unit: string) => `realtime:${unit}`;
+
+/**
+ * The events of one unit (every change but a large import) in one
+ * statement: the unit's lock, the rows, and the notification naming the
+ * last of them. The rows read the lock's result, so it is taken before any
+ * id is drawn.
+ */
+async function publishUnitEvents(
+  tx: Executor,
+  unit: string,
+  events: RealtimeEventInput[],
+): Promise<number[]> {
+  const rows = JSON.stringify(
+    events.map((event, place) => ({
+      place,
+      scheduling_local: event.schedulingLocal,
+      kind: event.kind,
+      payload: event.payload,
+    })),
+  );
+  const [row] = await selectRows<{ ids: Array<string | number> }>(
+    tx,
+    sql`with locked as (select pg_advisory_xact_lock(hashtext(${lockKey(unit)})) as done),
+        written as (
+          insert into realtime_events (federative_unit, scheduling_local, kind, payload)
+          select ${unit}, e.scheduling_local, e.kind, e.payload
+          from locked, jsonb_to_recordset(${rows}::jsonb)
+            as e(place int, scheduling_local text, kind text, payload jsonb)
+          order by e.place
+          returning id, scheduling_local)
+        select array_agg(id order by id) as ids,
+               pg_notify(${REALTIME_CHANNEL}, json_build_object(
+                 'id', max(id),
+                 'unit', ${unit}::text,
+                 'local', (array_agg(scheduling_local order by id desc))[1])::text) as notified
+        from written`,
+  );
+  return (row?.ids ?? []).map(Number);
 }
 
 function toEvent(row: typeof realtimeEvents.$inferSelect): RealtimeEvent {
