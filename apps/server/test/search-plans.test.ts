@@ -8,6 +8,7 @@
  * accents, the activity total stops at the cap.
  */
 import { cappedTotal, SEARCH_COUNT_LIMIT, TOTAL_COUNT_CAP } from '@exame/shared';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANNED_PER_CALL } from '../src/db/prepared-statements';
@@ -16,10 +17,12 @@ import { selectRows } from '../src/db/select-rows';
 import { seedDemoExams, seedDemoLocals } from '../src/db/seed/demo-exams';
 import { ensureReferenceData } from '../src/db/seed/reference-data';
 import {
+  appendWebEvents,
   countActivity,
   findActivityPage,
   findActivitySlice,
   type ActivitySearch,
+  type WebEventRow,
 } from '../src/modules/activity/activity.repository';
 import {
   searchCheckIns,
@@ -302,5 +305,39 @@ describe('the activity and check-in searches read through indexes at volume', ()
 
     const all = await searchCheckIns(database.db, unit, page);
     expect(all.counted).toBe(UNITS[0]![2]);
+  });
+
+  it('a web batch finds the events it already has by the actor and client id, not by every event of the actor', async () => {
+    // A person who has viewed pages all year.
+    const actor = { id: actorId, federativeUnit: unit };
+    await database.db.execute(sql`insert into activity_log
+        (type, actor_id, federative_unit, target, payload, client_id)
+      select 'page_view', ${actorId}, ${unit}, '/exames', '{}'::jsonb, gen_random_uuid()
+      from generate_series(1, 3000)`);
+    await database.db.execute(sql`analyze activity_log`);
+    const event = (clientId: string): WebEventRow => ({
+      clientId,
+      type: 'page_view',
+      occurredAt: new Date().toISOString(),
+      target: '/exames',
+      deviceId: 'dispositivo',
+      appVersion: '1',
+    });
+    const [stored] = await selectRows<{ client_id: string }>(
+      database.db,
+      sql`select client_id from activity_log where actor_id = ${actor.id} and client_id is not null limit 1`,
+    );
+    const batch = [event(stored!.client_id), event(randomUUID())];
+    const statements = await database.explain((db) => appendWebEvents(db, actor, batch));
+    expect(statements).toHaveLength(1);
+    expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+    // Read by the actor and the batch's client ids, not every event of the actor.
+    const probes = statements[0]!.nodes.filter(
+      (node) => node['Index Name'] === 'activity_log_actor_client_idx',
+    );
+    expect(probes.length).toBeGreaterThan(0);
+    for (const probe of probes) expect(probe['Index Cond']).toMatch(/client_id/);
+    // (explain ran it: the new event was stored, the one the log had was not)
+    expect(await appendWebEvents(database.db, actor, batch)).toEqual([]);
   });
 });

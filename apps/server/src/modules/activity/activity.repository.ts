@@ -114,7 +114,14 @@ export async function appendWebEvents(
       occurred_at: new Date(event.occurredAt).toISOString(),
     })),
   );
+  // The actor's events with the batch's ids, read by the unique index (a join with the batch
+  // would read every event of the actor).
   const statement = sql`
+    with stored as (
+      select a.client_id from activity_log a
+      where a.actor_id = ${actor.id}::uuid
+        and a.client_id = any(array(
+          select (event ->> 'client_id')::uuid from jsonb_array_elements(${rows}::jsonb) event)))
     insert into activity_log
       (type, actor_id, federative_unit, payload, target, device_id, app_version, client_id, occurred_at)
     select e.type, ${actor.id}::uuid, ${actor.federativeUnit}, e.payload, e.target, e.device_id,
@@ -122,8 +129,7 @@ export async function appendWebEvents(
     from jsonb_to_recordset(${rows}::jsonb) as e(
       place int, type text, payload jsonb, target text, device_id text, app_version text,
       client_id uuid, occurred_at timestamptz)
-    where not exists (
-      select 1 from activity_log a where a.actor_id = ${actor.id}::uuid and a.client_id = e.client_id)
+    where e.client_id not in (select client_id from stored)
     order by e.place
     returning client_id`;
   for (let attempt = 1; ; attempt += 1) {
