@@ -115,7 +115,7 @@ describe(`statements per request on ${engineName}`, () => {
     expect(sent).toHaveLength(2);
     expect(sent.transactions).toBe(0);
     expect(sent[0]).toMatch(/insert into rate_limits[\s\S]*insert into rate_limits/);
-    expect(sent[1]).toMatch(/^\s*insert into activity_log/);
+    expect(sent[1]).toMatch(/\binsert into activity_log\b/);
   });
 
   it('the room board: the open record with its access in one statement, then its examiners and history; the post’s exams after the record', async () => {
