@@ -62,7 +62,8 @@ describe.skipIf(Boolean(skipReason))(`facial validation in Chromium ${skipReason
     await page.getByText(/Rosto cadastrado em/).waitFor();
     await page.getByRole('button', { name: 'Validar rosto' }).click();
     const modal = page.getByTestId('facial-validation');
-    await modal.getByRole('button', { name: 'Iniciar captura' }).waitFor();
+    // The modal's chunk and the camera start with it: slower than a screen when both cores are busy.
+    await modal.getByRole('button', { name: 'Iniciar captura' }).waitFor({ timeout: 60_000 });
     await screenshot(page, `facial-validation-start-${fixture.replace('.jpg', '')}`);
     await takeFace(page, clip);
     await modal.getByRole('button', { name: 'Descartar' }).waitFor();
