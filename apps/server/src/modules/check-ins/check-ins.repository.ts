@@ -80,9 +80,11 @@ export async function findCheckIn(
 export type RecordFor = { record: CheckInWithNames; actorInRecord: boolean };
 
 /**
- * One statement: a record of the unit, named by id or as the open record of
- * the examiner with `cpf` at `post` (the newest, if the data had two), with
- * its names and, for `actorId`, whether the actor is in it.
+ * One statement: a record of the unit, named by id or as the open record at
+ * `post` that has the CPF among its examiners (in the room, or already out
+ * while the other is still in: the room's device keeps showing it until the
+ * last one leaves; the newest, if the data had two), with its names and, for
+ * `actorId`, whether the actor is in it.
  */
 export async function findRecordFor(
   db: Executor,
