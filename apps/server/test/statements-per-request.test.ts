@@ -13,6 +13,7 @@ import { createApiKeyFor, examPayload, postExams } from './exams';
 import { engineName, type TestApp } from './helper';
 import { DEFAULT_PASSWORD, seedSignedIn } from './identity';
 import { buildRecordingApp } from './sessions';
+import { webEvent } from './web-events';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
 
@@ -96,18 +97,7 @@ describe(`statements per request on ${engineName}`, () => {
     method: 'POST',
     url: '/api/ActivityLog/events',
     headers: examiner.auth,
-    payload: {
-      events: [
-        {
-          clientId: randomUUID(),
-          type: 'page_view',
-          occurredAt: new Date().toISOString(),
-          target: '/sala',
-          deviceId: 'dispositivo',
-          appVersion: '1',
-        },
-      ],
-    },
+    payload: { events: [webEvent({ target: '/sala' })] },
   });
 
   it('a page view: its two limits counted in one statement, and the event stored in one (no transaction)', async () => {

@@ -40,6 +40,7 @@ import {
   passwordStep,
   softPasskey,
 } from '../../test/second-factor';
+import { webEvent } from '../../test/web-events';
 
 const A = 'DF';
 /** A disabled identity provider: saved without reading its configuration. */
@@ -779,17 +780,7 @@ describe('tenant isolation of writes', () => {
         'POST',
         () => '/api/ActivityLog/events',
         () => ({
-          events: [
-            {
-              clientId: crypto.randomUUID(),
-              type: 'page_view',
-              occurredAt: new Date().toISOString(),
-              target: '/exames',
-              details: { federativeUnit: 'SP' },
-              deviceId: 'dispositivo-a',
-              appVersion: '1.0.0',
-            },
-          ],
+          events: [webEvent({ details: { federativeUnit: 'SP' } })],
         }),
       ),
       foreign: null,

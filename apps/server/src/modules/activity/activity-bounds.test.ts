@@ -5,7 +5,6 @@ import { dayInZone } from '@exame/shared';
  * names reserved, the server's time beside the browser's, and a retention of
  * their own for browser events that leaves every chain verifiable.
  */
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectRows } from '../../db/select-rows';
@@ -14,21 +13,9 @@ import { seedSignedIn } from '../../../test/identity';
 import { verifyAllChains, verifyChain, verifyUnitChains } from './activity-chain';
 import { insertActivity } from './activity.repository';
 import { purgeBrowserEvents } from './chain-upkeep.service';
+import { webEvent } from '../../../test/web-events';
 
 type Signed = Awaited<ReturnType<typeof seedSignedIn>>;
-
-function webEvent(overrides: Record<string, unknown> = {}) {
-  return {
-    clientId: randomUUID(),
-    type: 'page_view',
-    occurredAt: new Date().toISOString(),
-    target: '/exames',
-    details: { from: '/inicio' },
-    deviceId: 'dispositivo-1',
-    appVersion: '1.4.2',
-    ...overrides,
-  };
-}
 
 const EVENTS_PER_HOUR = 150;
 const REFUSED = { cause: { message: expect.stringMatching(/append-only/) } };

@@ -7,11 +7,12 @@ import {
   testDatabaseUrl,
   type TestDatabase,
 } from '../../../test/helper';
+import { webEvent } from '../../../test/web-events';
 import { selectRows } from '../../db/select-rows';
 import { activityLog } from '../../db/schema/index';
 import { replaceEventCpf } from '../retention/retention.repository';
 import { verifyAllChains, verifyChain } from './activity-chain';
-import { appendWebEvents, insertActivity, type WebEventRow } from './activity.repository';
+import { appendWebEvents, insertActivity } from './activity.repository';
 import { chainAnchors, logChainAnchors } from './chain-upkeep.service';
 
 /** The guard's refusal, wrapped by drizzle ("Failed query") around the driver's error. */
@@ -224,16 +225,8 @@ describe(`activity log hash chain on ${engineName}`, () => {
     async () => {
       const db = database.db;
       const actor = { id: randomUUID(), federativeUnit: 'AP' };
-      const event = (): WebEventRow => ({
-        clientId: randomUUID(),
-        type: 'page_view',
-        occurredAt: new Date().toISOString(),
-        target: '/sala',
-        deviceId: 'dispositivo',
-        appVersion: '1',
-      });
-      const shared = event();
-      const own = event();
+      const shared = webEvent();
+      const own = webEvent();
       // The first request has written the event and has not committed yet.
       let written!: () => void;
       let commit!: () => void;
