@@ -19,6 +19,10 @@ export async function countHits(
   now: Date,
 ): Promise<Array<{ hits: number; windowStart: Date } | undefined>> {
   if (hits.length === 0) return [];
+  // PostgreSQL refuses one statement upserting the same row twice.
+  if (new Set(hits.map((hit) => hit.key)).size !== hits.length) {
+    throw new Error('countHits: the same key twice');
+  }
   const at = now.toISOString();
   const parts = hits.map((hit, index) => {
     const weight = hit.weight ?? 1;

@@ -243,14 +243,18 @@ describe(`activity log hash chain on ${engineName}`, () => {
       // sent again.
       const second = appendWebEvents(db, actor, [shared, own]);
       await expect
-        .poll(async () => {
-          const [row] = await selectRows<{ n: number }>(
-            db,
-            sql`select count(*)::int as n from pg_stat_activity
-                where wait_event_type = 'Lock' and query like '%jsonb_to_recordset%'`,
-          );
-          return row?.n;
-        })
+        .poll(
+          async () => {
+            const [row] = await selectRows<{ n: number }>(
+              db,
+              sql`select count(*)::int as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'
+                  and query like '%insert into activity_log%'`,
+            );
+            return row?.n;
+          },
+          { timeout: 10_000 },
+        )
         .toBe(1);
       commit();
       await first;

@@ -129,7 +129,7 @@ export async function appendWebEvents(
     from jsonb_to_recordset(${rows}::jsonb) as e(
       place int, type text, payload jsonb, target text, device_id text, app_version text,
       client_id uuid, occurred_at timestamptz)
-    where e.client_id not in (select client_id from stored)
+    where not exists (select 1 from stored s where s.client_id = e.client_id)
     order by e.place
     returning client_id`;
   for (let attempt = 1; ; attempt += 1) {

@@ -61,7 +61,8 @@ export async function ingestWebEvents(
   actor: SessionUser,
   batch: ActivityBatch,
 ): Promise<ActivityBatchResult> {
-  // Every event counts, stored or not: a resent batch cannot be used to go round the bound.
+  // Every event counts, stored or not (a resent batch cannot be used to go round the bound),
+  // and so do the events of a batch refused by the batches' own limit: one statement counts both.
   await deps.limiter.hitAll([
     { name: 'activityPerUser', subject: actor.id },
     { name: 'activityEventsPerUser', subject: actor.id, weight: batch.events.length },
