@@ -338,6 +338,53 @@ describe(`realtime events on ${engineName}`, () => {
     expect(behind.lastId()).toBe(String(start.events.at(-1)!.id));
   });
 
+  it.skipIf(!testDatabaseUrl)(
+    "a unit's second writer draws its event's id only after the first one commits (PostgreSQL)",
+    async () => {
+      const db = t.database.db;
+      const event = (unit: string, photoId: string) => ({
+        federativeUnit: unit,
+        schedulingLocal: `${unit}.POSTO01-S1`,
+        kind: 'photo_added' as const,
+        payload: { examId: 'x', schedulingId: 'x', photoId },
+      });
+      let wrote!: (id: number) => void;
+      let commit!: () => void;
+      const firstId = new Promise<number>((resolve) => (wrote = resolve));
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      const first = db.transaction(async (tx) => {
+        const [id] = await publishRealtimeAll(tx, [event('GO', 'primeiro')]);
+        wrote(id!);
+        await committing;
+      });
+      const idOfFirst = await firstId;
+      const second = db.transaction((tx) => publishRealtimeAll(tx, [event('GO', 'segundo')]));
+      await expect
+        .poll(
+          async () =>
+            (
+              await selectRows<{ n: number }>(
+                db,
+                sql`select count(*)::int as n from pg_stat_activity
+                    where datname = current_database() and wait_event = 'advisory'`,
+              )
+            )[0]?.n,
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      // Another unit writes meanwhile (its own lock): its id is drawn now, from the same sequence.
+      const [meanwhile] = await db.transaction((tx) =>
+        publishRealtimeAll(tx, [event('MT', 'outra unidade')]),
+      );
+      commit();
+      await first;
+      const [idOfSecond] = await second;
+      expect(meanwhile!).toBeGreaterThan(idOfFirst);
+      // Drawn after the wait: a client that saw the first event misses nothing of GO.
+      expect(idOfSecond!).toBeGreaterThan(meanwhile!);
+    },
+  );
+
   it('through app.inject: refused before streaming without a session, and an allowed call ends after the replay', async () => {
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/Realtime/events' });
     expect(anonymous.statusCode).toBe(401);
