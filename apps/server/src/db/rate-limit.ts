@@ -125,22 +125,19 @@ export function createRateLimiter(
     });
     return waits;
   }
-  function limited(waits: number[]): never {
-    throw AppError.of('RATE_LIMITED', 429).withHeader('retry-after', String(Math.max(...waits)));
-  }
   const tryHit: RateLimiter['tryHit'] = async (name, subject, options = {}) => {
     const [wait] = await count([{ name, subject, weight: options.weight }], options);
     return wait === undefined ? { allowed: true } : { allowed: false, retryAfterSeconds: wait };
   };
+  const hitAll: RateLimiter['hitAll'] = async (hits, options = {}) => {
+    const waits = await count(hits, options);
+    if (waits.length === 0) return;
+    throw AppError.of('RATE_LIMITED', 429).withHeader('retry-after', String(Math.max(...waits)));
+  };
   return {
     tryHit,
-    async hit(name, subject, options = {}) {
-      const waits = await count([{ name, subject, weight: options.weight }], options);
-      if (waits.length > 0) limited(waits);
-    },
-    async hitAll(hits, options = {}) {
-      const waits = await count(hits, options);
-      if (waits.length > 0) limited(waits);
-    },
+    hitAll,
+    hit: (name, subject, options = {}) =>
+      hitAll([{ name, subject, weight: options.weight }], options),
   };
 }

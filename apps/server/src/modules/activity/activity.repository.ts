@@ -114,21 +114,22 @@ export async function appendWebEvents(
       occurred_at: new Date(event.occurredAt).toISOString(),
     })),
   );
-  // The actor's events with the batch's ids, read by the unique index (a join with the batch
-  // would read every event of the actor).
+  // The batch read once; the actor's events with its ids, by the unique index (a join with
+  // the batch would read every event of the actor).
   const statement = sql`
-    with stored as (
+    with batch as (
+      select * from jsonb_to_recordset(${rows}::jsonb) as e(
+        place int, type text, payload jsonb, target text, device_id text, app_version text,
+        client_id uuid, occurred_at timestamptz)),
+    stored as (
       select a.client_id from activity_log a
       where a.actor_id = ${actor.id}::uuid
-        and a.client_id = any(array(
-          select (event ->> 'client_id')::uuid from jsonb_array_elements(${rows}::jsonb) event)))
+        and a.client_id = any(array(select client_id from batch)))
     insert into activity_log
       (type, actor_id, federative_unit, payload, target, device_id, app_version, client_id, occurred_at)
     select e.type, ${actor.id}::uuid, ${actor.federativeUnit}, e.payload, e.target, e.device_id,
            e.app_version, e.client_id, e.occurred_at
-    from jsonb_to_recordset(${rows}::jsonb) as e(
-      place int, type text, payload jsonb, target text, device_id text, app_version text,
-      client_id uuid, occurred_at timestamptz)
+    from batch e
     where not exists (select 1 from stored s where s.client_id = e.client_id)
     order by e.place
     returning client_id`;
