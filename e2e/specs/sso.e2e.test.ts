@@ -4,7 +4,7 @@
  * its screen; the provider's button on the sign-in screen signs the ADMIN in
  * through the provider; a sensitive action (reopening a decision) asks
  * for the password again once the last proof is older than the window
- * (REAUTH_WINDOW_SECONDS=3 here), then goes through; and the proof can come
+ * (REAUTH_WINDOW_SECONDS=8 here), then goes through; and the proof can come
  * from the provider, which sends the browser back to the page it left.
  */
 import { dayInZone } from '@exame/shared';
@@ -34,7 +34,9 @@ describe('single sign-on and re-authentication in Chromium', () => {
     PORT: String(port),
     PUBLIC_APP_URL: baseUrl,
     SSO_ALLOW_HTTP: 'true',
-    REAUTH_WINDOW_SECONDS: '3',
+    // Long enough that a busy machine repeats an action inside the window a
+    // confirmation opens; the specs wait past it where they need an old proof.
+    REAUTH_WINDOW_SECONDS: '8',
   });
   const browser = useBrowser();
   const api = apiOf(() => server.baseUrl);
@@ -55,7 +57,15 @@ describe('single sign-on and re-authentication in Chromium', () => {
     await dialog.getByLabel(/Client secret/).fill(idp.clientSecret);
     await dialog.getByRole('textbox', { name: /Atributo com o CPF/ }).fill('cpf');
     expect(await seriousViolations(page, 'provedores: novo')).toEqual([]);
+    // Saving a provider is a sensitive action: once the sign-in's proof is
+    // older than REAUTH_WINDOW_SECONDS (8 s here), it asks for the password
+    // and then saves. Waiting past the window makes the path the same on a
+    // quiet machine and on a busy one.
+    await page.waitForTimeout(8500);
     await dialog.getByRole('button', { name: 'Salvar' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirme a sua identidade' });
+    await confirm.getByRole('textbox', { name: 'Senha' }).fill(ADMIN.password);
+    await confirm.getByRole('button', { name: 'Confirmar', exact: true }).click();
     const card = page.getByRole('list', { name: 'Provedores de identidade' });
     await card.getByText('Provedor do Estado').waitFor();
     await dialog.waitFor({ state: 'detached' });
@@ -143,8 +153,8 @@ describe('single sign-on and re-authentication in Chromium', () => {
     });
     await page.goto(`${server.baseUrl}/auditoria/${audited.examId}`);
     await page.getByRole('button', { name: 'Reabrir decisão' }).waitFor();
-    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (3 s here).
-    await page.waitForTimeout(3500);
+    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (8 s here).
+    await page.waitForTimeout(8500);
     await page.getByRole('button', { name: 'Reabrir decisão' }).click();
     const reopen = page.getByRole('dialog', { name: 'Reabrir a decisão' });
     await reopen
@@ -182,8 +192,8 @@ describe('single sign-on and re-authentication in Chromium', () => {
       await row.getByRole('button', { name: 'Desabilitar' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Desabilitar' }).click();
     };
-    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (3 s here).
-    await page.waitForTimeout(3500);
+    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (8 s here).
+    await page.waitForTimeout(8500);
     await disable();
     const confirm = page.getByRole('dialog', { name: 'Confirme a sua identidade' });
     // The provider of the first test knows this ADMIN (linked by CPF) and signs them in again.
