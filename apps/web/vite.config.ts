@@ -27,5 +27,31 @@ export default defineConfig({
     // 2-core machine that takes seconds. A timeout only ends a stuck test: what
     // each test shows is asserted on behaviour, never on time.
     testTimeout: 20_000,
+    // Each test file gets a fresh module graph: the large libraries are bundled
+    // once (esbuild, cached under node_modules/.vite) instead of thousands of
+    // modules read again per file. Measured on this 2-core machine: import time
+    // 67 → 36 s over the 71 files, the web tests 130 → 108 s.
+    deps: {
+      optimizer: {
+        client: {
+          enabled: true,
+          include: [
+            '@mantine/core',
+            '@mantine/hooks',
+            '@mantine/dates',
+            '@mantine/modals',
+            '@mantine/notifications',
+            '@mantine/charts',
+            '@tabler/icons-react',
+            'react-router',
+            '@tanstack/react-query',
+            'recharts',
+            'dayjs',
+            'dompurify',
+            'qs',
+          ],
+        },
+      },
+    },
   },
 });
