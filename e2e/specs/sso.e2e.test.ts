@@ -4,10 +4,11 @@
  * its screen; the provider's button on the sign-in screen signs the ADMIN in
  * through the provider; a sensitive action (reopening a decision) asks
  * for the password again once the last proof is older than the window
- * (REAUTH_WINDOW_SECONDS=8 here), then goes through; and the proof can come
+ * (REAUTH_WINDOW_SECONDS below), then goes through; and the proof can come
  * from the provider, which sends the browser back to the page it left.
  */
 import { dayInZone } from '@exame/shared';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestOidcProvider, type TestOidcProvider } from '../../apps/server/test/oidc-provider';
 import { apiOf, RELEASE_AT_ONCE_ENV } from '../support/api';
@@ -19,6 +20,17 @@ import { freePort, useServer } from '../support/server';
 const AUDITOR = { email: 'auditor@demo.exame.local', password: ADMIN.password };
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
+/**
+ * How long a sign-in or confirmation counts for sensitive actions here: long
+ * enough that a busy machine repeats an action inside the window a
+ * confirmation opens; the specs wait past it where they need an old proof.
+ */
+const REAUTH_WINDOW_SECONDS = 8;
+
+/** Waits until the last proof is older than the window. */
+function pastTheWindow(page: Page): Promise<void> {
+  return page.waitForTimeout(REAUTH_WINDOW_SECONDS * 1000 + 500);
+}
 
 describe('single sign-on and re-authentication in Chromium', () => {
   let idp: TestOidcProvider;
@@ -34,9 +46,7 @@ describe('single sign-on and re-authentication in Chromium', () => {
     PORT: String(port),
     PUBLIC_APP_URL: baseUrl,
     SSO_ALLOW_HTTP: 'true',
-    // Long enough that a busy machine repeats an action inside the window a
-    // confirmation opens; the specs wait past it where they need an old proof.
-    REAUTH_WINDOW_SECONDS: '8',
+    REAUTH_WINDOW_SECONDS: String(REAUTH_WINDOW_SECONDS),
   });
   const browser = useBrowser();
   const api = apiOf(() => server.baseUrl);
@@ -58,10 +68,9 @@ describe('single sign-on and re-authentication in Chromium', () => {
     await dialog.getByRole('textbox', { name: /Atributo com o CPF/ }).fill('cpf');
     expect(await seriousViolations(page, 'provedores: novo')).toEqual([]);
     // Saving a provider is a sensitive action: once the sign-in's proof is
-    // older than REAUTH_WINDOW_SECONDS (8 s here), it asks for the password
-    // and then saves. Waiting past the window makes the path the same on a
-    // quiet machine and on a busy one.
-    await page.waitForTimeout(8500);
+    // older than the window, it asks for the password and then saves. Waiting
+    // past the window makes the path the same on a quiet machine and a busy one.
+    await pastTheWindow(page);
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirme a sua identidade' });
     await confirm.getByRole('textbox', { name: 'Senha' }).fill(ADMIN.password);
@@ -153,8 +162,7 @@ describe('single sign-on and re-authentication in Chromium', () => {
     });
     await page.goto(`${server.baseUrl}/auditoria/${audited.examId}`);
     await page.getByRole('button', { name: 'Reabrir decisão' }).waitFor();
-    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (8 s here).
-    await page.waitForTimeout(8500);
+    await pastTheWindow(page);
     await page.getByRole('button', { name: 'Reabrir decisão' }).click();
     const reopen = page.getByRole('dialog', { name: 'Reabrir a decisão' });
     await reopen
@@ -192,8 +200,7 @@ describe('single sign-on and re-authentication in Chromium', () => {
       await row.getByRole('button', { name: 'Desabilitar' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Desabilitar' }).click();
     };
-    // The sign-in's proof lasts REAUTH_WINDOW_SECONDS (8 s here).
-    await page.waitForTimeout(8500);
+    await pastTheWindow(page);
     await disable();
     const confirm = page.getByRole('dialog', { name: 'Confirme a sua identidade' });
     // The provider of the first test knows this ADMIN (linked by CPF) and signs them in again.
