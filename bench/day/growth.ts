@@ -79,6 +79,16 @@ function casesOf(code: Code, db: Database['db']): Array<[string, () => Promise<u
     ],
     ['exames, 30 dias, por nome', () => code.listExams(db, 'DEMO', month, byName)],
     [
+      'exames, 7 dias, por nome, página 5',
+      () =>
+        code.listExams(
+          db,
+          'DEMO',
+          { start: new Date(now.getTime() - 7 * DAY), endExclusive: now },
+          { ...byName, page: 5 },
+        ),
+    ],
+    [
       'exames, busca "Ana", 30 dias',
       () => code.listExams(db, 'DEMO', { ...month, search: 'Ana' }, page),
     ],

@@ -111,6 +111,50 @@ describe('exam lists read through indexes at volume', () => {
     if (index) expect(indexesRead(statements)).toContain(index);
   });
 
+  it.each([
+    ['the last 30 days, page 1', month, 1],
+    ['the last 7 days, page 5', { start: new Date(now.getTime() - 7 * DAY), endExclusive: now }, 5],
+    ['every day, page 3', {}, 3],
+  ] as Array<[string, ExamListFilter, number]>)(
+    'by name (%s): the name index is read alone, its period tested on the entries, and only the page’s rows from the table',
+    async (_name, filter, pageNumber) => {
+      const statements = await database.explain((db) =>
+        listExams(db, 'DEMO', filter, {
+          ...page,
+          page: pageNumber,
+          sort: 'candidateName',
+          order: 'asc',
+        }),
+      );
+      const onNameIndex = statements.flatMap((statement) =>
+        statement.nodes.filter((node) => node['Index Name'] === 'exams_unit_name_order_idx'),
+      );
+      expect(onNameIndex.map((node) => node['Node Type'])).not.toContain('Index Scan');
+      expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+      const listed = await listExams(database.db, 'DEMO', filter, {
+        ...page,
+        page: pageNumber,
+        sort: 'candidateName',
+        order: 'asc',
+      });
+      expect(listed.items).toHaveLength(page.pageSize);
+    },
+  );
+
+  it('by name, the pages follow one another without a gap or a repeat', async () => {
+    const week = { start: new Date(now.getTime() - 7 * DAY), endExclusive: now };
+    const byName = { ...page, sort: 'candidateName' as const, order: 'asc' as const };
+    const whole = await listExams(database.db, 'DEMO', week, { ...byName, pageSize: 100 });
+    const paged = [];
+    for (let number = 1; number <= 5; number += 1) {
+      paged.push(
+        ...(await listExams(database.db, 'DEMO', week, { ...byName, page: number })).items,
+      );
+    }
+    expect(paged.map((exam) => exam.id)).toEqual(whole.items.map((exam) => exam.id));
+    expect(whole.items[0]).toHaveProperty('schedulingLocalName');
+  });
+
   it('the name search ignores case and accents, word by word', async () => {
     const names = async (search: string) =>
       (await listExams(database.db, 'DEMO', { search }, { ...page, pageSize: 100 })).items

@@ -131,6 +131,7 @@ export const exams = pgTable(
       table.result,
       table.schedulingDate,
     ),
+    // INCLUDE (scheduling_date) in migration 0034: the name order's period is tested in the index.
     index('exams_unit_name_order_idx').on(table.federativeUnit, table.candidateName, table.id),
     index('exams_audit_queue_idx')
       .on(table.federativeUnit, table.schedulingDate, table.schedulingId)
