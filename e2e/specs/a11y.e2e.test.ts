@@ -210,11 +210,21 @@ describe('accessibility of every screen in Chromium', () => {
     await check(page, 'exames: importar', 'Exames', () => dialog(page).waitFor());
     await page.keyboard.press('Escape');
     await dialog(page).waitFor({ state: 'hidden' });
-    await page.locator('table tbody tr a').first().click();
-    await check(page, 'exame', 'Exame', async () => {
-      await page.waitForURL(/\/exames\/.+/);
-      await page.getByRole('heading').first().waitFor();
+    // The exam's page while its data is on the way (held until checked), then with it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const detail = /\/api\/Exam\/[^/?]+$/;
+    await page.route(detail, async (route) => {
+      await held;
+      await route.continue();
     });
+    await page.locator('table tbody tr a').first().click();
+    await check(page, 'exame: carregando', 'Exame', () =>
+      page.getByRole('status', { name: 'Carregando exame' }).waitFor(),
+    );
+    release();
+    await check(page, 'exame', 'Exame', () => page.getByTestId('exam-room').waitFor());
+    await page.unroute(detail);
     await page.goto(`${base}/exames/nao-existe`);
     await check(page, 'exame inexistente', 'Exame', () =>
       page
@@ -383,7 +393,7 @@ describe('accessibility of every screen in Chromium', () => {
     );
     await auditor.page.locator('table tbody tr a').first().click();
     await check(auditor.page, 'exame (auditor)', 'Exame', () =>
-      auditor.page.getByRole('heading').first().waitFor(),
+      auditor.page.getByTestId('exam-room').waitFor(),
     );
     // The audit: the queue, an exam with its photos and the disqualify dialog, the photo
     // audit, my audit and my photo audit (the demo queue has reference photos and captures).
@@ -633,9 +643,7 @@ describe('accessibility of every screen in Chromium', () => {
       await page.goto(`${base}/exames`);
       await check(page, `exames (${theme})`, 'Exames', () => tableOrEmpty(page).waitFor());
       await page.locator('table tbody tr a').first().click();
-      await check(page, `exame (${theme})`, 'Exame', () =>
-        page.getByRole('heading').first().waitFor(),
-      );
+      await check(page, `exame (${theme})`, 'Exame', () => page.getByTestId('exam-room').waitFor());
       await page.goto(`${base}/list-users`);
       await check(page, `usuários (${theme})`, 'Usuários', () =>
         page.locator('table tbody tr').first().waitFor(),

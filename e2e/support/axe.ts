@@ -22,7 +22,18 @@ export type AxeViolation = {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   // Let the page's fade-in (and a modal's or menu's transition) finish:
   // half-transparent text would read as low contrast.
+  // On a loaded machine a 220 ms fade can still be running after that wait:
+  // then wait for the page's animations themselves (infinite ones aside, a spinner's).
   await page.waitForTimeout(450);
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   // Injected through Runtime.evaluate rather than a <script> tag: the product's
   // CSP (script-src 'self') would refuse an inline script, and it stays as it is.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);

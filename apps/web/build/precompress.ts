@@ -84,7 +84,9 @@ export function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
       logger = config.logger;
     },
-    async closeBundle() {
+    async closeBundle(error?: Error) {
+      // A failed build wrote nothing: its own error is the one to read.
+      if (error) return;
       const files = await precompressDir(outDir);
       const sum = (pick: (file: PrecompressedFile) => number | null) =>
         files.reduce((total, file) => total + (pick(file) ?? file.bytes), 0);

@@ -75,7 +75,7 @@ describe('list page', () => {
     renderWithProviders(<Users result={query({ isPending: true })} />);
     expect(screen.getByRole('heading', { name: 'Usuários' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Buscar usuários' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Carregando usuários')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Carregando usuários' })).toBeInTheDocument();
   });
 
   it('shows the error titled "Erro" and the empty sentence', () => {

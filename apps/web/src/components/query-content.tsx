@@ -3,10 +3,11 @@
  * 'Erro' with the message), empty (a pt-BR sentence), or the content.
  * `compact` suits a panel inside a page (a smaller spinner, small text).
  */
-import { Alert, Center, Loader, Text } from '@mantine/core';
+import { Alert, Center, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { LoadingSpinner } from './loading-spinner';
 
 export function QueryContent<T>({
   query,
@@ -26,7 +27,7 @@ export function QueryContent<T>({
   if (query.isPending) {
     return (
       <Center p={compact ? 'lg' : 'xl'}>
-        <Loader size={compact ? 'sm' : undefined} aria-label={loadingLabel} />
+        <LoadingSpinner size={compact ? 'sm' : undefined} label={loadingLabel} />
       </Center>
     );
   }

@@ -28,7 +28,6 @@ import {
   Grid,
   Group,
   Image,
-  Loader,
   Modal,
   PasswordInput,
   Progress,
@@ -46,6 +45,7 @@ import { cameraError, streamSettings, useCamera } from './camera';
 import { promptOf, refusedPicture } from './face-guide';
 import { ChallengeChecklist, FaceFrameOverlay } from './face-guide-parts';
 import { useFaceGuide, type GuideTimings } from './use-face-guide';
+import { LoadingSpinner } from '../loading-spinner';
 
 export { grabFrame } from './camera';
 
@@ -255,9 +255,9 @@ export function FacialValidationModal({
                 phase === 'preparing' ||
                 (phase === 'idle' && !cameraReady)) && (
                 <Center pos="absolute" inset={0} style={{ background: 'rgba(0,0,0,0.35)' }}>
-                  <Loader
+                  <LoadingSpinner
                     color="white"
-                    aria-label={
+                    label={
                       phase === 'sending'
                         ? 'Validando'
                         : phase === 'preparing'

@@ -3,7 +3,7 @@
  * confirms it (second-factor-step.tsx), and one whose role requires a factor
  * it lacks enrols it first (second-factor-enrolment.tsx, loaded on demand).
  */
-import { Button, Center, Loader, PasswordInput, TextInput } from '@mantine/core';
+import { Button, Center, PasswordInput, TextInput } from '@mantine/core';
 import type { MfaChallenge } from '@exame/shared';
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
@@ -20,6 +20,7 @@ import { SecondFactorStep } from './second-factor-step';
 import { SsoProviderButtons, useSsoRefusal } from './sso-sign-in';
 import { UnitSelector } from './unit-selector';
 import { textField } from '../../../lib/forms';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 /** A unit named by the address (df.localhost) needs no selector. */
 const addressUnit = currentTenant().federativeUnit;
@@ -82,7 +83,7 @@ export function LoginPage() {
     return (
       <AuthCard title="Entrar" subtitle="Administração e auditoria do exame teórico" width={420}>
         {pending.challenge.enrolment ? (
-          <Suspense fallback={<Loader size="sm" mx="auto" aria-label="Carregando" />}>
+          <Suspense fallback={<LoadingSpinner size="sm" mx="auto" label="Carregando" />}>
             <SecondFactorEnrolment
               challenge={pending.challenge}
               message={pending.message}

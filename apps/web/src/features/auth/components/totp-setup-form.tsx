@@ -4,17 +4,7 @@
  * the app's first code and an optional name confirm it. A set-up that
  * expired on the server is asked again.
  */
-import {
-  Button,
-  Center,
-  Code,
-  CopyButton,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Center, Code, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
 import { factorConfirmationSchema } from '@exame/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
@@ -24,6 +14,7 @@ import { ApiError } from '../../../lib/api-client';
 import { textField, validateForm } from '../../../lib/forms';
 import type { FactorSetupApi } from '../api/second-factor';
 import { IdentityErrorAlert } from './auth-card';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 /** `JBSWY3DPEHPK3PXP` -> `JBSW Y3DP EHPK 3PXP`, easier to type. */
 export function groupSecret(secret: string): string {
@@ -78,7 +69,7 @@ export function TotpSetupForm<Result>({
   if (totp.isPending) {
     return (
       <Center p="lg">
-        <Loader size="sm" aria-label="Preparando o aplicativo autenticador" />
+        <LoadingSpinner size="sm" label="Preparando o aplicativo autenticador" />
       </Center>
     );
   }

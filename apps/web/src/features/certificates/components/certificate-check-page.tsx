@@ -191,14 +191,16 @@ export function CertificateCheckPage() {
               <Button type="submit">Conferir</Button>
             </Group>
           </form>
-          {fromAddress && valid.success && (
+          {/* The router applies the cleared address in a transition, after the input
+              error has rendered: the error alone decides that no answer shows. */}
+          {fromAddress && valid.success && !error && (
             <Check
               key={`${valid.data}-${schedulingId}`}
               code={valid.data}
               schedulingId={schedulingId}
             />
           )}
-          {fromAddress && !valid.success && (
+          {fromAddress && !valid.success && !error && (
             <Alert color="orange" title="Código inválido">
               {valid.error.issues[0]?.message}
             </Alert>

@@ -5,13 +5,14 @@
  * for a confirmation that says the risk; turning it off does not. The unit
  * is always the ADMIN's own (the server takes it from the session).
  */
-import { Alert, Card, Loader, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Card, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { ADMITTED_BY_LABELS } from '@exame/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAlert } from '../../../components/alert-modal/alert-modal';
 import { toast } from '../../../components/toast';
 import { checkInKeys, saveUnitSettings, unitSettingsQuery } from '../api/check-ins';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 const RISK =
   'Com esta opção ligada, quem tiver uma foto ou um vídeo do rosto de um examinador pode registrá-lo na sala sem a senha dele: o rosto sozinho não prova quem está diante da câmera.';
@@ -60,7 +61,7 @@ export function UnitSettings() {
           Configurações da unidade
         </Title>
         {settings.isPending ? (
-          <Loader size="sm" aria-label="Carregando as configurações da unidade" />
+          <LoadingSpinner size="sm" label="Carregando as configurações da unidade" />
         ) : settings.isError ? (
           <Alert color="red" title="Erro">
             {settings.error.message}

@@ -10,7 +10,7 @@
  * `schedulingLocalDescription`, and the entry form (open-room-form.tsx). With
  * one: the open record (open-room.tsx) until the last examiner has left.
  */
-import { Alert, Button, Card, Center, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Center, Select, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { CheckInRecord, MyOpenCheckIn } from '@exame/shared';
 import { useQuery } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ import { checkInConfigQuery, checkInRecordQuery, myOpenCheckInsQuery } from '../
 import { formatTime, roomOf } from './check-in-parts';
 import { OpenRoom } from './open-room';
 import { OpenRoomForm } from './open-room-form';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 export function ViewerCheckinPage() {
   const user = useAppState((state) => state.user);
@@ -107,7 +108,7 @@ export function ViewerCheckinPage() {
 
       {mine.isPending || config.isPending ? (
         <Center p="xl">
-          <Loader aria-label="Carregando a sala" />
+          <LoadingSpinner label="Carregando a sala" />
         </Center>
       ) : mine.isError || config.isError ? (
         <Alert color="red" title="Erro">

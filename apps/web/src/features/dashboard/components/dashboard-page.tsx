@@ -9,7 +9,6 @@ import {
   Button,
   Center,
   Group,
-  Loader,
   Paper,
   Select,
   SimpleGrid,
@@ -44,6 +43,7 @@ import { PostsChart } from './posts-chart';
 import { OccurrencesList } from './occurrences-list';
 import { RefreshTimer } from './refresh-timer';
 import { textField } from '../../../lib/forms';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 /** Spec 8: the dashboard load failure. */
 export const DASHBOARD_LOAD_ERROR = {
@@ -185,7 +185,7 @@ export function DashboardPage() {
         </Paper>
       ) : dashboard.loadedAt === null && dashboard.loading ? (
         <Center p="xl">
-          <Loader aria-label="Carregando os postos" />
+          <LoadingSpinner label="Carregando os postos" />
         </Center>
       ) : dashboard.failed ? (
         <Alert color="red" icon={<IconAlertCircle size={18} />} title={DASHBOARD_LOAD_ERROR.title}>

@@ -14,7 +14,6 @@ import {
   Center,
   Group,
   Image,
-  Loader,
   SimpleGrid,
   Stack,
   Text,
@@ -38,6 +37,7 @@ import { demoCandidateQuery } from '../api/demo-candidates';
 import { enrolFace, enrolmentQuery, requestFaceChallenge, verifyFace } from '../api/biometrics';
 import { DemoCandidateBiometry } from './demo-candidate-biometry';
 import { PersonHeading } from './person-heading';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 export function DemoBiometryPage() {
   const { cpf = '' } = useParams();
@@ -49,7 +49,7 @@ export function DemoBiometryPage() {
   if (demoUnit && candidate.isPending) {
     return (
       <Center p="xl">
-        <Loader aria-label="Carregando" />
+        <LoadingSpinner label="Carregando" />
       </Center>
     );
   }
@@ -125,7 +125,7 @@ function UserBiometry({ digits }: { digits: string }) {
       <Card withBorder radius="md" padding="lg">
         {person.isPending ? (
           <Center>
-            <Loader aria-label="Carregando usuário" />
+            <LoadingSpinner label="Carregando usuário" />
           </Center>
         ) : person.isError ? (
           <Alert color="red" title="Erro">

@@ -12,7 +12,6 @@ import {
   Center,
   Checkbox,
   Group,
-  Loader,
   Paper,
   Stack,
   Text,
@@ -40,6 +39,7 @@ import { demoCandidateQuery, demoKeys, saveDemoContact, type DemoCandidate } fro
 import { BackToStepOne, DemoError } from './demo-error';
 import { formatPhone } from './masks';
 import { PersonHeading } from './person-heading';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 type Errors = FieldErrors<DemoContactInput>;
 
@@ -77,7 +77,7 @@ function ContactStep({ cpf }: { cpf: string }) {
   if (candidate.isPending) {
     return (
       <Center p="xl">
-        <Loader aria-label="Carregando o candidato" />
+        <LoadingSpinner label="Carregando o candidato" />
       </Center>
     );
   }

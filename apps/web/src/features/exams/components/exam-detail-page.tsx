@@ -7,7 +7,6 @@ import {
   Grid,
   Group,
   Image,
-  Loader,
   SimpleGrid,
   Stack,
   Text,
@@ -31,6 +30,7 @@ import { ExamStatusBadge } from './exam-status';
 import { ExamFacts } from '../../../components/exam-facts';
 import { OccurrencesCard } from '../../../components/occurrences-card';
 import { SectionCard } from '../../../components/section-card';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 
 function statusLabel(value: string | null): string {
   return value ? (EXAM_STATUS_LABELS[value as ExamStatus] ?? value) : '—';
@@ -47,7 +47,7 @@ export function ExamDetailPage() {
   if (detail.isPending) {
     return (
       <Center p="xl">
-        <Loader aria-label="Carregando exame" />
+        <LoadingSpinner label="Carregando exame" />
       </Center>
     );
   }
