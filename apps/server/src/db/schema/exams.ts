@@ -41,6 +41,11 @@ export const schedulingLocals = pgTable(
   (table) => [
     uniqueIndex('scheduling_locals_unit_identifier_key').on(table.federativeUnit, table.identifier),
     index('scheduling_locals_unit_description_idx').on(table.federativeUnit, table.description),
+    // The post names' lookup by identifier ranges in code-point order (migration 0035).
+    index('scheduling_locals_unit_identifier_c_idx').on(
+      table.federativeUnit,
+      sql`${table.identifier} collate "C"`,
+    ),
   ],
 );
 

@@ -67,20 +67,74 @@ export async function findNamingLocal(
   return row ?? null;
 }
 
-/** The names of some local ids (the rows of one page): one small read of the unit's posts. */
+/** The last code point: `base + MAX` bounds every identifier that starts with `base`. */
+const LAST_CODE_POINT = '\u{10FFFF}';
+
+/** Identifiers in [low, high), code-point order. */
+type IdentifierRange = { low: string; high: string };
+
+const startingWith = (base: string): IdentifierRange => ({
+  low: base,
+  high: `${base}${LAST_CODE_POINT}`,
+});
+/** Only the empty identifier: nothing sorts between '' and U+0001. */
+const EMPTY_ONLY: IdentifierRange = { low: '', high: '\u0001' };
+
+/**
+ * The identifiers that can map to `localId` (`localIdOf`), as ranges: every
+ * identifier that maps to it lies in one of them; what else a range holds
+ * (`DF.POSTO10` for `DF.POSTO1`) the exact rule drops in SQL.
+ */
+export function identifierRangesOf(scope: ReportScope, localId: string): IdentifierRange[] {
+  if (scope.unit === 'CE') {
+    if (localId === UNKNOWN_LOCAL_ID) return [EMPTY_ONLY];
+    return localId.startsWith(CE_LOCAL_PREFIX)
+      ? [startingWith(localId), startingWith(localId.slice(CE_LOCAL_PREFIX.length))]
+      : [startingWith(localId)];
+  }
+  // An empty id part: the empty identifier, or one that starts with its dash.
+  if (localId === UNKNOWN_LOCAL_ID) return [EMPTY_ONLY, startingWith('-')];
+  const ranges = [startingWith(localId)];
+  if (localId.startsWith(LOCAL_ID_TARGET_PREFIX)) {
+    ranges.push(startingWith(`${scope.prefix}${localId.slice(LOCAL_ID_TARGET_PREFIX.length)}`));
+  }
+  return ranges;
+}
+
+/**
+ * The names of some local ids (the rows of one page), by the same rule as
+ * `namesCte` (the first identifier in code-point order that maps to each id):
+ * only the posts whose identifiers can map to them are read, through the
+ * unit's identifier index in code-point order (migration 0035), whatever the
+ * number of posts of the unit.
+ */
 export async function localNames(
   db: Executor,
   scope: ReportScope,
   localIds: string[],
 ): Promise<Map<string, string>> {
   if (localIds.length === 0) return new Map();
+  const ranges = JSON.stringify(localIds.flatMap((id) => identifierRangesOf(scope, id)));
   const rows = await selectRows<{ local_id: string; description: string }>(
     db,
-    sql`with ${namesCte(scope)} select local_id, description from names
+    // `offset 0` keeps the ranges' posts a step of their own: pushed into the
+    // scan, the rule's filter would have the planner map every post instead.
+    sql`select distinct on (local_id) local_id, description from (
+        select ${localIdSql(scope, sql`c.identifier`)} as local_id, c.identifier, c.description
+        from (
+          select l.identifier, l.description
+          from jsonb_to_recordset(${ranges}::jsonb) as r(low text, high text)
+          join scheduling_locals l on l.federative_unit = ${scope.unit}
+            and l.identifier collate "C" >= r.low collate "C"
+            and l.identifier collate "C" < r.high collate "C"
+          offset 0
+        ) c
+      ) mapped
       where local_id in (${sql.join(
         localIds.map((id) => sql`${id}`),
         sql`, `,
-      )})`,
+      )})
+      order by local_id, identifier collate "C"`,
   );
   return new Map(rows.map((row) => [row.local_id, row.description]));
 }
