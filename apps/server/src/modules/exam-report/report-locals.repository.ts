@@ -54,19 +54,6 @@ export function namesCte(scope: ReportScope, bind: Bind = literal): SQL {
   )`;
 }
 
-/** The scheduling local that names one local id, from the unit's scheduling locals. */
-export async function findNamingLocal(
-  db: Executor,
-  scope: ReportScope,
-  localId: string,
-): Promise<{ identifier: string; description: string } | null> {
-  const [row] = await selectRows<{ identifier: string; description: string }>(
-    db,
-    sql`with ${namesCte(scope)} select identifier, description from names where local_id = ${localId}`,
-  );
-  return row ?? null;
-}
-
 /** The last code point: `base + MAX` bounds every identifier that starts with `base`. */
 const LAST_CODE_POINT = '\u{10FFFF}';
 
@@ -102,24 +89,24 @@ export function identifierRangesOf(scope: ReportScope, localId: string): Identif
 }
 
 /**
- * The names of some local ids (the rows of one page), by the same rule as
- * `namesCte` (the first identifier in code-point order that maps to each id):
- * only the posts whose identifiers can map to them are read, through the
- * unit's identifier index in code-point order (migration 0035), whatever the
- * number of posts of the unit.
+ * The scheduling locals that name some local ids (the rows of one page, or
+ * one post's report), by the same rule as `namesCte` (the first identifier in
+ * code-point order that maps to each id): only the posts whose identifiers can
+ * map to them are read, through the unit's identifier index in code-point
+ * order (migration 0035), whatever the number of posts of the unit.
  */
-export async function localNames(
+export async function namingLocals(
   db: Executor,
   scope: ReportScope,
   localIds: string[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, { identifier: string; description: string }>> {
   if (localIds.length === 0) return new Map();
   const ranges = JSON.stringify(localIds.flatMap((id) => identifierRangesOf(scope, id)));
-  const rows = await selectRows<{ local_id: string; description: string }>(
+  const rows = await selectRows<{ local_id: string; identifier: string; description: string }>(
     db,
     // `offset 0` keeps the ranges' posts a step of their own: pushed into the
     // scan, the rule's filter would have the planner map every post instead.
-    sql`select distinct on (local_id) local_id, description from (
+    sql`select distinct on (local_id) local_id, identifier, description from (
         select ${localIdSql(scope, sql`c.identifier`)} as local_id, c.identifier, c.description
         from (
           select l.identifier, l.description
@@ -136,5 +123,26 @@ export async function localNames(
       )})
       order by local_id, identifier collate "C"`,
   );
-  return new Map(rows.map((row) => [row.local_id, row.description]));
+  return new Map(
+    rows.map((row) => [row.local_id, { identifier: row.identifier, description: row.description }]),
+  );
+}
+
+/** The names of some local ids (the rows of one page). */
+export async function localNames(
+  db: Executor,
+  scope: ReportScope,
+  localIds: string[],
+): Promise<Map<string, string>> {
+  const naming = await namingLocals(db, scope, localIds);
+  return new Map([...naming].map(([id, local]) => [id, local.description]));
+}
+
+/** The scheduling local that names one local id (a post's report without exams in the period). */
+export async function findNamingLocal(
+  db: Executor,
+  scope: ReportScope,
+  localId: string,
+): Promise<{ identifier: string; description: string } | null> {
+  return (await namingLocals(db, scope, [localId])).get(localId) ?? null;
 }

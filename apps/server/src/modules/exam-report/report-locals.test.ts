@@ -16,7 +16,7 @@ import {
   sequentialScans,
   type PlanDatabase,
 } from '../../../test/plans';
-import { identifierRangesOf, localNames } from './report-locals.repository';
+import { findNamingLocal, identifierRangesOf, localNames } from './report-locals.repository';
 
 const scopeOf = (unit: string, prefix: string): ReportScope => ({
   unit,
@@ -98,6 +98,15 @@ describe('the names of a page’s posts', () => {
     expect(Object.fromEntries(found)).toEqual(
       Object.fromEntries(ids.flatMap((id) => (expected.has(id) ? [[id, expected.get(id)]] : []))),
     );
+    // One post's report names it the same way, with the identifier that names it.
+    for (const id of ids) {
+      const first = [...identifiers]
+        .sort()
+        .find((identifier) => localIdOf(scope.unit, identifier, scope.prefix) === id);
+      expect(await findNamingLocal(database.db, scope, id), id).toEqual(
+        first === undefined ? null : { identifier: first, description: expected.get(id) },
+      );
+    }
     // Every identifier lies in a range of its own id.
     for (const identifier of identifiers) {
       const ranges = identifierRangesOf(scope, localIdOf(scope.unit, identifier, scope.prefix));
