@@ -20,10 +20,10 @@ export type AxeViolation = {
 
 /** Every WCAG 2.0/2.1 A and AA violation axe finds on the page as it is now, and unnamed dialogs. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  // Let the page's fade-in (and a modal's or menu's transition) finish:
-  // half-transparent text would read as low contrast.
-  // On a loaded machine a 220 ms fade can still be running after that wait:
-  // then wait for the page's animations themselves (infinite ones aside, a spinner's).
+  // Let the page's fade-in (and a modal's or menu's transition) start and
+  // finish: half-transparent text would read as low contrast. On a loaded
+  // machine a fade can outlast the fixed wait, so the running animations are
+  // waited for too (infinite ones aside: a spinner's).
   await page.waitForTimeout(450);
   await page.waitForFunction(() =>
     document

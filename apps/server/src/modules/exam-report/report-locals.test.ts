@@ -25,6 +25,9 @@ const scopeOf = (unit: string, prefix: string): ReportScope => ({
   endExclusive: new Date('2026-12-01T03:00:00Z'),
 });
 
+const descriptionOf = (unit: string, index: number, identifier: string) =>
+  `Posto ${unit} ${index} (${identifier})`;
+
 // Each unit's identifiers: prefix and no prefix, room suffixes, a dash first,
 // ids that are prefixes of others, the target prefix written by hand, accents
 // and punctuation that sort apart in a language's collation.
@@ -65,7 +68,7 @@ describe('the names of a page’s posts', () => {
       for (const [index, identifier] of identifiers.entries()) {
         await database.db.execute(sql`insert into scheduling_locals
           (federative_unit, identifier, description)
-          values (${scope.unit}, ${identifier}, ${`Posto ${scope.unit} ${index} (${identifier})`})`);
+          values (${scope.unit}, ${identifier}, ${descriptionOf(scope.unit, index, identifier)})`);
       }
     }
     // A unit of thousands of posts, each with a room suffix.
@@ -82,7 +85,7 @@ describe('the names of a page’s posts', () => {
     const locals = identifiers.map((identifier, index) => ({
       federativeUnit: scope.unit,
       identifier,
-      description: `Posto ${scope.unit} ${index} (${identifier})`,
+      description: descriptionOf(scope.unit, index, identifier),
     }));
     const expected = localNamesOf(locals, scope.unit, scope.prefix);
     const ids = [
