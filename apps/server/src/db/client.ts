@@ -13,7 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
-import { openThreadedPglite, type ThreadedPglite } from './pglite-thread';
+import { openThreadedPglite, pgliteEngine, type ThreadedPglite } from './pglite-thread';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -201,6 +201,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         dataDir: location,
         extensions: { pg_trgm, btree_gin },
         ...load,
+        ...(await pgliteEngine()),
       });
       await inThread.waitReady;
       client = inThread;

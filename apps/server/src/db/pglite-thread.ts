@@ -11,10 +11,15 @@
  * (`code`, `constraint`, `detail`...). The one query option with functions,
  * `parsers`, is supported as drizzle uses it: types read as their raw text.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { runtimePath } from '../config/runtime-paths';
 import { PLANNED_PER_CALL } from './prepared-statements';
+
+const require = createRequire(import.meta.url);
 
 type Request = { op: string; tx?: number } & Record<string, unknown>;
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
@@ -55,12 +60,41 @@ function rawTypesOf(options: QueryOptions | undefined): number[] | undefined {
   return types;
 }
 
+/** Node's global `WebAssembly` (the server's type library declares its types, not the value). */
+const wasmApi = (
+  globalThis as unknown as {
+    WebAssembly: { compile: (bytes: Uint8Array) => Promise<WebAssembly.Module> };
+  }
+).WebAssembly;
+
+let engineFiles: Promise<{ wasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
+
+/**
+ * PostgreSQL's WebAssembly, compiled once per process, and its share files
+ * (the `.data` bundle), read once: every database this process opens starts
+ * from them instead of compiling and reading its own (a test run opens one
+ * per file).
+ */
+export function pgliteEngine(): Promise<{ wasmModule: WebAssembly.Module; fsBundle: Blob }> {
+  engineFiles ??= (async () => {
+    const dist = path.dirname(require.resolve('@electric-sql/pglite'));
+    const [wasm, data] = await Promise.all([
+      fs.promises.readFile(path.join(dist, 'pglite.wasm')),
+      fs.promises.readFile(path.join(dist, 'pglite.data')),
+    ]);
+    return { wasmModule: await wasmApi.compile(wasm), fsBundle: new Blob([data]) };
+  })();
+  return engineFiles;
+}
+
 export async function openThreadedPglite(
   dataDir: string | undefined,
   options: { preparedStatements?: boolean; loadDataDir?: Uint8Array } = {},
 ): Promise<ThreadedPglite> {
+  const engine = await pgliteEngine();
   const worker = new Worker(runtimePath('db/pglite-worker.mjs'), {
     workerData: {
+      ...engine,
       dataDir,
       prepare: options.preparedStatements !== false,
       loadDataDir: options.loadDataDir,

@@ -18,7 +18,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 if (!parentPort) throw new Error('pglite-worker.mjs roda apenas em uma worker thread.');
 const port = parentPort;
 
-/** @type {{ dataDir?: string, prepare?: boolean, loadDataDir?: Uint8Array }} */
+/** @type {{ dataDir?: string, prepare?: boolean, loadDataDir?: Uint8Array, wasmModule?: WebAssembly.Module, fsBundle?: Blob }} */
 const options = workerData ?? {};
 
 /** @typedef {import('@electric-sql/pglite').Transaction} Transaction */
@@ -270,7 +270,12 @@ try {
   const load = options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {};
   // The extensions the migrations create (the search indexes of the lists).
   const extensions = { pg_trgm, btree_gin };
-  const db = new PGlite({ dataDir: options.dataDir, extensions, ...load });
+  // PostgreSQL's WebAssembly and its share files, compiled and read once per process (pglite-thread.ts).
+  const engine = {
+    ...(options.wasmModule ? { wasmModule: options.wasmModule } : {}),
+    ...(options.fsBundle ? { fsBundle: options.fsBundle } : {}),
+  };
+  const db = new PGlite({ dataDir: options.dataDir, extensions, ...load, ...engine });
   await db.waitReady;
   port.on('message', (message) => {
     handle(message, db).then(
