@@ -271,11 +271,8 @@ try {
   // The extensions the migrations create (the search indexes of the lists).
   const extensions = { pg_trgm, btree_gin };
   // PostgreSQL's WebAssembly and its share files, compiled and read once per process (pglite-thread.ts).
-  const engine = {
-    ...(options.wasmModule ? { wasmModule: options.wasmModule } : {}),
-    ...(options.fsBundle ? { fsBundle: options.fsBundle } : {}),
-  };
-  const db = new PGlite({ dataDir: options.dataDir, extensions, ...load, ...engine });
+  const { wasmModule, fsBundle } = options;
+  const db = new PGlite({ dataDir: options.dataDir, extensions, ...load, wasmModule, fsBundle });
   await db.waitReady;
   port.on('message', (message) => {
     handle(message, db).then(
