@@ -186,6 +186,16 @@ export function createAppStore(state: AppState = initialState()) {
       set({ unsubscribeDocExamNotification: unsubscribe });
     },
     /**
+     * Starts over from what storage and the address hold now, as a newly
+     * loaded page would (the exam-notification watcher closed).
+     */
+    reload: () => {
+      const unsubscribe = current.unsubscribeDocExamNotification;
+      current = { ...current, unsubscribeDocExamNotification: null };
+      unsubscribe?.();
+      set(initialState());
+    },
+    /**
      * Clears the user, the proctoring user and the saved keys of the session,
      * and unsubscribes the exam-notification watcher (spec 4).
      */

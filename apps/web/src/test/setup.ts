@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { modals } from '@mantine/modals';
+import { cleanNotifications, cleanNotificationsQueue } from '@mantine/notifications';
 import { afterEach } from 'vitest';
+import { appStore } from '../lib/app-store';
+import { isReauthOpen, settleReauth } from '../lib/reauth';
 import { fakeMatchMedia } from './match-media';
 
 // findBy and waitFor wait for the screen's answer up to this long (the default
@@ -26,7 +30,14 @@ if (!('fonts' in document)) {
   });
 }
 
+// Most test files share their worker's modules (vite.config.ts, `isolate`):
+// the page-wide stores start over after every test, as on a new page.
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  appStore.reload();
+  cleanNotifications();
+  cleanNotificationsQueue();
+  modals.closeAll();
+  if (isReauthOpen()) settleReauth(false);
 });
