@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import type { FaceService } from '../src/biometrics/face-engine';
 import { createFaceService } from '../src/biometrics/face-pool';
 import { countingFaceService } from './faces/counting-face-service';
+import { rememberingFaceService } from './faces/takes';
 import { buildTestApp, type BuildTestAppOptions, type TestApp } from './helper';
 
 /** Verifications without a limit that a suite would reach. */
@@ -21,13 +22,17 @@ const manyVerifications = () => ({
   verifyPerUser: { limit: 1000 },
 });
 
-/** The engine and an app on it (`options` on top of the limits above). */
+/**
+ * The engine and an app on it (`options` on top of the limits above); the
+ * app reads again the analyses of the takes the tests checked before
+ * sending them (takes.ts, rememberingFaceService).
+ */
 export async function buildFaceApp(
   options: BuildTestAppOptions = {},
 ): Promise<{ face: FaceService; t: TestApp }> {
   const face = await createFaceService({ inProcess: true });
   const t = await buildTestApp({
-    faceService: face,
+    faceService: rememberingFaceService(face),
     ...options,
     rateLimits: { ...manyVerifications(), ...options.rateLimits },
   });
@@ -46,7 +51,7 @@ export async function buildCountedFaceApp(): Promise<{
   t: TestApp;
 }> {
   const face = await createFaceService({ inProcess: true });
-  const counting = countingFaceService(face);
+  const counting = countingFaceService(rememberingFaceService(face));
   const t = await buildTestApp({
     config: {
       fileStorage: { kind: 'disk', root: mkdtempSync(path.join(tmpdir(), 'faces-')) },

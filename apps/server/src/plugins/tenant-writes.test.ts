@@ -19,7 +19,11 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../biometrics/face-engine';
 import { createFaceService } from '../biometrics/face-pool';
-import { answeredChallenge, requestChallenge } from '../../test/faces/takes';
+import {
+  answeredChallenge,
+  rememberingFaceService,
+  requestChallenge,
+} from '../../test/faces/takes';
 import { selectRows } from '../db/select-rows';
 import { isPluginRoute } from '../lib/route-policy';
 import { hashToken, randomToken } from '../lib/crypto';
@@ -249,7 +253,7 @@ describe('tenant isolation of writes', () => {
     // The two-person rule on, no re-check: the audit's decision, confirmation and
     // reopening below each have something to do, the same way every run.
     t = await buildTestApp({
-      faceService: face,
+      faceService: face && rememberingFaceService(face),
       config: { audit: { ...testConfig().audit, twoPersonRule: true, recheckRate: 0 } },
       // Every face call below asks for its challenge, the role checks many times over.
       rateLimits: { challengePerUser: { limit: 10_000 } },

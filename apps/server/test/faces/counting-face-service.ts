@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { FaceService } from '../../src/biometrics/face-engine';
 import { observeNormalisation } from '../../src/biometrics/image';
+import { withAnalyze } from './wrap-face-service';
 
 const fingerprint = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -28,23 +29,10 @@ export function countingFaceService(face: FaceService): {
 } {
   const passes: Passes = { normalised: [], analysed: [] };
   const stop = observeNormalisation((image) => passes.normalised.push(fingerprint(image.jpeg)));
-  const service: FaceService = {
-    get threshold() {
-      return face.threshold;
-    },
-    get descriptorVersion() {
-      return face.descriptorVersion;
-    },
-    thresholdFor: (federativeUnit) => face.thresholdFor(federativeUnit),
-    ready: () => face.ready(),
-    analyze: (image) => {
-      passes.analysed.push(fingerprint(image));
-      return face.analyze(image);
-    },
-    compare: (a, b, threshold) => face.compare(a, b, threshold),
-    observe: (observer) => face.observe?.(observer) ?? (() => undefined),
-    close: () => face.close(),
-  };
+  const service = withAnalyze(face, (image) => {
+    passes.analysed.push(fingerprint(image));
+    return face.analyze(image);
+  });
   return {
     service,
     passes,

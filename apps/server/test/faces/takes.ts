@@ -11,10 +11,11 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import type { FaceChallenge, FaceChallengeRequest, FaceMove } from '@exame/shared';
 import { checkTake } from '../../src/biometrics/challenge-check';
-import type { FaceService } from '../../src/biometrics/face-engine';
+import type { FaceAnalysis, FaceService } from '../../src/biometrics/face-engine';
 import { validateAndNormalizeImage } from '../../src/biometrics/image';
 import { fixturePath } from './fixtures';
 import { genuineTake, loadSource, type Source } from './synthetic-takes';
+import { withAnalyze } from './wrap-face-service';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -121,7 +122,7 @@ export async function acceptedGenuineTake(
     const analyses = await Promise.all(
       pictures.map(async (picture) => {
         try {
-          return await face.analyze((await validateAndNormalizeImage(picture)).jpeg);
+          return await analyseRemembered(face, (await validateAndNormalizeImage(picture)).jpeg);
         } catch {
           return null;
         }
@@ -134,6 +135,43 @@ export async function acceptedGenuineTake(
     }
   }
   throw new Error(`${photo}: nenhuma captura genuína aceita para ${steps.join(', ')}`);
+}
+
+/**
+ * The engine's analyses of the pictures acceptedGenuineTake checked, by
+ * engine (descriptor version) and picture fingerprint, for the process.
+ */
+const remembered = new Map<string, FaceAnalysis>();
+const rememberKey = (face: Analyzer, jpeg: Uint8Array): string | undefined => {
+  const version = (face as Partial<FaceService>).descriptorVersion;
+  return typeof version === 'string'
+    ? `${version}|${createHash('sha256').update(jpeg).digest('hex')}`
+    : undefined;
+};
+
+async function analyseRemembered(face: Analyzer, jpeg: Uint8Array): Promise<FaceAnalysis> {
+  const analysis = await face.analyze(jpeg);
+  const key = rememberKey(face, jpeg);
+  if (key) remembered.set(key, analysis);
+  return analysis;
+}
+
+/**
+ * `face` for an app under test whose takes come from acceptedGenuineTake: a
+ * picture the engine analysed while the take was checked (the same bytes,
+ * normalised the same way: image.ts is deterministic) gets that analysis
+ * again instead of a second run of the engine on it; every other picture
+ * goes to the engine. Every result is the engine's own. The check before
+ * sending costs as much as the server's own pass, and a take the server
+ * reads is almost always one that was just checked: this halves the face
+ * work of the suites that send many takes.
+ */
+export function rememberingFaceService(face: FaceService): FaceService {
+  return withAnalyze(face, async (image) => {
+    const key = rememberKey(face, image);
+    const known = key ? remembered.get(key) : undefined;
+    return known ? { ...known } : face.analyze(image);
+  });
 }
 
 /** The body fields of acceptedGenuineTake. */

@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceService } from '../../biometrics/face-engine';
 import { createFaceService } from '../../biometrics/face-pool';
 import { selectRows } from '../../db/select-rows';
-import { answeredChallenge } from '../../../test/faces/takes';
+import { answeredChallenge, rememberingFaceService } from '../../../test/faces/takes';
 import { buildTestApp, type TestApp } from '../../../test/helper';
 import { nextCpf, seedSignedIn, seedUser } from '../../../test/identity';
 import { upsertTemplate } from '../face-enrolment/face-enrolment.repository';
@@ -542,7 +542,7 @@ describe('api/Demo face flow', () => {
   let admin: Signed;
   beforeAll(async () => {
     face = await createFaceService({ inProcess: true });
-    t = await buildTestApp({ faceService: face });
+    t = await buildTestApp({ faceService: rememberingFaceService(face) });
     admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DEMO' });
   }, 180_000);
   afterAll(async () => {
