@@ -12,7 +12,7 @@ const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3000';
  * module (`vi.mock`: a module another file already loaded would keep the real
  * one) or that watch a module load for the first time (the lazy screens) or
  * the activity log's page-wide state from its start. Sharing the modules took
- * the web tests from about 210 to 85 CPU-seconds on this 2-core machine.
+ * the web tests from about 210 to 110 CPU-seconds on this 2-core machine.
  */
 export const WEB_TESTS = ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'];
 export const WEB_TESTS_ISOLATED = [

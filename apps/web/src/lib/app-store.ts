@@ -112,6 +112,12 @@ export function createAppStore(state: AppState = initialState()) {
     current = { ...current, ...patch };
     for (const listener of listeners) listener();
   };
+  /** Closes the exam-notification watcher, taken off the state first: one that clears the slot as it closes finds it empty. */
+  const closeWatcher = () => {
+    const unsubscribe = current.unsubscribeDocExamNotification;
+    current = { ...current, unsubscribeDocExamNotification: null };
+    unsubscribe?.();
+  };
   return {
     getState: () => current,
     subscribe: (listener: Listener) => {
@@ -190,9 +196,7 @@ export function createAppStore(state: AppState = initialState()) {
      * loaded page would (the exam-notification watcher closed).
      */
     reload: () => {
-      const unsubscribe = current.unsubscribeDocExamNotification;
-      current = { ...current, unsubscribeDocExamNotification: null };
-      unsubscribe?.();
+      closeWatcher();
       set(initialState());
     },
     /**
@@ -200,10 +204,7 @@ export function createAppStore(state: AppState = initialState()) {
      * and unsubscribes the exam-notification watcher (spec 4).
      */
     clearSession: () => {
-      // Taken off the state first: a watcher that clears the slot as it closes finds it empty.
-      const unsubscribe = current.unsubscribeDocExamNotification;
-      current = { ...current, unsubscribeDocExamNotification: null };
-      unsubscribe?.();
+      closeWatcher();
       removeKeys(
         STORAGE_KEYS.user,
         STORAGE_KEYS.userProctoring,

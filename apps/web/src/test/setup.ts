@@ -30,7 +30,7 @@ if (!('fonts' in document)) {
   });
 }
 
-// Most test files share their worker's modules (vite.config.ts, `isolate`):
+// Most test files share their worker's modules (project `web` of the root vitest.config.ts):
 // the page-wide stores start over after every test, as on a new page.
 afterEach(() => {
   cleanup();
