@@ -69,20 +69,13 @@ async function main(): Promise<void> {
     }
   }
 
-  // Warm the face engine before listening, so the first verification is not slow
-  // (a failed start is retried on the next verification). Its worker threads
-  // load the models while this thread opens and migrates the database.
+  // The face engine starts on first use: the first face challenge a client
+  // asks for (the models load while the person turns their head) or the
+  // first stored photo to read. A server that reads no face never loads it.
   const faceService = faceServiceFromConfig(config.face);
-  const warming = faceService.ready().catch((error: unknown) => {
-    console.error(
-      'Motor facial indisponível; a validação facial responderá com erro até ser corrigido.',
-      error,
-    );
-  });
   const database = await openDatabase(targetFromConfig(config));
   await database.migrate();
   await ensureReferenceData(database.db);
-  await warming;
   const app = await buildApp({ config, database, faceService });
   app.addHook('onClose', async () => {
     await faceService.close();

@@ -14,11 +14,13 @@
  * Error objects do not survive the trip back from a worker intact.
  */
 import { createRequire } from 'node:module';
+import { BOX_CROPS } from './engine-constants.mjs';
 import { faceapi, loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
 import { alignedCrop, embedFace } from './mobilefacenet.mjs';
 import { centre, clipBox, containsCentreOf, greyPatch, patchStats } from './face-geometry.mjs';
 
 export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
+export { BOX_CROPS };
 export { clipBox } from './face-geometry.mjs';
 
 const require = createRequire(import.meta.url);
@@ -65,20 +67,6 @@ function brightened(chip, luminance, target) {
   chip.dispose();
   return out;
 }
-
-/**
- * Crops of the face box whose descriptors are averaged (`jitterCrops` of
- * them, in this order): [shift x, shift y, scale], shifts as fractions of the
- * box. The descriptor moves by ~0.08 when the box moves by a pixel; the mean
- * over the box at 100%, 95% and 105% is steadier
- * (research/face/descriptor-study.ts).
- * @type {ReadonlyArray<readonly [number, number, number]>}
- */
-export const BOX_CROPS = Object.freeze([
-  /** @type {const} */ ([0, 0, 1]),
-  /** @type {const} */ ([0, 0, 0.95]),
-  /** @type {const} */ ([0, 0, 1.05]),
-]);
 
 /**
  * The 128-d descriptor of a face as the mean of the descriptors of `chips`

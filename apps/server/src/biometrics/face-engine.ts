@@ -9,7 +9,7 @@
  * encrypt them at rest and never log them.
  */
 import { DEFAULT_FACE_MATCH_THRESHOLD } from './descriptor';
-import { BOX_CROPS, FACE_API_VERSION } from './engine-core.mjs';
+import { BOX_CROPS, FACE_API_VERSION } from './engine-constants.mjs';
 import type { CoreResult, FaceAnalysis, FaceCoreOptions } from './engine-types';
 import { faceError } from './face-errors';
 import { imageInvalid } from './image';

@@ -5,10 +5,12 @@
  * face-api's three networks and MobileFaceNet); tasks carry the image bytes
  * in and plain data out.
  *
- * The pool starts on first use (ready() or analyze()): main.ts calls ready()
- * before listening, so the first verification is not slow, while an app
- * built without a face service (tests that do not touch faces, scripts)
- * never starts one. A failed start is retried on the next use.
+ * The pool starts on first use (ready() or analyze()): a server starts it
+ * when it issues a face challenge (face-challenges.service.ts), so the
+ * models load while the person turns their head and the take's pictures
+ * find them ready; a server that verifies no face, or an app built without
+ * a face service (tests that do not touch faces, scripts), never starts
+ * one. A failed start is retried on the next use.
  *
  * `inProcess` runs the same pipeline on the calling thread instead, without
  * workers: for tests (vitest runs many files at once, each in its own
@@ -21,7 +23,6 @@ import { Piscina } from 'piscina';
 import type { AppConfig } from '../config/env';
 import { runtimePath } from '../config/runtime-paths';
 import { compareFaces, type Descriptor, type FaceComparison } from './descriptor';
-import { analyzeFace, loadFaceModels } from './engine-core.mjs';
 import type {
   CoreResult,
   FaceAnalysis,
@@ -133,6 +134,11 @@ export class FacePool implements FaceService {
     this.readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
   }
 
+  /** Whether the pool was asked to start (it loads its models in the background meanwhile). */
+  get started(): boolean {
+    return this.starting !== undefined || this.current !== undefined;
+  }
+
   /** Workers stopped and replaced so far (a task past FACE_TIMEOUT_MS, a crash). */
   get replaced(): number {
     return this.replacedWorkers;
@@ -156,6 +162,8 @@ export class FacePool implements FaceService {
   }
 
   private async startInProcess(): Promise<Runner> {
+    // TensorFlow.js and the networks load here, on first use, not with the server's modules.
+    const { analyzeFace, loadFaceModels } = await import('./engine-core.mjs');
     await loadFaceModels(this.core.detectorInputSizes);
     return {
       run: (image) => analyzeFace(image, this.core),

@@ -10,38 +10,14 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { FACE_API_DIR, FACE_API_VERSION, packageDir } from './engine-constants.mjs';
 import { loadMobileFaceNet, MOBILEFACENET_SIZE } from './mobilefacenet.mjs';
 import { registerNarrowConcat } from './wasm-concat.mjs';
 
 const require = createRequire(import.meta.url);
 
-/**
- * Directory of an installed package. Some packages' `exports` maps hide
- * their package.json or the builds we need, so fall back to walking up from
- * the resolved entry point.
- * @param {string} name
- * @returns {string}
- */
-function packageDir(name) {
-  try {
-    return path.dirname(require.resolve(`${name}/package.json`));
-  } catch {
-    let dir = path.dirname(require.resolve(name));
-    while (!fs.existsSync(path.join(dir, 'package.json'))) {
-      const parent = path.dirname(dir);
-      if (parent === dir) throw new Error(`package.json de ${name} não encontrado`);
-      dir = parent;
-    }
-    return dir;
-  }
-}
-
-const FACE_API_DIR = packageDir('@vladmandic/face-api');
 const MODEL_DIR = path.join(FACE_API_DIR, 'model');
-/** Installed face-api version: part of every descriptor version (face-engine.ts). */
-export const FACE_API_VERSION = /** @type {string} */ (
-  JSON.parse(fs.readFileSync(path.join(FACE_API_DIR, 'package.json'), 'utf8')).version
-);
+export { FACE_API_VERSION };
 // The package's exports do not expose the node-wasm build by subpath.
 /** @type {any} */
 export const faceapi = require(path.join(FACE_API_DIR, 'dist', 'face-api.node-wasm.js'));

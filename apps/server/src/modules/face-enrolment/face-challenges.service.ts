@@ -19,13 +19,19 @@ import {
   type FaceChallengePurpose,
   type FaceMove,
 } from '@exame/shared';
+import type { FaceService } from '../../biometrics/face-engine';
 import type { Executor } from '../../db/client';
 import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import type { RateLimiter } from '../../db/rate-limit';
 import { claimChallenge, findChallenge, insertChallenge } from './face-challenges.repository';
 
-export type ChallengeDeps = { db: Executor; limiter: RateLimiter };
+export type ChallengeDeps = {
+  db: Executor;
+  limiter: RateLimiter;
+  /** The engine the take will be read with: started when a challenge is issued. */
+  face?: Pick<FaceService, 'ready'>;
+};
 
 /** Who the take will show, when the request names them otherwise than by CPF (check-in flows). */
 export type ChallengeSubject = {
@@ -78,6 +84,10 @@ export async function issueChallenge(
     steps,
     expiresAt: new Date(Date.now() + FACE_CHALLENGE_TTL_MS),
   });
+  // The take that answers the challenge comes within seconds: the engine
+  // starts now if it has not (its models load in about 2 s of one core). A
+  // failed start is tried again by the take, which then answers FACE_ENGINE_UNAVAILABLE.
+  deps.face?.ready().catch(() => undefined);
   return {
     challengeId: row.id,
     steps,
