@@ -108,7 +108,9 @@ async function faceModelReady(page: Page): Promise<boolean> {
  * camera after its last movement (down), so that the neutral picture, the
  * reference of the take, looks at the camera: the clip's neutral stretch
  * there lasts 2 s. Watches the video in the page, where the click is
- * immediate, by the nearest pose signature (fake-camera.ts).
+ * immediate, by the nearest pose signature (fake-camera.ts), ten times a
+ * second: each pose of the clip lasts 1 s or more, and every look draws a
+ * frame in the page, on the cores the take itself needs.
  */
 async function startFacing(page: Page, signatures: PoseSignatures): Promise<void> {
   const result = await page.evaluate(
@@ -158,7 +160,7 @@ async function startFacing(page: Page, signatures: PoseSignatures): Promise<void
           start.click();
           return { started: true, seen: seen.join(' ') };
         }
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return { started: false, seen: seen.join(' ') };
     },
