@@ -3,7 +3,7 @@
  * string stored with templates.
  */
 import { describe, expect, it } from 'vitest';
-import { BOX_CROPS, FACE_API_VERSION } from './engine-core.mjs';
+import { BOX_CROPS, FACE_API_VERSION } from './engine-constants.mjs';
 import type { FaceCoreOptions } from './engine-types';
 import {
   DEFAULT_FACE_CORE_OPTIONS,

@@ -19,8 +19,7 @@ import { faceapi, loadFaceModels, mobileFaceNet, tf } from './face-runtime.mjs';
 import { alignedCrop, embedFace } from './mobilefacenet.mjs';
 import { centre, clipBox, containsCentreOf, greyPatch, patchStats } from './face-geometry.mjs';
 
-export { FACE_API_VERSION, loadFaceModels } from './face-runtime.mjs';
-export { BOX_CROPS };
+export { loadFaceModels } from './face-runtime.mjs';
 export { clipBox } from './face-geometry.mjs';
 
 const require = createRequire(import.meta.url);

@@ -10,14 +10,13 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { FACE_API_DIR, FACE_API_VERSION, packageDir } from './engine-constants.mjs';
+import { FACE_API_DIR, packageDir } from './engine-constants.mjs';
 import { loadMobileFaceNet, MOBILEFACENET_SIZE } from './mobilefacenet.mjs';
 import { registerNarrowConcat } from './wasm-concat.mjs';
 
 const require = createRequire(import.meta.url);
 
 const MODEL_DIR = path.join(FACE_API_DIR, 'model');
-export { FACE_API_VERSION };
 // The package's exports do not expose the node-wasm build by subpath.
 /** @type {any} */
 export const faceapi = require(path.join(FACE_API_DIR, 'dist', 'face-api.node-wasm.js'));

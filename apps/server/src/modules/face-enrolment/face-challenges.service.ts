@@ -30,7 +30,7 @@ export type ChallengeDeps = {
   db: Executor;
   limiter: RateLimiter;
   /** The engine the take will be read with: started when a challenge is issued. */
-  face?: Pick<FaceService, 'ready'>;
+  face: Pick<FaceService, 'ready'>;
 };
 
 /** Who the take will show, when the request names them otherwise than by CPF (check-in flows). */
@@ -87,7 +87,7 @@ export async function issueChallenge(
   // The take that answers the challenge comes within seconds: the engine
   // starts now if it has not (its models load in about 2 s of one core). A
   // failed start is tried again by the take, which then answers FACE_ENGINE_UNAVAILABLE.
-  deps.face?.ready().catch(() => undefined);
+  deps.face.ready().catch(() => undefined);
   return {
     challengeId: row.id,
     steps,
