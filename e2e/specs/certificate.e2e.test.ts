@@ -77,12 +77,42 @@ describe('certificate issue, PDF and public check in Chromium', () => {
     await screenshot(page, 'certificate-modal');
     expect(await seriousViolations(page, 'certificado emitido')).toEqual([]);
 
-    // The PDF opens in a new tab, and reads back with what the sheet showed.
+    // The PDF opens in a new tab, and reads back with what the sheet showed. The
+    // tab is told by what the page gave it: the address window.open received, a
+    // blob that holds the PDF. (A browser without a PDF viewer, as Chromium's
+    // headless shell the specs run in, leaves the tab itself blank.)
+    await page.evaluate(() => {
+      const seen = { blobs: new Map<string, Blob>(), opened: [] as string[] };
+      (window as unknown as { certificateTab: typeof seen }).certificateTab = seen;
+      const createObjectURL = URL.createObjectURL.bind(URL);
+      URL.createObjectURL = (object: Blob | MediaSource) => {
+        const url = createObjectURL(object);
+        if (object instanceof Blob) seen.blobs.set(url, object);
+        return url;
+      };
+      const open = window.open.bind(window);
+      window.open = (url?: string | URL, ...rest: [string?, string?]) => {
+        seen.opened.push(String(url));
+        return open(url, ...rest);
+      };
+    });
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
       page.getByRole('button', { name: 'Abrir PDF' }).click(),
     ]);
-    expect(popup.url()).toMatch(/^blob:/);
+    const tab = await page.evaluate(async () => {
+      const seen = (
+        window as unknown as { certificateTab: { blobs: Map<string, Blob>; opened: string[] } }
+      ).certificateTab;
+      const [url = ''] = seen.opened;
+      const blob = seen.blobs.get(url);
+      return { url, type: blob?.type ?? null, head: blob ? await blob.slice(0, 5).text() : null };
+    });
+    expect(tab).toEqual({
+      url: expect.stringMatching(/^blob:/),
+      type: 'application/pdf',
+      head: '%PDF-',
+    });
     await popup.close();
     const admin = await tokenOf(ADMIN);
     const certificate = await call(admin, 'POST', `/api/Certificate/${examId}`);

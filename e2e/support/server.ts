@@ -146,7 +146,8 @@ async function seedTemplate(template: string, env: Record<string, string>): Prom
     build: 'dist',
   });
   assertCompiled(child);
-  await demoPhotosRead(child, metricsToken);
+  // Only the demonstration stores photos on a first start: without it there is nothing to read.
+  if (env.SEED_DEMO === 'true') await demoPhotosRead(child, metricsToken);
   const code = await stopped(child);
   if (code !== 0)
     throw new Error(`O servidor que semeia os dados não parou bem:\n${child.output()}`);
