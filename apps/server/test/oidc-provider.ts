@@ -8,6 +8,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import Provider, { type Configuration } from 'oidc-provider';
 
 export type TestAccount = Record<string, unknown>;
@@ -167,4 +168,31 @@ export async function followToCallback(start: string, callbackPrefix: string): P
     url = new URL(location, url).toString();
   }
   throw new Error('redirecionamentos demais');
+}
+
+/**
+ * `POST api/IdentityProvider`: `idp` registered by a unit's ADMIN (`auth`),
+ * the CPF in its `cpf` claim; the new provider's id (anything but 201 fails).
+ */
+export async function registerTestProvider(
+  app: FastifyInstance,
+  auth: { authorization: string },
+  idp: TestOidcProvider,
+  name: string,
+): Promise<string> {
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/IdentityProvider',
+    headers: auth,
+    payload: {
+      name,
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      cpfClaim: 'cpf',
+    },
+  });
+  if (created.statusCode !== 201)
+    throw new Error(`provedor: ${created.statusCode} ${created.body}`);
+  return (created.json() as { id: string }).id;
 }

@@ -2,11 +2,14 @@
  * The sign-in screen in a test, stopped after a right password: the server
  * answers `POST api/Auth` with `code` and its pending sign-in (`mfa`), the
  * other routes as given; `passwordStep` types the e-mail and password and
- * waits for the heading of the next step.
+ * waits for the heading of the next step. `secondStepScreen` binds both to
+ * one challenge and registers the hooks every such spec needs.
  */
 import { SECOND_FACTOR_ERRORS, type MfaChallenge } from '@exame/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { appStore } from '../lib/app-store';
 import { LoginPage } from '../features/auth/components/login-page';
 import { renderRoutes } from './render';
 import { json, stubServer, type StubHandler } from './stub-server';
@@ -39,4 +42,26 @@ export async function passwordStep(heading: string) {
   await userEvent.type(screen.getByLabelText(/^Senha/), 'segredo');
   await userEvent.click(screen.getByRole('button', { name: 'Entrar' }));
   return screen.findByRole('heading', { name: heading });
+}
+
+/**
+ * The sign-in screen stopped at `challenge`'s step, for a `describe`: the
+ * console's errors muted (a refused call logs one), stubs, mocks and the
+ * session cleared after each test; `renderLogin` renders it with the routes
+ * given, `signInWithPassword` types the password up to the step's `heading`.
+ */
+export function secondStepScreen(challenge: MfaChallenge, heading: string) {
+  beforeEach(() => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.clearAllMocks();
+    appStore.clearSession();
+  });
+  return {
+    renderLogin: (routes: Record<string, StubHandler>) =>
+      renderLoginWithSecondStep(challenge, routes),
+    signInWithPassword: () => passwordStep(heading),
+  };
 }

@@ -6,13 +6,9 @@
 import { addDays, dayInZone, zonedDayStart } from '@exame/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/select-rows';
-import { seedDemoExams, seedDemoLocals } from '../../db/seed/demo-exams';
-import { ensureReferenceData } from '../../db/seed/reference-data';
+import { countExams, seedExamsOfTwoUnits } from '../../../test/exam-counts';
 import { createTestDatabase, type TestDatabase } from '../../../test/helper';
 import { totalFromDayCounts, type CounterFilter } from './exam-day-totals.repository';
-
-const DAY = 86_400_000;
 
 describe('exam totals from the day counters', () => {
   let database: TestDatabase;
@@ -21,31 +17,16 @@ describe('exam totals from the day counters', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    await ensureReferenceData(database.db);
-    await seedDemoLocals(database.db, 'DEMO');
-    await seedDemoExams(database.db, {
-      unit: 'DEMO',
-      exams: 400,
-      from: new Date(Date.now() - 30 * DAY),
-      to: new Date(Date.now() + 5 * DAY),
-    });
-    await seedDemoExams(database.db, {
-      unit: 'SP',
-      exams: 50,
-      offset: 5000,
-      from: new Date(Date.now() - 30 * DAY),
-      to: new Date(Date.now() + 5 * DAY),
+    await seedExamsOfTwoUnits(database.db, {
+      demo: 400,
+      other: 50,
+      otherOffset: 5000,
+      daysBack: 30,
     });
   });
   afterAll(() => database.drop());
 
-  async function counted(unit: string, where: SQL): Promise<number> {
-    const [row] = await selectRows<{ n: number }>(
-      database.db,
-      sql`select count(*)::int as n from exams where federative_unit = ${unit} and ${where}`,
-    );
-    return row?.n ?? 0;
-  }
+  const counted = (unit: string, where: SQL) => countExams(database.db, unit, where);
 
   const inWeek = sql`scheduling_date >= ${week.start.toISOString()}::timestamptz
     and scheduling_date < ${week.endExclusive.toISOString()}::timestamptz`;

@@ -6,9 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectRows } from '../../db/select-rows';
-import { seedDemoExams, seedDemoLocals } from '../../db/seed/demo-exams';
-import { ensureReferenceData } from '../../db/seed/reference-data';
+import { countExams, seedExamsOfTwoUnits } from '../../../test/exam-counts';
 import { createTestDatabase, type TestDatabase } from '../../../test/helper';
 import { insertUser, listUsersInUnit } from '../users/users.repository';
 import { nextCpf } from '../../../test/identity';
@@ -28,31 +26,17 @@ describe('exam list: page and total in one prepared statement', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase({ onQuery: (query) => statements.push(query) });
-    await ensureReferenceData(database.db);
-    await seedDemoLocals(database.db, 'DEMO');
-    await seedDemoExams(database.db, {
-      unit: 'DEMO',
-      exams: 60,
-      from: new Date(Date.now() - 20 * DAY),
-      to: new Date(Date.now() + 5 * DAY),
-    });
-    await seedDemoExams(database.db, {
-      unit: 'SP',
-      exams: 10,
-      offset: 1000,
-      from: new Date(Date.now() - 20 * DAY),
-      to: new Date(Date.now() + 5 * DAY),
+    await seedExamsOfTwoUnits(database.db, {
+      demo: 60,
+      other: 10,
+      otherOffset: 1000,
+      daysBack: 20,
     });
   });
   afterAll(() => database.drop());
 
-  async function counted(unit: string, where: ReturnType<typeof sql>): Promise<number> {
-    const [row] = await selectRows<{ n: number }>(
-      database.db,
-      sql`select count(*)::int as n from exams where federative_unit = ${unit} and ${where}`,
-    );
-    return row?.n ?? 0;
-  }
+  const counted = (unit: string, where: ReturnType<typeof sql>) =>
+    countExams(database.db, unit, where);
 
   it('the total is the unit’s, on every page and past the last one', async () => {
     const all = await counted('DEMO', sql`true`);

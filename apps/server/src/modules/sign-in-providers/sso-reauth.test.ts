@@ -13,6 +13,7 @@ import { buildTestApp, type TestApp } from '../../../test/helper';
 import { seedSignedIn, seedUser } from '../../../test/identity';
 import {
   followToCallback,
+  registerTestProvider,
   startTestOidcProvider,
   type TestOidcProvider,
 } from '../../../test/oidc-provider';
@@ -70,20 +71,7 @@ describe('re-authentication through the identity provider', () => {
     redirectUri = `${t.app.config.publicAppUrl}${SSO_CALLBACK_PATH}`;
     idp = await startTestOidcProvider({ redirectUri });
     const admin = await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/IdentityProvider',
-      headers: admin.auth,
-      payload: {
-        name: 'Rede do Estado',
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        cpfClaim: 'cpf',
-      },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    providerId = (created.json() as { id: string }).id;
+    providerId = await registerTestProvider(t.app, admin.auth, idp, 'Rede do Estado');
   }, 60_000);
   afterAll(async () => {
     await idp?.close();

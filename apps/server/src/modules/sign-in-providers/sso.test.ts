@@ -12,6 +12,7 @@ import { buildTestApp, type TestApp } from '../../../test/helper';
 import { lastMailTo, seedSignedIn, seedUser } from '../../../test/identity';
 import {
   followToCallback,
+  registerTestProvider,
   startTestOidcProvider,
   type TestOidcProvider,
 } from '../../../test/oidc-provider';
@@ -86,15 +87,7 @@ describe('single sign-on with a unit identity provider', () => {
     admin = {
       authorization: `Bearer ${(await seedSignedIn(t.app, { role: 'ADMIN', unit: 'DF' })).token}`,
     };
-    const created = await createProvider(admin, {
-      name: 'gov.br (teste)',
-      issuer: idp.issuer,
-      clientId: idp.clientId,
-      clientSecret: idp.clientSecret,
-      cpfClaim: 'cpf',
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    providerId = (created.json() as { id: string }).id;
+    providerId = await registerTestProvider(t.app, admin, idp, 'gov.br (teste)');
   }, 60_000);
   afterAll(async () => {
     await idp?.close();

@@ -1,11 +1,11 @@
 import { SECOND_FACTOR_ERRORS, type MfaChallenge } from '@exame/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { TEST_USER as user } from '../../../test/fixtures';
-import { passwordStep, renderLoginWithSecondStep } from '../../../test/login-second-step';
-import { json, type StubHandler } from '../../../test/stub-server';
+import { secondStepScreen } from '../../../test/login-second-step';
+import { json } from '../../../test/stub-server';
 
 const webauthn = vi.hoisted(() => ({
   startAuthentication: vi.fn(),
@@ -27,19 +27,11 @@ const setup = {
   otpauthUri: 'otpauth://totp/Exame:ana@exemplo.gov.br?secret=JBSWY3DPEHPK3PXPJBSWY3DP',
 };
 
-const renderLogin = (routes: Record<string, StubHandler>) =>
-  renderLoginWithSecondStep(challenge, routes);
-const signInWithPassword = () => passwordStep('Cadastre a verificação em duas etapas');
-
 describe('enrolment of a second factor at sign-in', () => {
-  beforeEach(() => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.clearAllMocks();
-    appStore.clearSession();
-  });
+  const { renderLogin, signInWithPassword } = secondStepScreen(
+    challenge,
+    'Cadastre a verificação em duas etapas',
+  );
 
   it('sets up the app (QR code and secret), shows the recovery codes, and signs in once they are kept', async () => {
     const { router, calls } = renderLogin({

@@ -1,11 +1,11 @@
 import { SECOND_FACTOR_ERRORS, type MfaChallenge } from '@exame/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../lib/app-store';
 import { TEST_USER as user } from '../../../test/fixtures';
-import { passwordStep, renderLoginWithSecondStep } from '../../../test/login-second-step';
-import { json, type StubHandler } from '../../../test/stub-server';
+import { secondStepScreen } from '../../../test/login-second-step';
+import { json } from '../../../test/stub-server';
 
 const webauthn = vi.hoisted(() => ({
   startAuthentication: vi.fn(),
@@ -28,19 +28,11 @@ const mfaRequired = (mfa: MfaChallenge = challenge) =>
     mfa,
   });
 
-const renderLogin = (routes: Record<string, StubHandler>) =>
-  renderLoginWithSecondStep(challenge, routes);
-const signInWithPassword = () => passwordStep('Verificação em duas etapas');
-
 describe('login, second step', () => {
-  beforeEach(() => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.clearAllMocks();
-    appStore.clearSession();
-  });
+  const { renderLogin, signInWithPassword } = secondStepScreen(
+    challenge,
+    'Verificação em duas etapas',
+  );
 
   it('after the right password asks for the app code, then signs in with the ticket', async () => {
     const { router, calls } = renderLogin({
