@@ -17,7 +17,8 @@
  *   together from different photos of one person (stitched); another
  *   person's face in the middle of a take.
  *
- * Each take is analysed by the real engine (in this process) and judged by
+ * Each take is analysed by the real engine (a pool of one worker per core,
+ * the pictures of a take at once) and judged by
  * - the challenge check (biometrics/challenge-check.ts) against the
  *   challenge it was made for, and
  * - the burst check of before (legacy-burst-check.ts, `evaluateBurst`, on
@@ -60,6 +61,7 @@ import {
   type FaceMove,
   type Source,
 } from '../apps/server/test/faces/synthetic-takes';
+import os from 'node:os';
 import { argument } from './bench-support';
 
 type Verdict = {
@@ -89,9 +91,10 @@ async function analyseAll(
   engine: FacePool,
   pictures: readonly Buffer[],
 ): Promise<FaceAnalysis[] | string> {
+  // All of a take's pictures at once: the pool's workers share them.
+  const results = await Promise.all(pictures.map((picture) => analyseCached(engine, picture)));
   const faces: FaceAnalysis[] = [];
-  for (const [index, picture] of pictures.entries()) {
-    const result = await analyseCached(engine, picture);
+  for (const [index, result] of results.entries()) {
     if (typeof result === 'string') return `foto ${index + 1}: ${result}`;
     faces.push(result);
   }
@@ -317,8 +320,8 @@ async function main(): Promise<void> {
     await latency();
     return;
   }
-  const engine = new FacePool({ inProcess: true });
-  await engine.ready();
+  // One worker per core: between takes this thread only generates the next one.
+  const engine = await createFaceService({ threads: os.availableParallelism() });
   const started = performance.now();
   // --warm-holdout fills LIVENESS_CACHE with holdout analyses and prints nothing of them.
   if (process.argv.includes('--warm-holdout')) {
