@@ -14,9 +14,12 @@
  * prints per route class: requests per second, p50/p95/p99, answers other
  * than 2xx by status; the delivery of board events (p50/p95/p99 from the
  * change sent to its arrival on each open stream); the CPU per request of the
- * server process and, on PostgreSQL, of its database backends; and the
- * statements the database was running most (pg_stat_activity sampled every
- * 20 ms). Then the growth table of the main reads (day/growth.ts) and of the
+ * server process and, on PostgreSQL, of its database backends, with the
+ * connections the server opened meanwhile; and the statements that took the
+ * database most time: by pg_stat_statements when the server loads it
+ * (`shared_preload_libraries`, with `pg_stat_statements.track_planning` for
+ * the planning time), otherwise the ones it was running most (pg_stat_activity
+ * sampled every 20 ms). Then the growth table of the main reads (day/growth.ts) and of the
  * activity and check-in searches (day/growth-searches.ts).
  *
  *   npm run bench:day -w bench [-- --levels 20,50,100 --seconds 45 --exams 100000
@@ -26,6 +29,8 @@
  * database per variant is created and dropped there). `--engine pglite` or
  * `--engine postgres` runs one; `--baseline none` measures this checkout
  * alone; `--growth none` skips the growth table, `--levels none` the load.
+ * `--roles examiner;auditor;admin;integration` measures each role alone, one
+ * set after the other at every level (what each costs the database).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,7 +44,14 @@ import { POSTS, seedBusyUnit, simulatedUsers, type SimulatedUser } from './day/d
 import { runGrowth } from './day/growth';
 import { runSearchGrowth } from './day/growth-searches';
 import { cpuMs, waitAtRest } from '../apps/server/test/spawn-server';
-import { ms, postgresProbe, summarize, percentile, type ClientResult } from './day/measure';
+import {
+  ms,
+  postgresProbe,
+  summarize,
+  percentile,
+  type ClientResult,
+  type StatementTime,
+} from './day/measure';
 import {
   baselineTree,
   databaseFor,
@@ -67,6 +79,10 @@ const GROWTH = option('growth', '10000,100000,1000000');
 const ENGINE = option('engine', 'both');
 const PASSWORD = 'Bench#Dia-2026';
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL;
+/** Role sets measured one after the other at each level (`examiner;admin,integration`). */
+const ROLE_SETS = option('roles', 'all')
+  .split(';')
+  .map((set) => set.split(',').filter(Boolean));
 
 const variants: Variant[] = [
   ...(BASELINE === 'none' ? [] : [{ name: `antes (${BASELINE})`, root: baselineTree(BASELINE) }]),
@@ -182,17 +198,22 @@ function runClient(
   plan: Record<string, unknown>,
   level: number,
   seconds = SECONDS,
+  roles: string[] = ['all'],
 ): Promise<ClientResult> {
-  const chosen = (plan.users as unknown[]).slice(0, level);
+  const all = roles.includes('all');
+  const chosen = (plan.users as Array<{ role: string }>)
+    .slice(0, level)
+    .filter((user) => all || roles.includes(user.role));
+  const integration = all || roles.includes('integration');
   const exams = plan.todayExams as string[];
-  const size = Math.floor(exams.length / (2 * LEVELS.length + 2));
+  const size = Math.floor(exams.length / (2 * LEVELS.length * ROLE_SETS.length + 2));
   const todayExams = exams.slice(slice * size, (slice + 1) * size);
-  slice = (slice + 1) % (2 * LEVELS.length + 2);
+  slice = (slice + 1) % (2 * LEVELS.length * ROLE_SETS.length + 2);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(import.meta.dirname, 'day/load-client.mjs')], {
       env: {
         ...process.env,
-        PLAN: JSON.stringify({ ...plan, users: chosen, todayExams, seconds }),
+        PLAN: JSON.stringify({ ...plan, users: chosen, todayExams, seconds, integration }),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -212,14 +233,17 @@ type Measured = {
   result: ClientResult;
   serverCpuMs: number;
   databaseCpuMs?: number;
+  connectionsOpened?: number;
+  statementTimes?: StatementTime[];
+  statementTotals?: StatementTime;
   statements?: Array<{ query: string; running: number }>;
 };
 
-async function measure(ready: Ready, level: number): Promise<Measured> {
+async function measure(ready: Ready, level: number, roles: string[]): Promise<Measured> {
   const probe = ready.url ? await postgresProbe(ready.url) : undefined;
   const cpuBefore = cpuMs(ready.server.pid);
   probe?.start();
-  const result = await runClient(ready.plan, level);
+  const result = await runClient(ready.plan, level, SECONDS, roles);
   const serverCpuMs = cpuMs(ready.server.pid) - cpuBefore;
   const database = await probe?.stop();
   await probe?.close();
@@ -227,12 +251,16 @@ async function measure(ready: Ready, level: number): Promise<Measured> {
     result,
     serverCpuMs,
     databaseCpuMs: database?.cpuMs,
+    connectionsOpened: database?.connectionsOpened,
+    statementTimes: database?.statementTimes,
+    statementTotals: database?.statementTotals,
     statements: database?.statements,
   };
 }
 
-function report(level: number, measured: Array<[Variant, Measured]>) {
-  console.log(`\n  ${level} usuários simulados, ${SECONDS} s cada:`);
+function report(level: number, roles: string[], measured: Array<[Variant, Measured]>) {
+  const only = roles.includes('all') ? '' : ` (só ${roles.join(', ')})`;
+  console.log(`\n  ${level} usuários simulados${only}, ${SECONDS} s cada:`);
   const rows = new Map<string, string[]>();
   for (const [variant, run] of measured) {
     for (const row of summarize(run.result)) {
@@ -250,11 +278,25 @@ function report(level: number, measured: Array<[Variant, Measured]>) {
     const cpu = `servidor ${(run.serverCpuMs / Math.max(1, requests)).toFixed(2)} ms/req${
       run.databaseCpuMs === undefined
         ? ' (o PGlite roda dentro do processo do servidor)'
-        : `, banco ${(run.databaseCpuMs / Math.max(1, requests)).toFixed(2)} ms/req`
+        : `, banco ${(run.databaseCpuMs / Math.max(1, requests)).toFixed(2)} ms/req, ${run.connectionsOpened ?? 0} conexões abertas`
     }`;
     console.log(
       `    ${variant.name}: eventos no quadro p50 ${ms(percentile(events, 50))} p95 ${ms(percentile(events, 95))} p99 ${ms(percentile(events, 99))} ms (${events.length} entregas de ${run.result.changesSent} mudanças a ${run.result.streamsOpen} fluxos, ${run.result.streamErrors} recusados); CPU ${cpu}`,
     );
+    if (run.statementTimes && run.statementTotals) {
+      const all = run.statementTotals;
+      const perRequest = (value: number) => (value / Math.max(1, requests)).toFixed(2);
+      console.log(
+        `      por requisição: ${perRequest(all.calls)} instruções, ${perRequest(all.execMs)} ms de execução e ${perRequest(all.planMs)} ms de planejamento (pg_stat_statements)`,
+      );
+      for (const statement of run.statementTimes) {
+        const each = (statement.execMs + statement.planMs) / Math.max(1, statement.calls);
+        console.log(
+          `      ${statement.execMs.toFixed(0).padStart(6)} ms execução + ${statement.planMs.toFixed(0).padStart(4)} ms planejamento, ${String(statement.calls).padStart(5)} vezes (${each.toFixed(2)} ms cada): ${statement.query}`,
+        );
+      }
+      continue;
+    }
     for (const statement of run.statements ?? []) {
       console.log(`      ${statement.running.toFixed(2)} em execução em média: ${statement.query}`);
     }
@@ -267,12 +309,15 @@ for (const engine of LEVELS.length > 0 ? engines : []) {
   for (const variant of variants) prepared.push(await prepare(variant, engine.url));
   // A warm-up of each server (its code compiled, its caches filled), not counted.
   for (const ready of prepared) await runClient(ready.plan, Math.min(...LEVELS), 15);
-  for (const [index, level] of LEVELS.entries()) {
-    const order = index % 2 === 0 ? prepared : [...prepared].reverse();
-    const measured: Array<[Variant, Measured]> = [];
-    for (const ready of order) measured.push([ready.variant, await measure(ready, level)]);
-    measured.sort((a, b) => variants.indexOf(a[0]) - variants.indexOf(b[0]));
-    report(level, measured);
+  let turn = 0;
+  for (const level of LEVELS) {
+    for (const roles of ROLE_SETS) {
+      const order = turn++ % 2 === 0 ? prepared : [...prepared].reverse();
+      const measured: Array<[Variant, Measured]> = [];
+      for (const ready of order) measured.push([ready.variant, await measure(ready, level, roles)]);
+      measured.sort((a, b) => variants.indexOf(a[0]) - variants.indexOf(b[0]));
+      report(level, roles, measured);
+    }
   }
   for (const ready of prepared) await ready.drop();
 }

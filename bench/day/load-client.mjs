@@ -22,7 +22,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 /**
- * @type {{ base: string, seconds: number, today: string, periods: string[], posts: string[],
+ * @type {{ base: string, seconds: number, integration?: boolean, today: string, periods: string[], posts: string[],
  *   names: string[], users: Array<{ role: string, token: string, cpf?: string, post?: string,
  *   checkInId?: string }>, key: string, todayExams: string[] }}
  */
@@ -338,7 +338,7 @@ async function integration() {
 
 const roles = { examiner, auditor, admin };
 const loops = plan.users.map((user) => roles[/** @type {keyof typeof roles} */ (user.role)](user));
-loops.push(integration());
+if (plan.integration !== false) loops.push(integration());
 await Promise.all(loops);
 agent.destroy();
 process.stdout.write(

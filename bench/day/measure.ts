@@ -12,7 +12,16 @@ import { cpuMs } from '../../apps/server/test/spawn-server';
 export type DatabaseProbe = {
   /** Starts sampling; `stop` answers the CPU of the backends and the top statements. */
   start: () => void;
-  stop: () => Promise<{ cpuMs: number; statements: Array<{ query: string; running: number }> }>;
+  stop: () => Promise<{
+    cpuMs: number;
+    /** Server connections opened during the run (each one a new backend to start and warm). */
+    connectionsOpened: number;
+    statements: Array<{ query: string; running: number }>;
+    /** By pg_stat_statements, when the server loads it: the statements that took most time. */
+    statementTimes?: StatementTime[];
+    /** By pg_stat_statements: every statement of the run (calls and time), for the per-request figures. */
+    statementTotals?: StatementTime;
+  }>;
   close: () => Promise<void>;
 };
 
@@ -24,9 +33,27 @@ export type DatabaseProbe = {
  * during the run) to the last reading taken of it (a backend that exits
  * keeps what it spent until then).
  */
+export type StatementTime = { query: string; calls: number; execMs: number; planMs: number };
+
+/**
+ * Whether the server keeps pg_stat_statements (in `shared_preload_libraries`;
+ * `track_planning` adds the planning time): the extension is created in the
+ * measured database when it can be.
+ */
+async function statementStatistics(client: pg.Client): Promise<boolean> {
+  try {
+    await client.query('create extension if not exists pg_stat_statements');
+    await client.query('select 1 from pg_stat_statements limit 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function postgresProbe(url: string): Promise<DatabaseProbe> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  const withStatistics = await statementStatistics(client);
   const name = new URL(url).pathname.slice(1);
   let timers: NodeJS.Timeout[] = [];
   let samples = 0;
@@ -34,6 +61,7 @@ export async function postgresProbe(url: string): Promise<DatabaseProbe> {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
   let running = false;
+  let opened = 0;
   // The server's connections only: an autovacuum worker busy with the seeded
   // table would charge one variant for work the load did not ask.
   const backends = async () =>
@@ -48,7 +76,10 @@ export async function postgresProbe(url: string): Promise<DatabaseProbe> {
     for (const pid of await backends()) {
       const now = cpuMs(pid);
       if (now === 0) continue;
-      if (!first.has(pid)) first.set(pid, born ? 0 : now);
+      if (!first.has(pid)) {
+        first.set(pid, born ? 0 : now);
+        if (born) opened += 1;
+      }
       last.set(pid, now);
     }
   };
@@ -75,13 +106,16 @@ export async function postgresProbe(url: string): Promise<DatabaseProbe> {
   return {
     start: () => {
       samples = 0;
+      opened = 0;
       counts.clear();
       first.clear();
       last.clear();
       running = true;
-      void readCpu(false).then(() => {
-        if (running) timers = [setInterval(() => void sample(), 20)];
-      });
+      void (withStatistics ? client.query('select pg_stat_statements_reset()') : Promise.resolve())
+        .then(() => readCpu(false))
+        .then(() => {
+          if (running) timers = [setInterval(() => void sample(), 20)];
+        });
     },
     stop: async () => {
       running = false;
@@ -94,10 +128,56 @@ export async function postgresProbe(url: string): Promise<DatabaseProbe> {
         .map(([query, count]) => ({ query, running: count / Math.max(1, samples) }))
         .sort((a, b) => b.running - a.running)
         .slice(0, 5);
-      return { cpuMs: total, statements };
+      const times = withStatistics ? await statementTimesOf(client, name) : undefined;
+      return {
+        cpuMs: total,
+        connectionsOpened: opened,
+        statements,
+        statementTimes: times?.top,
+        statementTotals: times?.total,
+      };
     },
     close: () => client.end(),
   };
+}
+
+/**
+ * The statements of the run that took most time (execution and planning) and
+ * the sum of all of them, the probe's own left out.
+ */
+async function statementTimesOf(
+  client: pg.Client,
+  database: string,
+): Promise<{ top: StatementTime[]; total: StatementTime }> {
+  const { rows } = await client.query<{
+    query: string;
+    calls: string;
+    exec: number;
+    plan: number;
+  }>(
+    `select query, calls, total_exec_time as exec, total_plan_time as plan
+       from pg_stat_statements
+      where dbid = (select oid from pg_database where datname = $1)
+        and query not like '%pg_stat_%'
+      order by total_exec_time + total_plan_time desc`,
+    [database],
+  );
+  const all = rows.map((row) => ({
+    query: row.query.replace(/\s+/g, ' ').trim().slice(0, 110),
+    calls: Number(row.calls),
+    execMs: row.exec,
+    planMs: row.plan,
+  }));
+  const total = all.reduce(
+    (sum, row) => ({
+      ...sum,
+      calls: sum.calls + row.calls,
+      execMs: sum.execMs + row.execMs,
+      planMs: sum.planMs + row.planMs,
+    }),
+    { query: 'todas', calls: 0, execMs: 0, planMs: 0 },
+  );
+  return { top: all.slice(0, 8), total };
 }
 
 export type ClassResult = { latencies: number[]; codes: Record<string, number> };

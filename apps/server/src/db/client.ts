@@ -249,6 +249,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize ?? 10,
+    // A connection idle for a minute closes (the driver's default is 10 s). People pause
+    // between actions, so with the default a pool under steady use kept closing connections
+    // and opening new ones on the next burst: a new backend starts, warms its caches and
+    // plans its statements anew (bench:day, 100 users: 11 connections opened in 30 s; the
+    // database's CPU per request 9-18 % lower without them).
+    idleTimeoutMillis: 60_000,
     // A database that does not answer fails the request (503) instead of holding it.
     connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
     Client: target.preparedStatements === false ? pg.Client : PreparingClient,
