@@ -23,26 +23,38 @@ import type { SessionUser } from '../../lib/actors';
 import { AppError } from '../../lib/app-error';
 import { faceUrl } from './check-in-face-images';
 import {
-  findCheckIn,
   findRecordFor,
   listEvents,
   listExamsOfPost,
   listExaminers,
   type CheckInWithNames,
+  type RecordDetails,
+  type RecordFor,
 } from './check-ins.repository';
 import { searchCheckIns, type CheckInSearch } from './check-in-search.repository';
 import { checkInError, SEES_EVERY_RECORD, type CheckInDeps } from './check-in-rules';
 
-/** A record as the API shows it: CPFs masked, captures by signed address, the history in words. */
+/** A record's examiners and history, read on their own (a record read without them). */
+async function readDetails(deps: CheckInDeps, id: string): Promise<RecordDetails> {
+  const [examiners, events] = await Promise.all([
+    listExaminers(deps.db, id),
+    listEvents(deps.db, id),
+  ]);
+  return { examiners, events };
+}
+
+/**
+ * A record as the API shows it: CPFs masked, captures by signed address, the
+ * history in words. Its examiners and history are read here unless `details`
+ * already holds them (read with the record).
+ */
 export async function toRecord(
   deps: CheckInDeps,
   actor: SessionUser,
   record: CheckInWithNames,
+  details?: RecordDetails,
 ): Promise<CheckInRecord> {
-  const [examiners, events] = await Promise.all([
-    listExaminers(deps.db, record.id),
-    listEvents(deps.db, record.id),
-  ]);
+  const { examiners, events }: RecordDetails = details ?? (await readDetails(deps, record.id));
   return {
     id: record.id,
     federativeUnit: record.federativeUnit,
@@ -84,15 +96,37 @@ export async function toRecord(
   };
 }
 
+type WhichRecord = { id: string } | { examinerCpf: string; post: string };
+
 /** A record the actor may see: any of the unit for ADMIN and AUDITOR, their own for examiners. */
+async function findVisible(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  which: WhichRecord,
+  options: { details?: boolean } = {},
+): Promise<RecordFor> {
+  const found = await findRecordFor(deps.db, actor.federativeUnit, which, actor.id, options);
+  if (found && (SEES_EVERY_RECORD.includes(actor.role) || found.actorInRecord)) return found;
+  throw checkInError('CHECKIN_NOT_FOUND');
+}
+
+/** A record the actor may see (see `findVisible`). */
 export async function visibleRecord(
   deps: CheckInDeps,
   actor: SessionUser,
-  which: { id: string } | { examinerCpf: string; post: string },
+  which: WhichRecord,
 ): Promise<CheckInWithNames> {
-  const found = await findRecordFor(deps.db, actor.federativeUnit, which, actor.id);
-  if (found && (SEES_EVERY_RECORD.includes(actor.role) || found.actorInRecord)) return found.record;
-  throw checkInError('CHECKIN_NOT_FOUND');
+  return (await findVisible(deps, actor, which)).record;
+}
+
+/** A record the actor may see, as the API shows it: one statement reads it all. */
+async function shownRecord(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  which: WhichRecord,
+): Promise<CheckInRecord> {
+  const found = await findVisible(deps, actor, which, { details: true });
+  return toRecord(deps, actor, found.record, found.details);
 }
 
 /** `GET findCheckInById/{id}`. */
@@ -101,7 +135,7 @@ export async function getCheckIn(
   actor: SessionUser,
   input: { id: string },
 ): Promise<CheckInRecord> {
-  return toRecord(deps, actor, await visibleRecord(deps, actor, { id: input.id }));
+  return shownRecord(deps, actor, { id: input.id });
 }
 
 /** `GET findCheckIn?viewerCpf&schedulingLocal`: the open record of that examiner at that post. */
@@ -110,11 +144,7 @@ export async function findOpenCheckIn(
   actor: SessionUser,
   input: { viewerCpf: string; schedulingLocal: string },
 ): Promise<CheckInRecord> {
-  const record = await visibleRecord(deps, actor, {
-    examinerCpf: input.viewerCpf,
-    post: input.schedulingLocal,
-  });
-  return toRecord(deps, actor, record);
+  return shownRecord(deps, actor, { examinerCpf: input.viewerCpf, post: input.schedulingLocal });
 }
 
 /** `GET searchCheckIn`: the records of the unit (ADMIN and AUDITOR), newest first. */
@@ -186,7 +216,9 @@ export async function listRecordExams(
 
 /** The record as it stands after a change, as the API shows it. */
 export async function recordAfterChange(deps: CheckInDeps, actor: SessionUser, id: string) {
-  const record = await findCheckIn(deps.db, actor.federativeUnit, id);
-  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
-  return toRecord(deps, actor, record);
+  const found = await findRecordFor(deps.db, actor.federativeUnit, { id }, undefined, {
+    details: true,
+  });
+  if (!found) throw checkInError('CHECKIN_NOT_FOUND');
+  return toRecord(deps, actor, found.record, found.details);
 }

@@ -2,7 +2,7 @@
  * The SQL of the check-in records: records, their examiners, their history and
  * the post's exams (the unit's search: check-in-search.repository.ts).
  */
-import { and, asc, count, desc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import {
@@ -31,9 +31,13 @@ const openers = alias(users, 'openers');
 /**
  * Records with their post's name and who opened them (where and order are the
  * caller's); `actorInRecord` says whether `actorId` opened the record or is or
- * was one of its examiners (false without an actor).
+ * was one of its examiners (false without an actor); `extra`, more columns.
  */
-export function selectWithNames(db: Executor, actorId?: string) {
+export function selectWithNames<Extra extends Record<string, SQL>>(
+  db: Executor,
+  actorId?: string,
+  extra: Extra = {} as Extra,
+) {
   const actorInRecord = actorId
     ? sql<boolean>`(${checkIns.openedBy} = ${actorId} or exists (
         select 1 from check_in_viewers v where v.check_in_id = ${checkIns.id} and v.user_id = ${actorId}))`
@@ -46,6 +50,7 @@ export function selectWithNames(db: Executor, actorId?: string) {
       examRoomName: examRooms.name,
       examRoomCode: examRooms.code,
       actorInRecord,
+      ...extra,
     })
     .from(checkIns)
     .innerJoin(schedulingLocals, eq(schedulingLocals.id, checkIns.schedulingLocalId))
@@ -53,7 +58,9 @@ export function selectWithNames(db: Executor, actorId?: string) {
     .leftJoin(examRooms, eq(examRooms.id, checkIns.examRoomId));
 }
 
-type RowWithNames = Awaited<ReturnType<ReturnType<typeof selectWithNames>['execute']>>[number];
+type RowWithNames = Awaited<
+  ReturnType<ReturnType<typeof selectWithNames<Record<never, SQL>>>['execute']>
+>[number];
 
 export function withNames(row: RowWithNames): CheckInWithNames {
   return {
@@ -76,21 +83,89 @@ export async function findCheckIn(
   return (await findRecordFor(db, unit, { id }))?.record;
 }
 
-/** A record found for an actor, and whether the actor opened it or is or was one of its examiners. */
-export type RecordFor = { record: CheckInWithNames; actorInRecord: boolean };
+/** What a record shows of an examiner (`toRecord`). */
+export type ExaminerOfRecord = Pick<
+  CheckInExaminerRow,
+  | 'id'
+  | 'userId'
+  | 'name'
+  | 'cpf'
+  | 'faceKey'
+  | 'checkInDate'
+  | 'checkOutValidated'
+  | 'checkOutDate'
+  | 'checkOutFaceKey'
+  | 'removedAt'
+  | 'admittedBy'
+>;
+
+/** A record's examiners (in the order they came in) and its history (in order). */
+export type RecordDetails = { examiners: ExaminerOfRecord[]; events: CheckInEventRow[] };
+
+/**
+ * A record found for an actor, and whether the actor opened it or is or was
+ * one of its examiners; with `details`, its examiners and history too.
+ */
+export type RecordFor = {
+  record: CheckInWithNames;
+  actorInRecord: boolean;
+  details?: RecordDetails;
+};
+
+/** A row as JSON gives it: its times as text. */
+type Json<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+/** The examiners and the history of the record of the row, as JSON, in its statement. */
+const DETAILS = {
+  examiners: sql<Json<ExaminerOfRecord>[]>`(select coalesce(json_agg(json_build_object(
+      'id', v.id, 'userId', v.user_id, 'name', v.name, 'cpf', v.cpf, 'faceKey', v.face_key,
+      'checkInDate', v.check_in_date, 'checkOutValidated', v.check_out_validated,
+      'checkOutDate', v.check_out_date, 'checkOutFaceKey', v.check_out_face_key,
+      'removedAt', v.removed_at, 'admittedBy', v.admitted_by)
+      order by v.check_in_date, v.seq), '[]'::json)
+    from check_in_viewers v where v.check_in_id = ${checkIns.id})`,
+  events: sql<Json<CheckInEventRow>[]>`(select coalesce(json_agg(json_build_object(
+      'type', e.type, 'at', e.at, 'actorName', u.name, 'subject', cv.name,
+      'reason', e.reason, 'details', e.details) order by e.seq), '[]'::json)
+    from check_in_events e
+    left join users u on u.id = e.actor_id
+    left join check_in_viewers cv on cv.id = e.viewer_id
+    where e.check_in_id = ${checkIns.id})`,
+};
+
+const dateOf = (value: string | null) => (value === null ? null : new Date(value));
+
+function detailsOf(row: {
+  examiners: Json<ExaminerOfRecord>[];
+  events: Json<CheckInEventRow>[];
+}): RecordDetails {
+  return {
+    examiners: row.examiners.map((examiner) => ({
+      ...examiner,
+      checkInDate: new Date(examiner.checkInDate),
+      checkOutDate: dateOf(examiner.checkOutDate),
+      removedAt: dateOf(examiner.removedAt),
+    })),
+    events: row.events.map((event) => ({ ...event, at: new Date(event.at) })),
+  };
+}
 
 /**
  * One statement: a record of the unit, named by id or as the open record at
  * `post` that has the CPF among its examiners (in the room, or already out
  * while the other is still in: the room's device keeps showing it until the
  * last one leaves; the newest, if the data had two), with its names and, for
- * `actorId`, whether the actor is in it.
+ * `actorId`, whether the actor is in it; with `details`, its examiners and
+ * history in the same statement (the board reads it every few seconds).
  */
 export async function findRecordFor(
   db: Executor,
   unit: string,
   which: { id: string } | { examinerCpf: string; post: string },
   actorId?: string,
+  options: { details?: boolean } = {},
 ): Promise<RecordFor | undefined> {
   const id =
     'id' in which
@@ -113,9 +188,14 @@ export async function findRecordFor(
             .orderBy(desc(checkIns.openedAt))
             .limit(1)})`,
         );
-  const [row] = await selectWithNames(db, actorId)
-    .where(and(eq(checkIns.federativeUnit, unit), id))
-    .limit(1);
+  const where = and(eq(checkIns.federativeUnit, unit), id);
+  if (options.details) {
+    const [row] = await selectWithNames(db, actorId, DETAILS).where(where).limit(1);
+    return row
+      ? { record: withNames(row), actorInRecord: row.actorInRecord, details: detailsOf(row) }
+      : undefined;
+  }
+  const [row] = await selectWithNames(db, actorId).where(where).limit(1);
   return row ? { record: withNames(row), actorInRecord: row.actorInRecord } : undefined;
 }
 
