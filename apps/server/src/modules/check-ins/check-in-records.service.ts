@@ -24,37 +24,26 @@ import { AppError } from '../../lib/app-error';
 import { faceUrl } from './check-in-face-images';
 import {
   findRecordFor,
-  listEvents,
+  findRecordWithDetails,
   listExamsOfPost,
-  listExaminers,
   type CheckInWithNames,
-  type RecordDetails,
   type RecordFor,
+  type WhichRecord,
 } from './check-ins.repository';
+import type { RecordDetails } from './check-in-details.repository';
 import { searchCheckIns, type CheckInSearch } from './check-in-search.repository';
 import { checkInError, SEES_EVERY_RECORD, type CheckInDeps } from './check-in-rules';
 
-/** A record's examiners and history, read on their own (a record read without them). */
-async function readDetails(deps: CheckInDeps, id: string): Promise<RecordDetails> {
-  const [examiners, events] = await Promise.all([
-    listExaminers(deps.db, id),
-    listEvents(deps.db, id),
-  ]);
-  return { examiners, events };
-}
-
 /**
  * A record as the API shows it: CPFs masked, captures by signed address, the
- * history in words. Its examiners and history are read here unless `details`
- * already holds them (read with the record).
+ * history in words (its examiners and history read with it, `findRecordFor`).
  */
-export async function toRecord(
+function toRecord(
   deps: CheckInDeps,
   actor: SessionUser,
   record: CheckInWithNames,
-  details?: RecordDetails,
-): Promise<CheckInRecord> {
-  const { examiners, events }: RecordDetails = details ?? (await readDetails(deps, record.id));
+  { examiners, events }: RecordDetails,
+): CheckInRecord {
   return {
     id: record.id,
     federativeUnit: record.federativeUnit,
@@ -96,27 +85,23 @@ export async function toRecord(
   };
 }
 
-type WhichRecord = { id: string } | { examinerCpf: string; post: string };
-
-/** A record the actor may see: any of the unit for ADMIN and AUDITOR, their own for examiners. */
-async function findVisible(
-  deps: CheckInDeps,
-  actor: SessionUser,
-  which: WhichRecord,
-  options: { details?: boolean } = {},
-): Promise<RecordFor> {
-  const found = await findRecordFor(deps.db, actor.federativeUnit, which, actor.id, options);
+/**
+ * The record found, when the actor may see it: any of the unit for ADMIN and
+ * AUDITOR, their own for examiners.
+ */
+function visibleTo<T extends RecordFor>(actor: SessionUser, found: T | undefined): T {
   if (found && (SEES_EVERY_RECORD.includes(actor.role) || found.actorInRecord)) return found;
   throw checkInError('CHECKIN_NOT_FOUND');
 }
 
-/** A record the actor may see (see `findVisible`). */
+/** A record the actor may see (`visibleTo`). */
 export async function visibleRecord(
   deps: CheckInDeps,
   actor: SessionUser,
   which: WhichRecord,
 ): Promise<CheckInWithNames> {
-  return (await findVisible(deps, actor, which)).record;
+  return visibleTo(actor, await findRecordFor(deps.db, actor.federativeUnit, which, actor.id))
+    .record;
 }
 
 /** A record the actor may see, as the API shows it: one statement reads it all. */
@@ -125,7 +110,10 @@ async function shownRecord(
   actor: SessionUser,
   which: WhichRecord,
 ): Promise<CheckInRecord> {
-  const found = await findVisible(deps, actor, which, { details: true });
+  const found = visibleTo(
+    actor,
+    await findRecordWithDetails(deps.db, actor.federativeUnit, which, actor.id),
+  );
   return toRecord(deps, actor, found.record, found.details);
 }
 
@@ -214,11 +202,19 @@ export async function listRecordExams(
   });
 }
 
+/** A record of the actor's unit as the API shows it (the caller decides who may see it). */
+export async function recordById(
+  deps: CheckInDeps,
+  actor: SessionUser,
+  id: string,
+): Promise<CheckInRecord | undefined> {
+  const found = await findRecordWithDetails(deps.db, actor.federativeUnit, { id });
+  return found && toRecord(deps, actor, found.record, found.details);
+}
+
 /** The record as it stands after a change, as the API shows it. */
 export async function recordAfterChange(deps: CheckInDeps, actor: SessionUser, id: string) {
-  const found = await findRecordFor(deps.db, actor.federativeUnit, { id }, undefined, {
-    details: true,
-  });
-  if (!found) throw checkInError('CHECKIN_NOT_FOUND');
-  return toRecord(deps, actor, found.record, found.details);
+  const record = await recordById(deps, actor, id);
+  if (!record) throw checkInError('CHECKIN_NOT_FOUND');
+  return record;
 }

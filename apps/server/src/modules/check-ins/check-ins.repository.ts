@@ -5,6 +5,7 @@
 import { and, asc, count, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
+import { RECORD_DETAILS, detailsOf, type RecordDetails } from './check-in-details.repository';
 import {
   checkInEvents,
   checkIns,
@@ -83,90 +84,21 @@ export async function findCheckIn(
   return (await findRecordFor(db, unit, { id }))?.record;
 }
 
-/** What a record shows of an examiner (`toRecord`). */
-export type ExaminerOfRecord = Pick<
-  CheckInExaminerRow,
-  | 'id'
-  | 'userId'
-  | 'name'
-  | 'cpf'
-  | 'faceKey'
-  | 'checkInDate'
-  | 'checkOutValidated'
-  | 'checkOutDate'
-  | 'checkOutFaceKey'
-  | 'removedAt'
-  | 'admittedBy'
->;
+/** A record found for an actor, and whether the actor opened it or is or was one of its examiners. */
+export type RecordFor = { record: CheckInWithNames; actorInRecord: boolean };
 
-/** A record's examiners (in the order they came in) and its history (in order). */
-export type RecordDetails = { examiners: ExaminerOfRecord[]; events: CheckInEventRow[] };
+/** A record found with its examiners and history (read in the same statement). */
+export type RecordWithDetails = RecordFor & { details: RecordDetails };
+
+export type WhichRecord = { id: string } | { examinerCpf: string; post: string };
 
 /**
- * A record found for an actor, and whether the actor opened it or is or was
- * one of its examiners; with `details`, its examiners and history too.
+ * A record of the unit, named by id or as the open record at `post` that has
+ * the CPF among its examiners (in the room, or already out while the other is
+ * still in: the room's device keeps showing it until the last one leaves; the
+ * newest, if the data had two).
  */
-export type RecordFor = {
-  record: CheckInWithNames;
-  actorInRecord: boolean;
-  details?: RecordDetails;
-};
-
-/** A row as JSON gives it: its times as text. */
-type Json<T> = {
-  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
-};
-
-/** The examiners and the history of the record of the row, as JSON, in its statement. */
-const DETAILS = {
-  examiners: sql<Json<ExaminerOfRecord>[]>`(select coalesce(json_agg(json_build_object(
-      'id', v.id, 'userId', v.user_id, 'name', v.name, 'cpf', v.cpf, 'faceKey', v.face_key,
-      'checkInDate', v.check_in_date, 'checkOutValidated', v.check_out_validated,
-      'checkOutDate', v.check_out_date, 'checkOutFaceKey', v.check_out_face_key,
-      'removedAt', v.removed_at, 'admittedBy', v.admitted_by)
-      order by v.check_in_date, v.seq), '[]'::json)
-    from check_in_viewers v where v.check_in_id = ${checkIns.id})`,
-  events: sql<Json<CheckInEventRow>[]>`(select coalesce(json_agg(json_build_object(
-      'type', e.type, 'at', e.at, 'actorName', u.name, 'subject', cv.name,
-      'reason', e.reason, 'details', e.details) order by e.seq), '[]'::json)
-    from check_in_events e
-    left join users u on u.id = e.actor_id
-    left join check_in_viewers cv on cv.id = e.viewer_id
-    where e.check_in_id = ${checkIns.id})`,
-};
-
-const dateOf = (value: string | null) => (value === null ? null : new Date(value));
-
-function detailsOf(row: {
-  examiners: Json<ExaminerOfRecord>[];
-  events: Json<CheckInEventRow>[];
-}): RecordDetails {
-  return {
-    examiners: row.examiners.map((examiner) => ({
-      ...examiner,
-      checkInDate: new Date(examiner.checkInDate),
-      checkOutDate: dateOf(examiner.checkOutDate),
-      removedAt: dateOf(examiner.removedAt),
-    })),
-    events: row.events.map((event) => ({ ...event, at: new Date(event.at) })),
-  };
-}
-
-/**
- * One statement: a record of the unit, named by id or as the open record at
- * `post` that has the CPF among its examiners (in the room, or already out
- * while the other is still in: the room's device keeps showing it until the
- * last one leaves; the newest, if the data had two), with its names and, for
- * `actorId`, whether the actor is in it; with `details`, its examiners and
- * history in the same statement (the board reads it every few seconds).
- */
-export async function findRecordFor(
-  db: Executor,
-  unit: string,
-  which: { id: string } | { examinerCpf: string; post: string },
-  actorId?: string,
-  options: { details?: boolean } = {},
-): Promise<RecordFor | undefined> {
+function recordWhere(db: Executor, unit: string, which: WhichRecord): SQL | undefined {
   const id =
     'id' in which
       ? eq(checkIns.id, which.id)
@@ -188,15 +120,41 @@ export async function findRecordFor(
             .orderBy(desc(checkIns.openedAt))
             .limit(1)})`,
         );
-  const where = and(eq(checkIns.federativeUnit, unit), id);
-  if (options.details) {
-    const [row] = await selectWithNames(db, actorId, DETAILS).where(where).limit(1);
-    return row
-      ? { record: withNames(row), actorInRecord: row.actorInRecord, details: detailsOf(row) }
-      : undefined;
-  }
-  const [row] = await selectWithNames(db, actorId).where(where).limit(1);
+  return and(eq(checkIns.federativeUnit, unit), id);
+}
+
+/**
+ * One statement: a record (`recordWhere`) with its names and, for `actorId`,
+ * whether the actor is in it.
+ */
+export async function findRecordFor(
+  db: Executor,
+  unit: string,
+  which: WhichRecord,
+  actorId?: string,
+): Promise<RecordFor | undefined> {
+  const [row] = await selectWithNames(db, actorId)
+    .where(recordWhere(db, unit, which))
+    .limit(1);
   return row ? { record: withNames(row), actorInRecord: row.actorInRecord } : undefined;
+}
+
+/**
+ * `findRecordFor` with the record's examiners and history in the same
+ * statement (the board reads it every few seconds).
+ */
+export async function findRecordWithDetails(
+  db: Executor,
+  unit: string,
+  which: WhichRecord,
+  actorId?: string,
+): Promise<RecordWithDetails | undefined> {
+  const [row] = await selectWithNames(db, actorId, RECORD_DETAILS)
+    .where(recordWhere(db, unit, which))
+    .limit(1);
+  return row
+    ? { record: withNames(row), actorInRecord: row.actorInRecord, details: detailsOf(row) }
+    : undefined;
 }
 
 /** Locks a record of the unit until the transaction ends (changes to one record go one at a time). */
@@ -245,32 +203,6 @@ export async function listExaminers(
     .from(checkInViewers)
     .where(eq(checkInViewers.checkInId, checkInId))
     .orderBy(asc(checkInViewers.checkInDate), asc(checkInViewers.seq));
-}
-
-export type CheckInEventRow = {
-  type: (typeof checkInEvents.$inferSelect)['type'];
-  at: Date;
-  actorName: string | null;
-  subject: string | null;
-  reason: string | null;
-  details: Record<string, unknown>;
-};
-
-export async function listEvents(db: Executor, checkInId: string): Promise<CheckInEventRow[]> {
-  return db
-    .select({
-      type: checkInEvents.type,
-      at: checkInEvents.at,
-      actorName: users.name,
-      subject: checkInViewers.name,
-      reason: checkInEvents.reason,
-      details: checkInEvents.details,
-    })
-    .from(checkInEvents)
-    .leftJoin(users, eq(users.id, checkInEvents.actorId))
-    .leftJoin(checkInViewers, eq(checkInViewers.id, checkInEvents.viewerId))
-    .where(eq(checkInEvents.checkInId, checkInId))
-    .orderBy(asc(checkInEvents.seq));
 }
 
 /** Whether the user is or was an examiner of the record. */

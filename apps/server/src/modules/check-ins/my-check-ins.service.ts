@@ -9,8 +9,7 @@
  */
 import type { MyOpenCheckIn } from '@exame/shared';
 import type { SessionUser } from '../../lib/actors';
-import { findCheckIn } from './check-ins.repository';
-import { toRecord } from './check-in-records.service';
+import { recordById } from './check-in-records.service';
 import type { CheckInDeps } from './check-in-rules';
 import { listOpenRecordsOfUser } from './my-check-ins.repository';
 
@@ -22,10 +21,10 @@ export async function listMyOpenCheckIns(
   const found = await listOpenRecordsOfUser(deps.db, actor.federativeUnit, actor.id);
   const mine = await Promise.all(
     found.map(async (entry) => {
-      const record = await findCheckIn(deps.db, actor.federativeUnit, entry.checkInId);
+      const record = await recordById(deps, actor, entry.checkInId);
       if (!record) return null;
       return {
-        record: await toRecord(deps, actor, record),
+        record,
         viewerId: entry.examinerId,
         inRoom: entry.inRoom,
       };
