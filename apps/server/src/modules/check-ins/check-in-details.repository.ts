@@ -1,6 +1,6 @@
 /**
  * A check-in record's examiners and history, read in the record's own
- * statement (`findRecordFor` with `details`): two JSON aggregates among its
+ * statement (`findRecordWithDetails`): two JSON aggregates among its
  * columns, turned back into rows here.
  */
 import { sql } from 'drizzle-orm';

@@ -36,7 +36,7 @@ import { checkInError, SEES_EVERY_RECORD, type CheckInDeps } from './check-in-ru
 
 /**
  * A record as the API shows it: CPFs masked, captures by signed address, the
- * history in words (its examiners and history read with it, `findRecordFor`).
+ * history in words (its examiners and history read with it, `findRecordWithDetails`).
  */
 function toRecord(
   deps: CheckInDeps,
