@@ -141,6 +141,43 @@ describe('exam lists read through indexes at volume', () => {
     },
   );
 
+  it.each([
+    ['a name in the last 30 days', { ...month, search: 'Souza' }],
+    ['a common name in the last 30 days', { ...month, search: 'ana' }],
+    ['a name in the last 7 days', { start: new Date(now.getTime() - 7 * DAY), search: 'lima' }],
+  ] as Array<[string, ExamListFilter]>)(
+    'a name search in date order (%s): the period’s entries are tested in the date index, only the page’s rows read from the table',
+    async (_name, filter) => {
+      const statements = await database.explain((db) => listExams(db, 'DEMO', filter, page));
+      const onDateIndex = statements.flatMap((statement) =>
+        statement.nodes.filter((node) => node['Index Name'] === 'exams_unit_date_idx'),
+      );
+      expect(onDateIndex.map((node) => node['Node Type'])).not.toContain('Index Scan');
+      expect(sequentialScans(statements, BIG_TABLES)).toEqual([]);
+      const listed = await listExams(database.db, 'DEMO', filter, { ...page, pageSize: 100 });
+      const dates = listed.items.map((exam) => exam.schedulingDate.getTime());
+      expect(listed.items.length).toBeGreaterThan(0);
+      expect(dates).toEqual([...dates].sort((a, b) => b - a));
+      const word = filter.search
+        ?.normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase();
+      for (const exam of listed.items) {
+        const name = exam.candidateName.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+        expect(
+          name
+            .toLowerCase()
+            .split(' ')
+            .some((part) => part.startsWith(word ?? '')),
+        ).toBe(true);
+      }
+      const first = await listExams(database.db, 'DEMO', filter, page);
+      expect(first.items.map((exam) => exam.id)).toEqual(
+        listed.items.slice(0, page.pageSize).map((exam) => exam.id),
+      );
+    },
+  );
+
   it('by name, the pages follow one another without a gap or a repeat', async () => {
     const week = { start: new Date(now.getTime() - 7 * DAY), endExclusive: now };
     const byName = { ...page, sort: 'candidateName' as const, order: 'asc' as const };

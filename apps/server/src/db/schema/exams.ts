@@ -103,7 +103,8 @@ export const exams = pgTable(
   (table) => [
     uniqueIndex('exams_unit_scheduling_id_key').on(table.federativeUnit, table.schedulingId),
     // Exam list and report: unit + date range, cancelled excluded from the report.
-    index('exams_unit_date_idx').on(table.federativeUnit, table.schedulingDate),
+    // INCLUDE (search_name) in migration 0036: a name search's period is tested in the index.
+    index('exams_unit_date_idx').on(table.federativeUnit, table.schedulingDate, table.id),
     index('exams_report_idx')
       .on(table.federativeUnit, table.schedulingDate, table.schedulingLocal)
       .where(sql`status <> 'cancelled'`),

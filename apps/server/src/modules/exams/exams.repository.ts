@@ -48,12 +48,11 @@ const SORT_COLUMNS = {
 } as const;
 
 /**
- * How a name search reads: `indexed` through the trigram index (a rare name:
- * a few matches found at once), `scanned` along the list's order, testing
- * each row (a common name: the page's twenty are among the first rows, and
- * gathering tens of thousands of matches from the index would cost more). The
- * planner would choose so with the pattern in hand, but a prepared statement
- * is planned for any pattern; the written form keeps each one's plan right.
+ * How a name search reads: `indexed`, where the trigram index may serve (a
+ * rare name: a few matches found at once), or `scanned` along the list's
+ * order, testing each entry (a common name: the page's twenty come first). A
+ * prepared statement is planned for any pattern; the written form keeps each
+ * one's plan right.
  */
 type NameRead = 'indexed' | 'scanned';
 
@@ -151,6 +150,7 @@ function buildExamListQuery(
   where: SQL | undefined,
   page: ExamListPage,
   total: SQL<number> | null,
+  nameSearch: boolean,
 ) {
   const direction = page.order === 'asc' ? asc : desc;
   const columns = {
@@ -162,14 +162,15 @@ function buildExamListQuery(
     eq(schedulingLocals.federativeUnit, exams.federativeUnit),
     sql`${schedulingLocals.identifier} = split_part(${exams.schedulingLocal}, '-', 1)`,
   );
-  if (page.sort === 'candidateName') {
-    // The page's ids from the name index alone (it carries the date, migration
-    // 0034), then only the page's rows: not a row read per entry walked.
+  if (page.sort === 'candidateName' || (page.sort === 'schedulingDate' && nameSearch)) {
+    // The page's ids from an index alone, then only the page's rows: the name index
+    // carries the date (0034), the date index the searched name (0036).
+    const column = SORT_COLUMNS[page.sort];
     const ids = db
-      .select({ id: exams.id, name: exams.candidateName })
+      .select({ id: exams.id, key: column })
       .from(exams)
       .where(where)
-      .orderBy(direction(exams.candidateName), direction(exams.id))
+      .orderBy(direction(column), direction(exams.id))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .as('page_ids');
@@ -178,7 +179,7 @@ function buildExamListQuery(
       .from(ids)
       .innerJoin(exams, eq(exams.id, ids.id))
       .leftJoin(schedulingLocals, postJoin)
-      .orderBy(direction(ids.name), direction(ids.id))
+      .orderBy(direction(ids.key), direction(ids.id))
       .prepare('');
   }
   return db
@@ -235,11 +236,9 @@ async function countCapped(db: Executor, where: SQL | undefined): Promise<ListTo
  *   total is their exact sum, whatever the number of exams; only a period
  *   given with another offset than São Paulo's is counted instead.
  * - A CPF, or a name the planner expects few of, is counted up to the cap
- *   (read through the trigram index); a common name (tens of thousands at a
- *   million exams) is read along the list's order and its total is the
- *   planner's estimate, said as such (`totalEstimated`).
- * The query is prepared once per filter shape (see `preparedQueries` in
- * db/client.ts).
+ *   (in the trigram or the date index); a common name is read along the
+ *   list's order and its total is the planner's estimate (`totalEstimated`).
+ * Prepared once per filter shape (`preparedQueries` in db/client.ts).
  */
 export async function listExams(
   db: Executor,
@@ -276,6 +275,7 @@ export async function listExams(
           ? sql<number>`(select count(*) from (select 1 from ${exams} where ${where}
               limit ${TOTAL_COUNT_CAP + 1}) capped)`
           : null,
+      search?.kind === 'name',
     ),
   );
   const rows = await query.execute({
